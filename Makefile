@@ -1,0 +1,74 @@
+# dgtd — one binary (bin/dgtd), a static library of everything but main(), and cmocka tests.
+#   make            build bin/dgtd
+#   make run        run the built-in default case (PEC cavity eigenmode)
+#   make test       build and run the test suite; ends with "N passed, N failed"
+#   make asan       the same tests under AddressSanitizer + UBSan (objects in build-asan/)
+#   make test-all   the test suite plus the slow exhaustive checks (DGTD_TEST_ALL=1)
+
+CC      ?= cc
+BUILD   ?= build
+BIN     ?= bin
+PKGS     = OpenCL clblast libcjson lapacke cmocka
+OPT     ?= -O2
+SAN     ?=
+CFLAGS  ?=
+WARN     = -Wall -Wextra -Werror
+ALL_CFLAGS = -std=c11 $(OPT) -g $(WARN) $(SAN) -D_POSIX_C_SOURCE=200809L \
+           -DCL_TARGET_OPENCL_VERSION=120 -Isrc $(CFLAGS)
+# pkg-config is asked in the recipes, after the deps check has installed the packages.
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS)) -lm
+
+LIB_SRC  := $(filter-out src/app/main.c,$(wildcard src/*/*.c))
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+TEST_SRC := $(wildcard tests/test_*.c)
+TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+LIB      := $(BUILD)/libdgtd.a
+DEPS_OK  := $(BUILD)/.deps-ok
+
+.PHONY: all run test test-all asan clean deps tests
+all: $(BIN)/dgtd
+
+# Install missing Debian packages (as root) or say exactly what to run.
+$(DEPS_OK): scripts/install-deps.sh
+	@scripts/install-deps.sh
+	@mkdir -p $(@D) && touch $@
+deps: $(DEPS_OK)
+
+$(BUILD)/%.o: %.c | $(DEPS_OK)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
+
+$(LIB): $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BIN)/dgtd: $(BUILD)/src/app/main.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS) $(PKG_LIBS)
+
+$(BUILD)/tests/%: tests/%.c tests/test_util.h $(LIB) | $(DEPS_OK)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) -Itests -o $@ $< $(LIB) $(LDFLAGS) $(PKG_LIBS)
+
+tests: $(TEST_BIN) $(BIN)/dgtd
+
+run: $(BIN)/dgtd
+	$(BIN)/dgtd run
+
+test: tests
+	@BUILD=$(BUILD) BIN=$(BIN) tests/run_tests.sh $(TEST_BIN)
+
+test-all: tests
+	@DGTD_TEST_ALL=1 BUILD=$(BUILD) BIN=$(BIN) tests/run_tests.sh $(TEST_BIN)
+
+# Sanitizer build: separate object and binary folders so it never mixes with the normal one.
+asan:
+	@$(MAKE) --no-print-directory BUILD=build-asan BIN=build-asan/bin OPT=-O1 \
+	  SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+	  LDFLAGS="-fsanitize=address,undefined" test
+
+clean:
+	rm -rf build build-asan bin
+
+-include $(LIB_OBJ:.o=.d) $(BUILD)/src/app/main.d

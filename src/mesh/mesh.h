@@ -1,0 +1,65 @@
+/* Unstructured tetrahedral meshes: vertices, elements, physical groups, connectivity.
+ * No DG and no OpenCL here. Readers: Gmsh .msh 2.2 (ASCII) and 4.1 (ASCII, binary), Gambit
+ * neutral .neu, and a built-in structured box mesher.
+ *
+ * Local faces follow the reference element (refel.h): face 0 = (v0,v1,v2),
+ * face 1 = (v0,v1,v3), face 2 = (v1,v2,v3), face 3 = (v0,v2,v3). Elements are stored with
+ * positive orientation (det[v1-v0, v2-v0, v3-v0] > 0); readers fix inverted ones. */
+#ifndef DG_MESH_MESH_H
+#define DG_MESH_MESH_H
+
+#include "core/status.h"
+
+typedef struct {
+  int dim;      /* 2 = surface group, 3 = volume group */
+  int tag;      /* physical tag number */
+  char name[64];/* physical name ("" if the file gives none) */
+} dg_phys;
+
+typedef struct {
+  int Nv;          /* number of vertices */
+  double *VX, *VY, *VZ;
+  int K;           /* number of tetrahedra */
+  int *EToV;       /* K x 4 vertex indices (0-based) */
+  int *elem_tag;   /* K: physical volume tag (0 when the file has none) */
+  /* Connectivity, filled by dg_mesh_connect(): */
+  int *EToE;       /* K x 4: neighbour element, or the element itself on a boundary */
+  int *EToF;       /* K x 4: neighbour's local face, or the face itself on a boundary */
+  int *face_tag;   /* K x 4: -1 on interior faces; on boundary faces the physical tag of
+                      the boundary triangle that covers it (0 when untagged) */
+  int nphys;
+  dg_phys *phys;   /* physical groups named in the file (may be empty) */
+  int n_fixed;     /* number of inverted elements that were reoriented */
+} dg_mesh;
+
+extern const int dg_face_vertices[4][3];
+
+/* Read a mesh file by extension (.msh or .neu), fix orientation and connect. */
+dg_status dg_mesh_read(dg_mesh **out, const char *path) DG_NODISCARD;
+dg_status dg_mesh_read_msh(dg_mesh **out, const char *path) DG_NODISCARD;
+dg_status dg_mesh_read_neu(dg_mesh **out, const char *path) DG_NODISCARD;
+/* Box [x0,x1]x[y0,y1]x[z0,z1], nx*ny*nz hexahedra each split into 6 tetrahedra
+ * conformingly. Boundary face tags: 1 x=x0, 2 x=x1, 3 y=y0, 4 y=y1, 5 z=z0, 6 z=z1; one
+ * volume tag 1. Connected on return. */
+dg_status dg_mesh_box(dg_mesh **out, const double lo[3], const double hi[3], int nx, int ny,
+                      int nz) DG_NODISCARD;
+void dg_mesh_destroy(dg_mesh **m);
+
+/* Internal steps, exposed for readers and tests. */
+/* Allocate an empty mesh with Nv vertices and K elements (arrays zeroed). */
+dg_status dg_mesh_alloc(dg_mesh **out, int Nv, int K) DG_NODISCARD;
+/* Reorient inverted elements (counted in n_fixed); reject degenerate ones (volume tiny
+ * relative to the element's size), naming the element. */
+dg_status dg_mesh_orient(dg_mesh *m) DG_NODISCARD;
+/* Face matching in O(K log K) by sorting sorted vertex triples. Boundary triangles
+ * (ntri x 3 vertex indices, with tags) give face_tag; a face shared by more than two
+ * elements is an error. */
+dg_status dg_mesh_connect(dg_mesh *m, int ntri, const int *tri, const int *tri_tag) DG_NODISCARD;
+/* Physical group lookup by name (dim 2 or 3); returns the tag or -1. */
+int dg_mesh_phys_tag(const dg_mesh *m, int dim, const char *name);
+/* Signed volume of element k. */
+double dg_mesh_elem_volume(const dg_mesh *m, int k);
+/* Bounding box. */
+void dg_mesh_bbox(const dg_mesh *m, double lo[3], double hi[3]);
+
+#endif

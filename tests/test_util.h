@@ -1,0 +1,53 @@
+/* Shared helpers for the cmocka tests. */
+#ifndef DG_TEST_UTIL_H
+#define DG_TEST_UTIL_H
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/status.h"
+
+/* Fails the test with the library's error message when a dg call fails. */
+#define assert_dg_ok(expr)                                                          \
+  do {                                                                              \
+    dg_status st_ = (expr);                                                         \
+    if (st_ != DG_OK) {                                                             \
+      dg_error_print(stderr);                                                       \
+      fail_msg("%s returned %s: %s", #expr, dg_status_name(st_), dg_error_message()); \
+    }                                                                               \
+  } while (0)
+
+/* Asserts |a-b| <= tol, printing both values. */
+#define assert_near(a, b, tol)                                                      \
+  do {                                                                              \
+    double a_ = (a), b_ = (b), t_ = (tol);                                          \
+    if (!(fabs(a_ - b_) <= t_))                                                     \
+      fail_msg("%s = %.17g, expected %s = %.17g within %.3g", #a, a_, #b, b_, t_);  \
+  } while (0)
+
+/* Asserts that expr fails with code and that its message contains substring. */
+#define assert_dg_error(expr, code, substring)                                      \
+  do {                                                                              \
+    dg_error_clear();                                                               \
+    dg_status st_ = (expr);                                                         \
+    if (st_ != (code))                                                              \
+      fail_msg("%s returned %s, expected %s (message: %s)", #expr, dg_status_name(st_), \
+               dg_status_name(code), dg_error_message());                           \
+    if (!strstr(dg_error_message(), (substring)))                                   \
+      fail_msg("%s: message \"%s\" does not contain \"%s\"", #expr, dg_error_message(), \
+               (substring));                                                        \
+  } while (0)
+
+/* Path of a fixture file (tests/fixtures/NAME), relative to the repository root where
+ * make test runs. */
+#define FIXTURE(name) ("tests/fixtures/" name)
+
+#endif
