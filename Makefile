@@ -13,7 +13,7 @@ OPT     ?= -O2
 SAN     ?=
 CFLAGS  ?=
 WARN     = -Wall -Wextra -Werror
-ALL_CFLAGS = -std=c11 $(OPT) -g $(WARN) $(SAN) -D_POSIX_C_SOURCE=200809L \
+ALL_CFLAGS = -std=c11 $(OPT) -g $(WARN) $(SAN) -D_XOPEN_SOURCE=700 \
            -DCL_TARGET_OPENCL_VERSION=120 -Isrc $(CFLAGS)
 # pkg-config is asked in the recipes, after the deps check has installed the packages.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))

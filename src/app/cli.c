@@ -1,0 +1,55 @@
+#include "app/cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+dg_status dg_cli_int(const char *opt, const char *s, int lo, int hi, int *out) {
+  char *end = NULL;
+  errno = 0;
+  const long v = strtol(s, &end, 10);
+  DG_CHECK(end != s && *end == '\0' && errno == 0, DG_ERR_INPUT,
+           "%s: expected an integer, got '%s'", opt, s);
+  DG_CHECK(v >= lo && v <= hi, DG_ERR_INPUT, "%s: %ld is out of range [%d, %d]", opt, v, lo, hi);
+  *out = (int)v;
+  return DG_OK;
+}
+
+dg_status dg_cli_double(const char *opt, const char *s, double *out) {
+  char *end = NULL;
+  errno = 0;
+  const double v = strtod(s, &end);
+  DG_CHECK(end != s && *end == '\0' && errno == 0 && isfinite(v), DG_ERR_INPUT,
+           "%s: expected a number, got '%s'", opt, s);
+  *out = v;
+  return DG_OK;
+}
+
+/* Split s at commas into exactly n parts and parse each with parse(). */
+static dg_status split(const char *opt, const char *s, int n, void *out, int is_int) {
+  char buf[256];
+  DG_CHECK(strlen(s) < sizeof buf, DG_ERR_INPUT, "%s: value too long", opt);
+  strcpy(buf, s);
+  int count = 0;
+  char *save = NULL;
+  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    DG_CHECK(count < n, DG_ERR_INPUT, "%s: expected %d comma-separated values, got more in '%s'",
+             opt, n, s);
+    if (is_int)
+      DG_CALL(dg_cli_int(opt, tok, -1000000, 1000000, (int *)out + count));
+    else
+      DG_CALL(dg_cli_double(opt, tok, (double *)out + count));
+    ++count;
+  }
+  DG_CHECK(count == n, DG_ERR_INPUT, "%s: expected %d comma-separated values, got '%s'", opt, n, s);
+  return DG_OK;
+}
+
+dg_status dg_cli_ints(const char *opt, const char *s, int n, int *out) {
+  return split(opt, s, n, out, 1);
+}
+
+dg_status dg_cli_doubles(const char *opt, const char *s, int n, double *out) {
+  return split(opt, s, n, out, 0);
+}

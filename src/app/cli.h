@@ -1,0 +1,14 @@
+/* Small, strict parsers for command-line values: the whole string must be a valid value
+ * in range, otherwise DG_ERR_INPUT naming the option. */
+#ifndef DG_APP_CLI_H
+#define DG_APP_CLI_H
+
+#include "core/status.h"
+
+dg_status dg_cli_int(const char *opt, const char *s, int lo, int hi, int *out) DG_NODISCARD;
+dg_status dg_cli_double(const char *opt, const char *s, double *out) DG_NODISCARD;
+/* A comma-separated list of exactly n integers (n_ints) or doubles. */
+dg_status dg_cli_ints(const char *opt, const char *s, int n, int *out) DG_NODISCARD;
+dg_status dg_cli_doubles(const char *opt, const char *s, int n, double *out) DG_NODISCARD;
+
+#endif

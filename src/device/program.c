@@ -1,0 +1,304 @@
+#include "device/program.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/alloc.h"
+
+enum {
+  DG_PATH_MAX = 4096,
+  DG_LOG_SHOWN = 1000 /* bytes of build log quoted in an error message (it is 2 KiB) */
+};
+
+/* label -> file name stem: anything but [A-Za-z0-9._-] becomes '_'. */
+static void file_stem(const char *label, char *stem, size_t cap) {
+  if (!label || !*label) label = "program";
+  size_t n = 0;
+  for (; label[n] && n + 1 < cap; ++n) {
+    char c = label[n];
+    int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+             c == '.' || c == '_' || c == '-';
+    stem[n] = ok ? c : '_';
+  }
+  stem[n] = '\0';
+}
+
+/* Write text to path; 0 or an errno value. */
+static int write_text(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  if (!f) return errno ? errno : EIO;
+  size_t n = strlen(text);
+  int bad = fwrite(text, 1, n, f) != n;
+  if (fclose(f) != 0) bad = 1;
+  return bad ? (errno ? errno : EIO) : 0;
+}
+
+/* mkdir -p */
+static dg_status make_dirs(const char *dir) {
+  char path[DG_PATH_MAX];
+  DG_CHECK(dir[0] != '\0', DG_ERR_INPUT, "empty directory name for dumped kernels");
+  DG_CHECK(strlen(dir) < sizeof path, DG_ERR_IO, "directory name too long: %.200s...", dir);
+  strcpy(path, dir);
+  for (char *p = path + 1;; ++p) {
+    if (*p != '/' && *p != '\0') continue;
+    char c = *p;
+    *p = '\0';
+    if (mkdir(path, 0777) != 0 && errno != EEXIST)
+      return DG_ERROR(DG_ERR_IO, "cannot create directory %s: %s", path, strerror(errno));
+    *p = c;
+    if (c == '\0') break;
+  }
+  struct stat sb;
+  DG_CHECK(stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode), DG_ERR_IO, "%s is not a directory", dir);
+  return DG_OK;
+}
+
+/* Write dir/stem.ext; 0 or an errno value. */
+static int write_beside(const char *dir, const char *stem, const char *ext, const char *text,
+                        char *path, size_t cap) {
+  int w = snprintf(path, cap, "%s/%s.%s", dir, stem, ext);
+  if (w < 0 || (size_t)w >= cap) return ENAMETOOLONG;
+  return write_text(path, text);
+}
+
+/* The source and options, which are enough to rebuild the program by hand. */
+static dg_status dump_source(const char *dir, const char *stem, const char *source,
+                             const char *options) {
+  char path[DG_PATH_MAX], opts[DG_PATH_MAX];
+  int e = write_beside(dir, stem, "cl", source, path, sizeof path);
+  DG_CHECK(e == 0, DG_ERR_IO, "cannot write kernel source %s: %s", path, strerror(e));
+  snprintf(opts, sizeof opts, "%s\n", options);
+  e = write_beside(dir, stem, "options", opts, path, sizeof path);
+  DG_CHECK(e == 0, DG_ERR_IO, "cannot write build options %s: %s", path, strerror(e));
+  return DG_OK;
+}
+
+/* The build log as a malloc'd string without trailing blanks; NULL if the driver has none. */
+static char *build_log(cl_program program, cl_device_id device) {
+  size_t size = 0;
+  if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) !=
+      CL_SUCCESS)
+    return NULL;
+  char *log = malloc(size + 1);
+  if (!log) return NULL;
+  if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log, NULL) !=
+      CL_SUCCESS) {
+    free(log);
+    return NULL;
+  }
+  log[size] = '\0';
+  size_t n = strlen(log);
+  while (n > 0 && (log[n - 1] == '\n' || log[n - 1] == ' ' || log[n - 1] == '\r')) --n;
+  log[n] = '\0';
+  return log;
+}
+
+/* After a failed build: where the source went (dump_dir, else a new temp directory), written
+ * into `where` as a phrase for the error message. Never raises: the build error matters more. */
+static void dump_failed(const char *dump_dir, const char *stem, const char *source,
+                        const char *options, const char *log, char *where, size_t cap) {
+  char dir[DG_PATH_MAX], path[DG_PATH_MAX];
+  if (dump_dir) {
+    snprintf(where, cap, "source written to %s/%s.cl (options and full log beside it)",
+             dump_dir, stem);
+    return;
+  }
+  const char *tmp = getenv("TMPDIR");
+  if (!tmp || !*tmp) tmp = "/tmp";
+  snprintf(dir, sizeof dir, "%s/dgtd-build-XXXXXX", tmp);
+  if (!mkdtemp(dir)) {
+    snprintf(where, cap, "source not saved: cannot create a directory in %s: %s", tmp,
+             strerror(errno));
+    return;
+  }
+  int e = write_beside(dir, stem, "cl", source, path, sizeof path);
+  if (e) {
+    snprintf(where, cap, "source not saved: cannot write %s: %s", path, strerror(e));
+    return;
+  }
+  char opts[DG_PATH_MAX];
+  snprintf(opts, sizeof opts, "%s\n", options);
+  write_beside(dir, stem, "options", opts, path, sizeof path);
+  if (log && *log) write_beside(dir, stem, "log", log, path, sizeof path);
+  snprintf(where, cap, "source written to %s/%s.cl (options and full log beside it)", dir,
+           stem);
+}
+
+dg_status dg_program_build(dg_device *dev, const char *source, const char *options,
+                           const char *label, const char *dump_dir, cl_program *out) {
+  dg_status st = DG_OK;
+  cl_program program = NULL;
+  char *log = NULL;
+  char stem[128];
+  cl_int err;
+  *out = NULL;
+  DG_CHECK(dev && source, DG_ERR_INTERNAL, "dg_program_build: no device or no source");
+  if (!options) options = "";
+  file_stem(label, stem, sizeof stem);
+  if (dump_dir) {
+    DG_CALL(make_dirs(dump_dir));
+    DG_CALL(dump_source(dump_dir, stem, source, options));
+  }
+
+  program = clCreateProgramWithSource(dev->context, 1, &source, NULL, &err);
+  DG_CL_ERR(err, "clCreateProgramWithSource");
+  cl_int built = clBuildProgram(program, 1, &dev->info.device, options, NULL, NULL);
+  log = build_log(program, dev->info.device);
+  if (dump_dir && log && *log) {
+    char path[DG_PATH_MAX];
+    int e = write_beside(dump_dir, stem, "log", log, path, sizeof path);
+    DG_CHECK_GOTO(fail, e == 0, DG_ERR_IO, "cannot write build log %s: %s", path,
+                  strerror(e));
+  }
+  if (built != CL_SUCCESS) {
+    char where[2 * DG_PATH_MAX];
+    dump_failed(dump_dir, stem, source, options, log, where, sizeof where);
+    /* The first errors are the useful ones; cut at a line end so the quote stays readable. */
+    const char *shown = (log && *log) ? log : "(empty)";
+    size_t len = strlen(shown), keep = len;
+    if (keep > DG_LOG_SHOWN) {
+      keep = DG_LOG_SHOWN;
+      while (keep > DG_LOG_SHOWN / 2 && shown[keep - 1] != '\n') --keep;
+      if (shown[keep - 1] == '\n') --keep;
+    }
+    char more[64] = "";
+    if (keep < len) snprintf(more, sizeof more, "\n[... %zu more bytes of log]", len - keep);
+    st = dg_cl_raisef(built, "clBuildProgram", __FILE__, __LINE__, __func__,
+                      "for program '%.120s' (options \"%.160s\"); %s\nbuild log:\n%.*s%s",
+                      label ? label : stem, options, where, (int)keep, shown, more);
+    goto fail;
+  }
+  free(log);
+  *out = program;
+  return DG_OK;
+fail:
+  free(log);
+  dg_program_release(&program);
+  return st;
+}
+
+/* The kernel's function name for messages; "?" if the driver will not say. */
+static void kernel_name(cl_kernel kernel, char *buf, size_t cap) {
+  if (clGetKernelInfo(kernel, CL_KERNEL_FUNCTION_NAME, cap, buf, NULL) != CL_SUCCESS)
+    snprintf(buf, cap, "?");
+  buf[cap - 1] = '\0';
+}
+
+dg_status dg_kernel_create(cl_program program, const char *name, cl_kernel *out) {
+  cl_int err;
+  *out = clCreateKernel(program, name, &err);
+  if (err != CL_SUCCESS) {
+    *out = NULL;
+    return dg_cl_raisef(err, "clCreateKernel", __FILE__, __LINE__, __func__,
+                        "for kernel '%s'", name);
+  }
+  return DG_OK;
+}
+
+dg_status dg_kernel_set_arg(cl_kernel kernel, cl_uint index, size_t size, const void *value) {
+  cl_int err = clSetKernelArg(kernel, index, size, value);
+  if (err != CL_SUCCESS) {
+    char name[128];
+    kernel_name(kernel, name, sizeof name);
+    return dg_cl_raisef(err, "clSetKernelArg", __FILE__, __LINE__, __func__,
+                        "for kernel '%s' argument %u (%zu bytes)", name, (unsigned)index, size);
+  }
+  return DG_OK;
+}
+
+/* "1024x8" */
+static void format_size(cl_uint dims, const size_t *s, char *buf, size_t cap) {
+  if (!s) {
+    snprintf(buf, cap, "auto");
+    return;
+  }
+  size_t used = 0;
+  buf[0] = '\0';
+  for (cl_uint i = 0; i < dims && i < 3 && used + 1 < cap; ++i) {
+    int w = snprintf(buf + used, cap - used, "%s%zu", i ? "x" : "", s[i]);
+    if (w < 0) break;
+    used += (size_t)w;
+  }
+}
+
+/* Raise err for kernel with its name and launch sizes; they are what goes wrong. */
+static dg_status launch_error(cl_int err, const char *call, cl_kernel kernel, cl_uint dims,
+                              const size_t *global, const size_t *local, const char *file,
+                              int line, const char *func) {
+  char name[128], g[80], l[80];
+  kernel_name(kernel, name, sizeof name);
+  format_size(dims, global, g, sizeof g);
+  format_size(dims, local, l, sizeof l);
+  return dg_cl_raisef(err, call, file, line, func, "for kernel '%s' (global %s, local %s)", name,
+                      g, l);
+}
+
+dg_status dg_kernel_run(dg_device *dev, cl_kernel kernel, cl_uint dims, const size_t *global,
+                        const size_t *local, cl_ulong *ns) {
+  dg_status st = DG_OK;
+  cl_event event = NULL;
+  cl_int err = clEnqueueNDRangeKernel(dev->queue, kernel, dims, NULL, global, local, 0, NULL,
+                                      ns ? &event : NULL);
+  if (err != CL_SUCCESS)
+    return launch_error(err, "clEnqueueNDRangeKernel", kernel, dims, global, local, __FILE__,
+                        __LINE__, __func__);
+  if (!ns) return DG_OK;
+  err = clWaitForEvents(1, &event);
+  if (err != CL_SUCCESS) {
+    st = launch_error(err, "clWaitForEvents", kernel, dims, global, local, __FILE__, __LINE__,
+                      __func__);
+    goto done;
+  }
+  cl_ulong start = 0, end = 0;
+  DG_CL_GOTO(done, clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, sizeof start,
+                                           &start, NULL));
+  DG_CL_GOTO(done, clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof end, &end,
+                                           NULL));
+  *ns = end > start ? end - start : 0;
+done:
+  clReleaseEvent(event);
+  return st;
+}
+
+dg_status dg_buffer_create(dg_device *dev, cl_mem_flags flags, size_t bytes, const void *host,
+                           cl_mem *out) {
+  cl_int err;
+  if (host) flags |= CL_MEM_COPY_HOST_PTR;
+  /* clCreateBuffer takes void * for all flag combinations; with COPY_HOST_PTR it only reads. */
+  *out = clCreateBuffer(dev->context, flags, bytes, (void *)host, &err);
+  if (err != CL_SUCCESS) {
+    *out = NULL;
+    return dg_cl_raisef(err, "clCreateBuffer", __FILE__, __LINE__, __func__,
+                        "for %zu bytes on %s", bytes, dev->info.name);
+  }
+  return DG_OK;
+}
+
+dg_status dg_buffer_write(dg_device *dev, cl_mem buf, size_t offset, size_t bytes,
+                          const void *src) {
+  DG_CL(clEnqueueWriteBuffer(dev->queue, buf, CL_TRUE, offset, bytes, src, 0, NULL, NULL));
+  return DG_OK;
+}
+
+dg_status dg_buffer_read(dg_device *dev, cl_mem buf, size_t offset, size_t bytes, void *dst) {
+  DG_CL(clEnqueueReadBuffer(dev->queue, buf, CL_TRUE, offset, bytes, dst, 0, NULL, NULL));
+  return DG_OK;
+}
+
+void dg_program_release(cl_program *program) {
+  if (program && *program) clReleaseProgram(*program);
+  if (program) *program = NULL;
+}
+
+void dg_kernel_release(cl_kernel *kernel) {
+  if (kernel && *kernel) clReleaseKernel(*kernel);
+  if (kernel) *kernel = NULL;
+}
+
+void dg_buffer_release(cl_mem *buf) {
+  if (buf && *buf) clReleaseMemObject(*buf);
+  if (buf) *buf = NULL;
+}

@@ -1,0 +1,202 @@
+#include "dg/maxwell.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "core/alloc.h"
+
+dg_status dg_maxwell_create(dg_maxwell **out, const dg_geom *g) {
+  dg_status st = DG_OK;
+  dg_maxwell *p = NULL;
+  DG_CALL(DG_ALLOC(p, 1));
+  p->geom = g;
+  p->alpha = 1.0;
+  DG_CALL_GOTO(fail, DG_ALLOC(p->eps, g->K));
+  DG_CALL_GOTO(fail, DG_ALLOC(p->mu, g->K));
+  DG_CALL_GOTO(fail, DG_ALLOC(p->sigma, g->K));
+  DG_CALL_GOTO(fail, DG_ALLOC(p->bc, 4 * (size_t)g->K));
+  DG_CALL_GOTO(fail, DG_ALLOC(p->work, 18 * (size_t)g->Np + 24 * (size_t)g->Nfp));
+  for (int k = 0; k < g->K; ++k) {
+    p->eps[k] = 1.0;
+    p->mu[k] = 1.0;
+    for (int f = 0; f < 4; ++f) {
+      const int boundary = g->mesh->EToE[4 * k + f] == k && g->mesh->EToF[4 * k + f] == f;
+      p->bc[4 * k + f] = boundary ? DG_BC_PEC : DG_BC_NONE;
+    }
+  }
+  *out = p;
+  return DG_OK;
+fail:
+  dg_maxwell_destroy(&p);
+  return st;
+}
+
+void dg_maxwell_destroy(dg_maxwell **pp) {
+  dg_maxwell *p = *pp;
+  if (!p) return;
+  dg_free(&p->eps);
+  dg_free(&p->mu);
+  dg_free(&p->sigma);
+  dg_free(&p->bc);
+  dg_free(&p->work);
+  dg_free(pp);
+}
+
+static void cross(const double a[3], const double b[3], double c[3]) {
+  c[0] = a[1] * b[2] - a[2] * b[1];
+  c[1] = a[2] * b[0] - a[0] * b[2];
+  c[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* Jumps dE = E+ - E-, dH = H+ - H- at one face node, with the exterior state of a
+ * boundary face given by its condition. */
+static void face_jumps(const dg_maxwell *p, int face, int idM, int idP, double t,
+                       const double *q, size_t KNp, double dE[3], double dH[3]) {
+  const dg_geom *g = p->geom;
+  double Em[3], Hm[3], Ep[3], Hp[3];
+  for (int c = 0; c < 3; ++c) {
+    Em[c] = q[c * KNp + idM];
+    Hm[c] = q[(3 + c) * KNp + idM];
+    Ep[c] = q[c * KNp + idP];
+    Hp[c] = q[(3 + c) * KNp + idP];
+  }
+  switch ((dg_bc)p->bc[face]) {
+  case DG_BC_NONE: break;
+  case DG_BC_PEC:
+    for (int c = 0; c < 3; ++c) Ep[c] = -Em[c], Hp[c] = Hm[c];
+    break;
+  case DG_BC_PMC:
+    for (int c = 0; c < 3; ++c) Ep[c] = Em[c], Hp[c] = -Hm[c];
+    break;
+  case DG_BC_ABC:
+    for (int c = 0; c < 3; ++c) Ep[c] = 0, Hp[c] = 0;
+    if (p->incident) p->incident(p->incident_ctx, g->x[idM], g->y[idM], g->z[idM], t, Ep, Hp);
+    break;
+  }
+  for (int c = 0; c < 3; ++c) {
+    dE[c] = Ep[c] - Em[c];
+    dH[c] = Hp[c] - Hm[c];
+  }
+}
+
+void dg_maxwell_rhs(dg_maxwell *p, double t, const double *q, const double *J,
+                    double *rhs) {
+  const dg_geom *g = p->geom;
+  const dg_refel *r = g->ref;
+  const int Np = r->Np, Nfp = r->Nfp, K = g->K;
+  const size_t KNp = (size_t)K * Np;
+  /* Per-element scratch, preallocated: reference derivatives and scaled face fluxes. */
+  double *dr[DG_NFIELDS], *ds[DG_NFIELDS], *dt[DG_NFIELDS], *flux[DG_NFIELDS];
+  for (int f = 0; f < DG_NFIELDS; ++f) {
+    dr[f] = p->work + (size_t)(3 * f) * Np;
+    ds[f] = p->work + (size_t)(3 * f + 1) * Np;
+    dt[f] = p->work + (size_t)(3 * f + 2) * Np;
+    flux[f] = p->work + (size_t)18 * Np + (size_t)f * 4 * Nfp;
+  }
+
+  for (int k = 0; k < K; ++k) {
+    /* Reference derivatives of all six fields. */
+    for (int f = 0; f < DG_NFIELDS; ++f) {
+      const double *u = q + f * KNp + (size_t)k * Np;
+      for (int i = 0; i < Np; ++i) {
+        double a = 0, b = 0, c = 0;
+        for (int j = 0; j < Np; ++j) {
+          a += r->Dr[i * Np + j] * u[j];
+          b += r->Ds[i * Np + j] * u[j];
+          c += r->Dt[i * Np + j] * u[j];
+        }
+        dr[f][i] = a, ds[f][i] = b, dt[f][i] = c;
+      }
+    }
+    /* Surface flux at every face node, already scaled by Fscale. */
+    const double ZM = sqrt(p->mu[k] / p->eps[k]);
+    for (int face = 0; face < 4; ++face) {
+      const int fid = 4 * k + face;
+      const int k2 = g->mesh->EToE[fid];
+      const double ZP = p->bc[fid] == DG_BC_NONE ? sqrt(p->mu[k2] / p->eps[k2]) : ZM;
+      const double YM = 1 / ZM, YP = 1 / ZP;
+      const double n[3] = {g->nx[fid], g->ny[fid], g->nz[fid]};
+      for (int i = 0; i < Nfp; ++i) {
+        const int m = fid * Nfp + i;
+        double dE[3], dH[3], ndE[3], ndH[3], a[3], b[3], fe[3], fh[3];
+        face_jumps(p, fid, g->vmapM[m], g->vmapP[m], t, q, KNp, dE, dH);
+        cross(n, dE, ndE);
+        cross(n, dH, ndH);
+        for (int c = 0; c < 3; ++c) {
+          a[c] = ZP * dH[c] - p->alpha * ndE[c];
+          b[c] = -YP * dE[c] - p->alpha * ndH[c];
+        }
+        cross(n, a, fe);
+        cross(n, b, fh);
+        for (int c = 0; c < 3; ++c) {
+          flux[c][face * Nfp + i] = g->Fscale[fid] * fe[c] / (ZM + ZP);
+          flux[3 + c][face * Nfp + i] = g->Fscale[fid] * fh[c] / (YM + YP);
+        }
+      }
+    }
+    /* Curl in physical coordinates, lift, material scaling. */
+    const double rx = g->rx[k], ry = g->ry[k], rz = g->rz[k], sx = g->sx[k], sy = g->sy[k],
+                 sz = g->sz[k], tx = g->tx[k], ty = g->ty[k], tz = g->tz[k];
+#define DX(f, i) (rx * dr[f][i] + sx * ds[f][i] + tx * dt[f][i])
+#define DY(f, i) (ry * dr[f][i] + sy * ds[f][i] + ty * dt[f][i])
+#define DZ(f, i) (rz * dr[f][i] + sz * ds[f][i] + tz * dt[f][i])
+    for (int i = 0; i < Np; ++i) {
+      double curl[DG_NFIELDS];
+      curl[DG_EX] = DY(DG_HZ, i) - DZ(DG_HY, i);
+      curl[DG_EY] = DZ(DG_HX, i) - DX(DG_HZ, i);
+      curl[DG_EZ] = DX(DG_HY, i) - DY(DG_HX, i);
+      curl[DG_HX] = -(DY(DG_EZ, i) - DZ(DG_EY, i));
+      curl[DG_HY] = -(DZ(DG_EX, i) - DX(DG_EZ, i));
+      curl[DG_HZ] = -(DX(DG_EY, i) - DY(DG_EX, i));
+      const size_t id = (size_t)k * Np + i;
+      for (int f = 0; f < DG_NFIELDS; ++f) {
+        double lift = 0;
+        for (int j = 0; j < 4 * Nfp; ++j) lift += r->LIFT[i * 4 * Nfp + j] * flux[f][j];
+        double v = curl[f] + lift;
+        if (f < 3) {
+          v -= p->sigma[k] * q[f * KNp + id];
+          if (J) v -= J[f * KNp + id];
+          v /= p->eps[k];
+        } else {
+          v /= p->mu[k];
+        }
+        rhs[f * KNp + id] = v;
+      }
+    }
+#undef DX
+#undef DY
+#undef DZ
+  }
+}
+
+double dg_maxwell_energy(const dg_maxwell *p, const double *q) {
+  const dg_geom *g = p->geom;
+  const int Np = g->Np;
+  const size_t KNp = (size_t)g->K * Np;
+  double total = 0;
+  for (int k = 0; k < g->K; ++k) {
+    for (int f = 0; f < DG_NFIELDS; ++f) {
+      const double *u = q + f * KNp + (size_t)k * Np;
+      double uMu = 0;
+      for (int i = 0; i < Np; ++i) {
+        double Mu = 0;
+        for (int j = 0; j < Np; ++j) Mu += g->ref->M[i * Np + j] * u[j];
+        uMu += u[i] * Mu;
+      }
+      total += 0.5 * (f < 3 ? p->eps[k] : p->mu[k]) * g->J[k] * uMu;
+    }
+  }
+  return total;
+}
+
+double dg_maxwell_dt(const dg_maxwell *p, double cfl) {
+  const dg_geom *g = p->geom;
+  const double n1 = g->N + 1.0;
+  double dt = INFINITY;
+  for (int k = 0; k < g->K; ++k) {
+    double fs = 0;
+    for (int f = 0; f < 4; ++f) fs = fmax(fs, g->Fscale[4 * k + f]);
+    dt = fmin(dt, sqrt(p->eps[k] * p->mu[k]) / (fs * n1 * n1));
+  }
+  return cfl * dt;
+}

@@ -1,0 +1,61 @@
+/* The Maxwell problem on a DG discretisation and its CPU reference right-hand side.
+ *
+ *   eps dE/dt = curl H - sigma E - J        mu dH/dt = -curl E
+ *
+ * in normalised units (c0 = 1), strong form, upwind/central flux with parameter alpha
+ * (DESIGN.md section 1). This is the double-precision oracle every OpenCL kernel variant
+ * is checked against, so it is written for clarity, not speed.
+ *
+ * Field storage: one array of 6*K*Np doubles, field f (Ex,Ey,Ez,Hx,Hy,Hz) at offset
+ * f*K*Np, element-major inside a field (node n of element k at k*Np + n). */
+#ifndef DG_DG_MAXWELL_H
+#define DG_DG_MAXWELL_H
+
+#include "core/status.h"
+#include "dg/geom.h"
+
+enum { DG_NFIELDS = 6 };
+enum { DG_EX, DG_EY, DG_EZ, DG_HX, DG_HY, DG_HZ };
+
+/* Face condition. Interior faces are DG_BC_NONE. */
+typedef enum { DG_BC_NONE = 0, DG_BC_PEC = 1, DG_BC_PMC = 2, DG_BC_ABC = 3 } dg_bc;
+
+/* An analytic field (E, H) at a point and time: exact solutions, incident waves. */
+typedef void (*dg_field_fn)(void *ctx, double x, double y, double z, double t, double e[3],
+                            double h[3]);
+
+typedef struct {
+  const dg_geom *geom;  /* borrowed */
+  double alpha;         /* 1 upwind, 0 central */
+  double *eps, *mu, *sigma; /* per element, relative values */
+  unsigned char *bc;    /* per face (K*4), a dg_bc */
+  dg_field_fn incident; /* exterior state on absorbing faces; NULL means zero */
+  void *incident_ctx;
+  double *work;         /* scratch for dg_maxwell_rhs (one element at a time) */
+} dg_maxwell;
+
+/* Vacuum everywhere (eps = mu = 1, sigma = 0), every boundary face PEC, upwind. */
+dg_status dg_maxwell_create(dg_maxwell **out, const dg_geom *g) DG_NODISCARD;
+void dg_maxwell_destroy(dg_maxwell **p);
+
+/* rhs = dq/dt at time t. J (3*K*Np: Jx,Jy,Jz) may be NULL. Uses p->work, so one call at
+ * a time per problem. */
+void dg_maxwell_rhs(dg_maxwell *p, double t, const double *q, const double *J,
+                    double *rhs);
+
+/* Discrete electromagnetic energy 1/2 sum_k int (eps |E|^2 + mu |H|^2) dx (mass matrix). */
+double dg_maxwell_energy(const dg_maxwell *p, const double *q);
+
+/* A stable time step: cfl * min_k sqrt(eps_k mu_k) / (max_f Fscale_kf (N+1)^2).
+ * The book's N^2 is unstable at N = 1 on general meshes; (N+1)^2 is not (DESIGN.md). */
+double dg_maxwell_dt(const dg_maxwell *p, double cfl);
+
+/* q = the field f sampled at the nodes at time t. */
+void dg_maxwell_interpolate(const dg_geom *g, dg_field_fn f, void *ctx, double t, double *q);
+
+/* Absolute L2 error sqrt(sum over fields int (q - f)^2 dx) and the L2 norm of f, by a
+ * quadrature exact for degree 2N+2 (not from nodal values). */
+dg_status dg_maxwell_l2_error(const dg_geom *g, const double *q, dg_field_fn f, void *ctx,
+                              double t, double *err, double *norm) DG_NODISCARD;
+
+#endif
