@@ -1,0 +1,129 @@
+/* Structured box mesh. Each hexahedron is cut into the 6 Kuhn (Freudenthal) tetrahedra
+ * around its main diagonal from corner (0,0,0) to (1,1,1): tetrahedron p runs along the
+ * monotone lattice path that adds the unit steps in the order of permutation p. Every cube
+ * face is then split along the diagonal through its own lowest and highest corner, and
+ * since that rule does not depend on the cube, neighbouring hexes agree: the mesh is
+ * conforming. */
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+
+#include "core/alloc.h"
+#include "mesh/mesh.h"
+#include "mesh/mesh_internal.h"
+
+static const int perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+
+dg_status dg_mesh_box(dg_mesh **out, const double lo[3], const double hi[3], int nx, int ny,
+                      int nz) {
+  *out = NULL;
+  DG_CHECK(lo && hi, DG_ERR_INPUT, "dg_mesh_box: no bounds given");
+  for (int d = 0; d < 3; d++)
+    DG_CHECK(isfinite(lo[d]) && isfinite(hi[d]) && hi[d] > lo[d], DG_ERR_INPUT,
+             "box mesh: bounds [%g, %g] in direction %c are not an interval of positive length",
+             lo[d], hi[d], "xyz"[d]);
+  DG_CHECK(nx >= 1 && ny >= 1 && nz >= 1, DG_ERR_INPUT,
+           "box mesh: need at least one cell per direction, got %d x %d x %d", nx, ny, nz);
+  int64_t cells = (int64_t)nx * ny * nz;
+  int64_t verts = (int64_t)(nx + 1) * (ny + 1) * (nz + 1);
+  DG_CHECK(cells <= INT_MAX / 24 && verts <= INT_MAX, DG_ERR_INPUT,
+           "box mesh: %d x %d x %d cells is too many", nx, ny, nz);
+  int n[3] = {nx, ny, nz};
+  int K = (int)(6 * cells);
+  int ntri = 4 * (nx * ny + ny * nz + nx * nz);
+
+  dg_status st = DG_OK;
+  dg_mesh *m = NULL;
+  int *tri = NULL, *tri_tag = NULL;
+  DG_CALL_GOTO(fail, dg_mesh_alloc(&m, (int)verts, K));
+  DG_CALL_GOTO(fail, DG_ALLOC(tri, 3 * (size_t)ntri));
+  DG_CALL_GOTO(fail, DG_ALLOC(tri_tag, ntri));
+
+#define VID(i, j, k) ((i) + (nx + 1) * ((j) + (ny + 1) * (k)))
+  for (int k = 0; k <= nz; k++)
+    for (int j = 0; j <= ny; j++)
+      for (int i = 0; i <= nx; i++) {
+        int v = VID(i, j, k);
+        /* Last node set to hi exactly, so the box faces are exactly planar at hi. */
+        m->VX[v] = i == nx ? hi[0] : lo[0] + (hi[0] - lo[0]) * i / nx;
+        m->VY[v] = j == ny ? hi[1] : lo[1] + (hi[1] - lo[1]) * j / ny;
+        m->VZ[v] = k == nz ? hi[2] : lo[2] + (hi[2] - lo[2]) * k / nz;
+      }
+
+  int e = 0;
+  for (int k = 0; k < nz; k++)
+    for (int j = 0; j < ny; j++)
+      for (int i = 0; i < nx; i++)
+        for (int p = 0; p < 6; p++) {
+          int c[3] = {i, j, k};
+          int *v = m->EToV + 4 * (size_t)e;
+          v[0] = VID(c[0], c[1], c[2]);
+          for (int s = 0; s < 3; s++) {
+            c[perms[p][s]]++;
+            v[s + 1] = VID(c[0], c[1], c[2]);
+          }
+          m->elem_tag[e] = 1;
+          /* Odd permutations give negatively oriented paths; fix them here so that
+           * dg_mesh_orient has nothing to do and n_fixed stays 0. */
+          if (dg_mesh_elem_volume(m, e) < 0.0) {
+            int t = v[2];
+            v[2] = v[3];
+            v[3] = t;
+          }
+          e++;
+        }
+
+  /* Boundary triangles: each boundary quad split along the diagonal through its lowest
+   * and highest corner, exactly as the Kuhn tetrahedra split it. */
+  int t = 0;
+  for (int d = 0; d < 3; d++) {
+    int a = (d + 1) % 3, b = (d + 2) % 3; /* in-plane directions */
+    for (int side = 0; side < 2; side++)
+      for (int ib = 0; ib < n[b]; ib++)
+        for (int ia = 0; ia < n[a]; ia++) {
+          int c0[3], c1[3], c2[3], c3[3];
+          c0[d] = c1[d] = c2[d] = c3[d] = side ? n[d] : 0;
+          c0[a] = ia;     c0[b] = ib;       /* low corner */
+          c1[a] = ia + 1; c1[b] = ib;
+          c2[a] = ia;     c2[b] = ib + 1;
+          c3[a] = ia + 1; c3[b] = ib + 1;   /* high corner */
+          int lo_v = VID(c0[0], c0[1], c0[2]), hi_v = VID(c3[0], c3[1], c3[2]);
+          int tag = 2 * d + side + 1;
+          tri[3 * t] = lo_v;
+          tri[3 * t + 1] = VID(c1[0], c1[1], c1[2]);
+          tri[3 * t + 2] = hi_v;
+          tri_tag[t++] = tag;
+          tri[3 * t] = lo_v;
+          tri[3 * t + 1] = VID(c2[0], c2[1], c2[2]);
+          tri[3 * t + 2] = hi_v;
+          tri_tag[t++] = tag;
+        }
+  }
+#undef VID
+  DG_CHECK_GOTO(fail, t == ntri, DG_ERR_INTERNAL, "box mesh: %d boundary triangles, expected %d",
+                t, ntri);
+
+  static const char *side_names[6] = {"xmin", "xmax", "ymin", "ymax", "zmin", "zmax"};
+  DG_CALL_GOTO(fail, DG_ALLOC(m->phys, 7));
+  m->nphys = 7;
+  for (int s = 0; s < 6; s++) {
+    m->phys[s].dim = 2;
+    m->phys[s].tag = s + 1;
+    snprintf(m->phys[s].name, sizeof m->phys[s].name, "%s", side_names[s]);
+  }
+  m->phys[6].dim = 3;
+  m->phys[6].tag = 1;
+  snprintf(m->phys[6].name, sizeof m->phys[6].name, "domain");
+
+  DG_CALL_GOTO(fail, dg_mesh_orient(m));
+  DG_CALL_GOTO(fail, dg_mesh_connect(m, ntri, tri, tri_tag));
+  dg_free(&tri);
+  dg_free(&tri_tag);
+  *out = m;
+  return DG_OK;
+fail:
+  dg_free(&tri);
+  dg_free(&tri_tag);
+  dg_mesh_destroy(&m);
+  return st;
+}

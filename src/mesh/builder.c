@@ -1,0 +1,449 @@
+/* Shared by the file readers: a line/token cursor over a whole file held in memory, and the
+ * builder that turns collected nodes and elements into a connected dg_mesh. */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "mesh/mesh_internal.h"
+
+/* ------------------------------------------------------------------ text cursor */
+
+dg_status dg_text_open(dg_text *t, const char *path) {
+  memset(t, 0, sizeof *t);
+  t->path = path;
+  FILE *f = fopen(path, "rb");
+  DG_CHECK(f != NULL, DG_ERR_IO, "%s: cannot open mesh file: %s", path, strerror(errno));
+  /* Read in chunks rather than trusting ftell, so pipes and odd files work too. */
+  size_t cap = 1 << 16, len = 0;
+  char *buf = malloc(cap);
+  if (!buf) {
+    fclose(f);
+    return DG_ERROR(DG_ERR_MEMORY, "%s: out of memory reading the file", path);
+  }
+  for (;;) {
+    if (len + 1 >= cap) {
+      char *nb = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
+      if (!nb) {
+        free(buf);
+        fclose(f);
+        return DG_ERROR(DG_ERR_MEMORY, "%s: out of memory reading the file", path);
+      }
+      buf = nb;
+      cap *= 2;
+    }
+    size_t got = fread(buf + len, 1, cap - 1 - len, f);
+    len += got;
+    if (got == 0) break;
+  }
+  int err = ferror(f);
+  fclose(f);
+  if (err) {
+    free(buf);
+    return DG_ERROR(DG_ERR_IO, "%s: read error", path);
+  }
+  buf[len] = '\0';
+  t->buf = buf;
+  t->len = len;
+  t->tok = t->eol = buf;
+  return DG_OK;
+}
+
+void dg_text_close(dg_text *t) {
+  free(t->buf);
+  t->buf = NULL;
+}
+
+int dg_text_next_line(dg_text *t) {
+  if (t->pos >= t->len) {
+    /* Past the end: an empty current line, so token reads report "end of line". */
+    t->tok = t->eol = t->buf + t->len;
+    t->line_start = t->len;
+    t->line++;
+    return 0;
+  }
+  const char *s = t->buf + t->pos;
+  const char *nl = memchr(s, '\n', t->len - t->pos);
+  const char *e = nl ? nl : t->buf + t->len;
+  t->line++;
+  t->line_start = t->pos;
+  t->pos = (size_t)(e - t->buf) + (nl ? 1 : 0);
+  while (e > s && (e[-1] == '\r')) e--;
+  t->tok = s;
+  t->eol = e;
+  return 1;
+}
+
+static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+
+const char *dg_text_where(const dg_text *t, char *out, size_t n) {
+  if (t->binary)
+    snprintf(out, n, "%s: byte %zu", t->path, t->line_start);
+  else
+    snprintf(out, n, "%s:%ld", t->path, t->line);
+  return out;
+}
+
+dg_status dg_text_need_line(dg_text *t, const char *what) {
+  for (;;) {
+    if (!dg_text_next_line(t)) {
+      char w[512];
+      return DG_ERROR(DG_ERR_PARSE, "%s: unexpected end of file, expected %s",
+                      dg_text_where(t, w, sizeof w), what);
+    }
+    if (dg_text_tokens_left(t) > 0) return DG_OK;
+  }
+}
+
+void dg_text_line_copy(const dg_text *t, char *out, size_t n) {
+  /* the whole current line, not just what is left of it */
+  const char *s = t->buf + t->line_start, *e = t->eol;
+  if (s > e) s = e;
+  while (s < e && is_blank(*s)) s++;
+  while (e > s && is_blank(e[-1])) e--;
+  size_t len = (size_t)(e - s);
+  if (n == 0) return;
+  if (len > n - 1) len = n - 1;
+  memcpy(out, s, len);
+  out[len] = '\0';
+  /* binary junk would garble the message */
+  for (size_t i = 0; i < len; i++)
+    if (!isprint((unsigned char)out[i])) out[i] = '?';
+}
+
+size_t dg_text_token(dg_text *t, const char **start) {
+  const char *p = t->tok;
+  while (p < t->eol && is_blank(*p)) p++;
+  const char *s = p;
+  while (p < t->eol && !is_blank(*p)) p++;
+  t->tok = p;
+  *start = s;
+  return (size_t)(p - s);
+}
+
+int dg_text_tokens_left(const dg_text *t) {
+  int n = 0;
+  const char *p = t->tok;
+  while (p < t->eol) {
+    while (p < t->eol && is_blank(*p)) p++;
+    if (p >= t->eol) break;
+    n++;
+    while (p < t->eol && !is_blank(*p)) p++;
+  }
+  return n;
+}
+
+/* Copy the next token into a NUL-terminated buffer for strtoll/strtod. */
+static dg_status next_token(dg_text *t, char *tok, size_t n, const char *what) {
+  const char *s;
+  size_t len = dg_text_token(t, &s);
+  char w[512];
+  if (len == 0)
+    return DG_ERROR(DG_ERR_PARSE, "%s: expected %s, got end of line",
+                    dg_text_where(t, w, sizeof w), what);
+  if (len >= n) len = n - 1; /* too long for a number anyway; the parse will fail */
+  memcpy(tok, s, len);
+  tok[len] = '\0';
+  return DG_OK;
+}
+
+static dg_status bad_token(const dg_text *t, const char *tok, const char *what) {
+  char w[512], shown[64];
+  snprintf(shown, sizeof shown, "%s", tok);
+  for (char *c = shown; *c; c++)
+    if (!isprint((unsigned char)*c)) *c = '?';
+  return DG_ERROR(DG_ERR_PARSE, "%s: expected %s, got \"%s\"", dg_text_where(t, w, sizeof w),
+                  what, shown);
+}
+
+dg_status dg_text_long(dg_text *t, long long *v, const char *what) {
+  char tok[64];
+  DG_CALL(next_token(t, tok, sizeof tok, what));
+  char *end;
+  errno = 0;
+  long long x = strtoll(tok, &end, 10);
+  if (end == tok || *end != '\0' || errno == ERANGE) return bad_token(t, tok, what);
+  *v = x;
+  return DG_OK;
+}
+
+dg_status dg_text_int(dg_text *t, int *v, const char *what) {
+  char tok[64];
+  DG_CALL(next_token(t, tok, sizeof tok, what));
+  char *end;
+  errno = 0;
+  long long x = strtoll(tok, &end, 10);
+  if (end == tok || *end != '\0' || errno == ERANGE || x < INT_MIN || x > INT_MAX)
+    return bad_token(t, tok, what);
+  *v = (int)x;
+  return DG_OK;
+}
+
+dg_status dg_text_double(dg_text *t, double *v, const char *what) {
+  char tok[64];
+  DG_CALL(next_token(t, tok, sizeof tok, what));
+  char *end;
+  errno = 0;
+  double x = strtod(tok, &end);
+  /* ERANGE on underflow is harmless (a tiny coordinate); overflow and nan/inf are not. */
+  if (end == tok || *end != '\0' || !(x == x) || x > 1e300 || x < -1e300)
+    return bad_token(t, tok, what);
+  *v = x;
+  return DG_OK;
+}
+
+dg_status dg_text_line_end(dg_text *t, const char *what) {
+  const char *s;
+  size_t len = dg_text_token(t, &s);
+  if (len == 0) return DG_OK;
+  char tok[64];
+  if (len >= sizeof tok) len = sizeof tok - 1;
+  memcpy(tok, s, len);
+  tok[len] = '\0';
+  return bad_token(t, tok, what);
+}
+
+int dg_text_line_is(const dg_text *t, const char *s) {
+  char line[128];
+  dg_text_line_copy(t, line, sizeof line);
+  return strcmp(line, s) == 0;
+}
+
+size_t dg_text_remaining(const dg_text *t) { return t->pos < t->len ? t->len - t->pos : 0; }
+
+/* ------------------------------------------------------------------ builder */
+
+struct dg_node_key {
+  long long tag;
+  int idx;
+};
+
+void dg_builder_init(dg_builder *b, const char *path) {
+  memset(b, 0, sizeof *b);
+  b->path = path;
+}
+
+void dg_builder_free(dg_builder *b) {
+  dg_free(&b->node_tag);
+  dg_free(&b->xyz);
+  dg_free(&b->node_sorted);
+  dg_free(&b->tet);
+  dg_free(&b->tet_tag);
+  dg_free(&b->tet_id);
+  dg_free(&b->tri);
+  dg_free(&b->tri_tag);
+  dg_free(&b->tri_id);
+  dg_free(&b->phys);
+}
+
+dg_status dg_builder_nodes(dg_builder *b, int nn) {
+  DG_CHECK(nn >= 0, DG_ERR_INTERNAL, "negative node count");
+  dg_free(&b->node_tag);
+  dg_free(&b->xyz);
+  dg_free(&b->node_sorted);
+  b->nn = 0;
+  DG_CALL(DG_ALLOC(b->node_tag, nn));
+  DG_CALL(DG_ALLOC(b->xyz, 3 * (size_t)nn));
+  b->nn = nn;
+  return DG_OK;
+}
+
+static int cmp_node_key(const void *a, const void *b) {
+  const struct dg_node_key *x = a, *y = b;
+  return (x->tag > y->tag) - (x->tag < y->tag);
+}
+
+dg_status dg_builder_index_nodes(dg_builder *b) {
+  dg_free(&b->node_sorted);
+  DG_CALL(DG_ALLOC(b->node_sorted, b->nn));
+  for (int i = 0; i < b->nn; i++) {
+    b->node_sorted[i].tag = b->node_tag[i];
+    b->node_sorted[i].idx = i;
+  }
+  qsort(b->node_sorted, (size_t)b->nn, sizeof *b->node_sorted, cmp_node_key);
+  for (int i = 1; i < b->nn; i++)
+    DG_CHECK(b->node_sorted[i].tag != b->node_sorted[i - 1].tag, DG_ERR_PARSE,
+             "%s: node tag %lld is defined twice", b->path, b->node_sorted[i].tag);
+  return DG_OK;
+}
+
+int dg_builder_find_node(const dg_builder *b, long long tag) {
+  if (!b->node_sorted) return -1;
+  struct dg_node_key key = {tag, 0};
+  const struct dg_node_key *hit =
+      bsearch(&key, b->node_sorted, (size_t)b->nn, sizeof key, cmp_node_key);
+  return hit ? hit->idx : -1;
+}
+
+/* Reallocate *ptr from old_n to new_n items of `size` bytes, keeping the first old_n. */
+static dg_status resize(void *ptr, size_t old_n, size_t new_n, size_t size) {
+  void *old;
+  memcpy(&old, ptr, sizeof old);
+  char *p = NULL;
+  DG_CALL(dg_calloc(&p, new_n, size));
+  if (old && old_n) memcpy(p, old, old_n * size);
+  free(old);
+  memcpy(ptr, &p, sizeof p);
+  return DG_OK;
+}
+
+/* Next capacity (doubling) for one more item than n. */
+static dg_status next_cap(int n, int *cap) {
+  DG_CHECK(n < INT_MAX / 8, DG_ERR_MEMORY, "too many mesh entities (%d)", n);
+  int c = *cap ? *cap : 64;
+  while (c <= n) c *= 2;
+  *cap = c;
+  return DG_OK;
+}
+
+dg_status dg_builder_add_tet(dg_builder *b, const int v[4], int tag, long id) {
+  if (b->nt == b->nt_cap) {
+    int cap = b->nt_cap;
+    DG_CALL(next_cap(b->nt, &cap));
+    DG_CALL(resize(&b->tet, 4 * (size_t)b->nt, 4 * (size_t)cap, sizeof *b->tet));
+    DG_CALL(resize(&b->tet_tag, (size_t)b->nt, (size_t)cap, sizeof *b->tet_tag));
+    DG_CALL(resize(&b->tet_id, (size_t)b->nt, (size_t)cap, sizeof *b->tet_id));
+    b->nt_cap = cap;
+  }
+  memcpy(b->tet + 4 * (size_t)b->nt, v, 4 * sizeof *v);
+  b->tet_tag[b->nt] = tag;
+  b->tet_id[b->nt] = id;
+  b->nt++;
+  return DG_OK;
+}
+
+dg_status dg_builder_add_tri(dg_builder *b, const int v[3], int tag, long id) {
+  if (b->nf == b->nf_cap) {
+    int cap = b->nf_cap;
+    DG_CALL(next_cap(b->nf, &cap));
+    DG_CALL(resize(&b->tri, 3 * (size_t)b->nf, 3 * (size_t)cap, sizeof *b->tri));
+    DG_CALL(resize(&b->tri_tag, (size_t)b->nf, (size_t)cap, sizeof *b->tri_tag));
+    DG_CALL(resize(&b->tri_id, (size_t)b->nf, (size_t)cap, sizeof *b->tri_id));
+    b->nf_cap = cap;
+  }
+  memcpy(b->tri + 3 * (size_t)b->nf, v, 3 * sizeof *v);
+  b->tri_tag[b->nf] = tag;
+  b->tri_id[b->nf] = id;
+  b->nf++;
+  return DG_OK;
+}
+
+dg_status dg_builder_add_phys(dg_builder *b, int dim, int tag, const char *name) {
+  DG_CHECK(strlen(name) < sizeof b->phys[0].name, DG_ERR_UNSUPPORTED,
+           "%s: physical name \"%.40s...\" is longer than %zu characters", b->path, name,
+           sizeof b->phys[0].name - 1);
+  if (b->np == b->np_cap) {
+    int cap = b->np_cap;
+    DG_CALL(next_cap(b->np, &cap));
+    DG_CALL(resize(&b->phys, (size_t)b->np, (size_t)cap, sizeof *b->phys));
+    b->np_cap = cap;
+  }
+  dg_phys *p = &b->phys[b->np++];
+  p->dim = dim;
+  p->tag = tag;
+  snprintf(p->name, sizeof p->name, "%s", name);
+  return DG_OK;
+}
+
+dg_status dg_builder_finish(dg_builder *b, dg_mesh **out) {
+  *out = NULL;
+  DG_CHECK(b->nt > 0, DG_ERR_MESH,
+           "%s: the file contains no tetrahedra (expected a 3-D mesh of linear tetrahedra)",
+           b->path);
+  dg_status st = DG_OK;
+  dg_mesh *m = NULL;
+  int *newidx = NULL, *tri = NULL;
+  /* Only vertices of tetrahedra are kept: geometry points and the like would otherwise
+   * become vertices that no element uses. */
+  DG_CALL_GOTO(fail, DG_ALLOC(newidx, b->nn));
+  for (int i = 0; i < b->nn; i++) newidx[i] = -1;
+  int Nv = 0;
+  for (size_t i = 0; i < 4 * (size_t)b->nt; i++) {
+    int v = b->tet[i];
+    DG_CHECK_GOTO(fail, v >= 0 && v < b->nn, DG_ERR_INTERNAL, "builder node index %d", v);
+    if (newidx[v] < 0) newidx[v] = Nv++;
+  }
+  DG_CALL_GOTO(fail, dg_mesh_alloc(&m, Nv, b->nt));
+  for (int i = 0; i < b->nn; i++) {
+    int j = newidx[i];
+    if (j < 0) continue;
+    m->VX[j] = b->xyz[3 * (size_t)i];
+    m->VY[j] = b->xyz[3 * (size_t)i + 1];
+    m->VZ[j] = b->xyz[3 * (size_t)i + 2];
+  }
+  for (size_t i = 0; i < 4 * (size_t)b->nt; i++) m->EToV[i] = newidx[b->tet[i]];
+  memcpy(m->elem_tag, b->tet_tag, (size_t)b->nt * sizeof *m->elem_tag);
+  DG_CALL_GOTO(fail, DG_ALLOC(tri, 3 * (size_t)b->nf));
+  for (int f = 0; f < b->nf; f++)
+    for (int j = 0; j < 3; j++) {
+      int v = b->tri[3 * f + j];
+      DG_CHECK_GOTO(fail, v >= 0 && v < b->nn, DG_ERR_INTERNAL, "builder node index %d", v);
+      DG_CHECK_GOTO(fail, newidx[v] >= 0, DG_ERR_MESH,
+                    "%s: boundary triangle %ld is not a face of any tetrahedron (its node %lld "
+                    "belongs to no tetrahedron)",
+                    b->path, b->tri_id[f], b->node_tag[v]);
+      tri[3 * f + j] = newidx[v];
+    }
+  if (b->np > 0) {
+    DG_CALL_GOTO(fail, DG_ALLOC(m->phys, b->np));
+    memcpy(m->phys, b->phys, (size_t)b->np * sizeof *m->phys);
+    m->nphys = b->np;
+  }
+  dg_mesh_src src = {b->path, b->tet_id, b->tri_id};
+  DG_CALL_GOTO(fail, dg_mesh_orient_src(m, &src));
+  DG_CALL_GOTO(fail, dg_mesh_connect_src(m, b->nf, tri, b->tri_tag, &src));
+  dg_free(&newidx);
+  dg_free(&tri);
+  *out = m;
+  return DG_OK;
+fail:
+  dg_free(&newidx);
+  dg_free(&tri);
+  dg_mesh_destroy(&m);
+  return st;
+}
+
+/* ------------------------------------------------------------------ Gmsh element types */
+
+dg_gmsh_type dg_gmsh_element_type(int type) {
+  /* From the Gmsh reference manual (MSH element types); only those we may meet. */
+  static const dg_gmsh_type table[] = {
+      [1] = {2, 1, "2-node line"},
+      [2] = {3, 2, "3-node triangle"},
+      [3] = {4, 2, "4-node quadrangle"},
+      [4] = {4, 3, "4-node tetrahedron"},
+      [5] = {8, 3, "8-node hexahedron"},
+      [6] = {6, 3, "6-node prism"},
+      [7] = {5, 3, "5-node pyramid"},
+      [8] = {3, 1, "3-node second-order line"},
+      [9] = {6, 2, "6-node second-order triangle"},
+      [10] = {9, 2, "9-node second-order quadrangle"},
+      [11] = {10, 3, "10-node second-order tetrahedron"},
+      [12] = {27, 3, "27-node second-order hexahedron"},
+      [13] = {18, 3, "18-node second-order prism"},
+      [14] = {14, 3, "14-node second-order pyramid"},
+      [15] = {1, 0, "1-node point"},
+      [16] = {8, 2, "8-node second-order quadrangle"},
+      [17] = {20, 3, "20-node second-order hexahedron"},
+      [18] = {15, 3, "15-node second-order prism"},
+      [19] = {13, 3, "13-node second-order pyramid"},
+      [20] = {9, 2, "9-node third-order incomplete triangle"},
+      [21] = {10, 2, "10-node third-order triangle"},
+      [22] = {12, 2, "12-node fourth-order incomplete triangle"},
+      [23] = {15, 2, "15-node fourth-order triangle"},
+      [24] = {15, 2, "15-node fifth-order incomplete triangle"},
+      [25] = {21, 2, "21-node fifth-order triangle"},
+      [26] = {4, 1, "4-node third-order line"},
+      [27] = {5, 1, "5-node fourth-order line"},
+      [28] = {6, 1, "6-node fifth-order line"},
+      [29] = {20, 3, "20-node third-order tetrahedron"},
+      [30] = {35, 3, "35-node fourth-order tetrahedron"},
+      [31] = {56, 3, "56-node fifth-order tetrahedron"},
+  };
+  dg_gmsh_type none = {0, -1, "unknown"};
+  if (type <= 0 || type >= (int)(sizeof table / sizeof table[0])) return none;
+  return table[type];
+}

@@ -1,0 +1,202 @@
+/* Mesh object: allocation, reading by extension, orientation, simple geometric queries. */
+#include <ctype.h>
+#include <limits.h>
+#include <math.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "mesh/mesh.h"
+#include "mesh/mesh_internal.h"
+
+/* Must agree with refel.h: face f of the reference tetrahedron has these local vertices. */
+const int dg_face_vertices[4][3] = {{0, 1, 2}, {0, 1, 3}, {1, 2, 3}, {0, 2, 3}};
+
+dg_status dg_mesh_alloc(dg_mesh **out, int Nv, int K) {
+  *out = NULL;
+  DG_CHECK(Nv >= 0 && K >= 0 && K <= INT_MAX / 4, DG_ERR_INPUT,
+           "invalid mesh size: %d vertices, %d elements", Nv, K);
+  dg_status st = DG_OK;
+  dg_mesh *m = NULL;
+  DG_CALL(DG_ALLOC(m, 1));
+  m->Nv = Nv;
+  m->K = K;
+  DG_CALL_GOTO(fail, DG_ALLOC(m->VX, Nv));
+  DG_CALL_GOTO(fail, DG_ALLOC(m->VY, Nv));
+  DG_CALL_GOTO(fail, DG_ALLOC(m->VZ, Nv));
+  DG_CALL_GOTO(fail, DG_ALLOC(m->EToV, 4 * (size_t)K));
+  DG_CALL_GOTO(fail, DG_ALLOC(m->elem_tag, K));
+  /* EToE, EToF and face_tag stay NULL until dg_mesh_connect() fills them. */
+  *out = m;
+  return DG_OK;
+fail:
+  dg_mesh_destroy(&m);
+  return st;
+}
+
+void dg_mesh_destroy(dg_mesh **pm) {
+  if (!pm || !*pm) return;
+  dg_mesh *m = *pm;
+  dg_free(&m->VX);
+  dg_free(&m->VY);
+  dg_free(&m->VZ);
+  dg_free(&m->EToV);
+  dg_free(&m->elem_tag);
+  dg_free(&m->EToE);
+  dg_free(&m->EToF);
+  dg_free(&m->face_tag);
+  dg_free(&m->phys);
+  dg_free(pm);
+}
+
+static int ends_with_ci(const char *s, const char *suffix) {
+  size_t n = strlen(s), k = strlen(suffix);
+  if (n < k) return 0;
+  for (size_t i = 0; i < k; i++)
+    if (tolower((unsigned char)s[n - k + i]) != tolower((unsigned char)suffix[i])) return 0;
+  return 1;
+}
+
+dg_status dg_mesh_read(dg_mesh **out, const char *path) {
+  *out = NULL;
+  DG_CHECK(path != NULL && path[0] != '\0', DG_ERR_INPUT, "no mesh file name given");
+  if (ends_with_ci(path, ".msh")) {
+    DG_CALL(dg_mesh_read_msh(out, path));
+  } else if (ends_with_ci(path, ".neu")) {
+    DG_CALL(dg_mesh_read_neu(out, path));
+  } else {
+    return DG_ERROR(DG_ERR_INPUT,
+                    "%s: unknown mesh file type (expected a .msh (Gmsh) or .neu (Gambit) file)",
+                    path);
+  }
+  return DG_OK;
+}
+
+long dg_mesh_elem_number(const dg_mesh_src *src, int k) {
+  return src && src->elem_id ? src->elem_id[k] : (long)k + 1;
+}
+
+void dg_mesh_elem_name(char *out, size_t n, const dg_mesh_src *src, int k) {
+  if (src && src->path)
+    snprintf(out, n, "%s: element %ld", src->path, dg_mesh_elem_number(src, k));
+  else
+    snprintf(out, n, "element %ld", dg_mesh_elem_number(src, k));
+}
+
+double dg_mesh_elem_volume(const dg_mesh *m, int k) {
+  const int *v = m->EToV + 4 * (size_t)k;
+  double a[3], b[3], c[3];
+  a[0] = m->VX[v[1]] - m->VX[v[0]];
+  a[1] = m->VY[v[1]] - m->VY[v[0]];
+  a[2] = m->VZ[v[1]] - m->VZ[v[0]];
+  b[0] = m->VX[v[2]] - m->VX[v[0]];
+  b[1] = m->VY[v[2]] - m->VY[v[0]];
+  b[2] = m->VZ[v[2]] - m->VZ[v[0]];
+  c[0] = m->VX[v[3]] - m->VX[v[0]];
+  c[1] = m->VY[v[3]] - m->VY[v[0]];
+  c[2] = m->VZ[v[3]] - m->VZ[v[0]];
+  double det = a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) +
+               a[2] * (b[0] * c[1] - b[1] * c[0]);
+  return det / 6.0;
+}
+
+static double longest_edge(const dg_mesh *m, int k) {
+  const int *v = m->EToV + 4 * (size_t)k;
+  double L2 = 0.0;
+  for (int i = 0; i < 4; i++)
+    for (int j = i + 1; j < 4; j++) {
+      double dx = m->VX[v[i]] - m->VX[v[j]], dy = m->VY[v[i]] - m->VY[v[j]],
+             dz = m->VZ[v[i]] - m->VZ[v[j]];
+      double d2 = dx * dx + dy * dy + dz * dz;
+      if (d2 > L2 || d2 != d2) L2 = d2;
+    }
+  return sqrt(L2);
+}
+
+/* Swapping v2 and v3 exchanges local faces 0=(v0,v1,v2) and 1=(v0,v1,v3); faces 2 and 3
+ * keep their vertex sets. */
+static int flipped_face(int f) { return f == 0 ? 1 : f == 1 ? 0 : f; }
+
+dg_status dg_mesh_orient_src(dg_mesh *m, const dg_mesh_src *src) {
+  char name[600];
+  /* First check everything, so a rejected mesh is left untouched. */
+  for (int k = 0; k < m->K; k++) {
+    const int *v = m->EToV + 4 * (size_t)k;
+    for (int i = 0; i < 4; i++)
+      if (v[i] < 0 || v[i] >= m->Nv) {
+        dg_mesh_elem_name(name, sizeof name, src, k);
+        return DG_ERROR(DG_ERR_MESH, "%s: vertex index %d out of range [0, %d)", name, v[i],
+                        m->Nv);
+      }
+    double vol = dg_mesh_elem_volume(m, k), L = longest_edge(m, k);
+    /* A regular tetrahedron has volume 0.118 L^3; 1e-12 L^3 is flat to rounding. The
+     * negated test also catches NaN coordinates. */
+    if (!(fabs(vol) >= 1e-12 * L * L * L) || !(L > 0.0) || !isfinite(vol)) {
+      dg_mesh_elem_name(name, sizeof name, src, k);
+      return DG_ERROR(DG_ERR_MESH,
+                      "%s is degenerate: volume %.3g with longest edge %.3g (vertices at "
+                      "(%g,%g,%g) (%g,%g,%g) (%g,%g,%g) (%g,%g,%g))",
+                      name, vol, L, m->VX[v[0]], m->VY[v[0]], m->VZ[v[0]], m->VX[v[1]],
+                      m->VY[v[1]], m->VZ[v[1]], m->VX[v[2]], m->VY[v[2]], m->VZ[v[2]],
+                      m->VX[v[3]], m->VY[v[3]], m->VZ[v[3]]);
+    }
+  }
+  int nflip = 0;
+  unsigned char *flipped = NULL;
+  if (m->EToE) DG_CALL(DG_ALLOC(flipped, m->K));
+  for (int k = 0; k < m->K; k++) {
+    if (dg_mesh_elem_volume(m, k) > 0.0) continue;
+    int *v = m->EToV + 4 * (size_t)k;
+    int t = v[2];
+    v[2] = v[3];
+    v[3] = t;
+    nflip++;
+    if (flipped) flipped[k] = 1;
+  }
+  m->n_fixed += nflip;
+  if (flipped && nflip > 0) {
+    /* Already connected: permute the flipped elements' face columns, then renumber every
+     * reference to a face of a flipped element. */
+    for (int k = 0; k < m->K; k++) {
+      if (!flipped[k]) continue;
+      size_t r = 4 * (size_t)k;
+      int t;
+      t = m->EToE[r]; m->EToE[r] = m->EToE[r + 1]; m->EToE[r + 1] = t;
+      t = m->EToF[r]; m->EToF[r] = m->EToF[r + 1]; m->EToF[r + 1] = t;
+      t = m->face_tag[r]; m->face_tag[r] = m->face_tag[r + 1]; m->face_tag[r + 1] = t;
+    }
+    for (size_t i = 0; i < 4 * (size_t)m->K; i++)
+      if (flipped[m->EToE[i]]) m->EToF[i] = flipped_face(m->EToF[i]);
+  }
+  dg_free(&flipped);
+  return DG_OK;
+}
+
+dg_status dg_mesh_orient(dg_mesh *m) {
+  DG_CHECK(m != NULL, DG_ERR_INTERNAL, "dg_mesh_orient: no mesh");
+  DG_CALL(dg_mesh_orient_src(m, NULL));
+  return DG_OK;
+}
+
+int dg_mesh_phys_tag(const dg_mesh *m, int dim, const char *name) {
+  if (!m || !name) return -1;
+  for (int i = 0; i < m->nphys; i++)
+    if (m->phys[i].dim == dim && strcmp(m->phys[i].name, name) == 0) return m->phys[i].tag;
+  return -1;
+}
+
+void dg_mesh_bbox(const dg_mesh *m, double lo[3], double hi[3]) {
+  lo[0] = lo[1] = lo[2] = 0.0;
+  hi[0] = hi[1] = hi[2] = 0.0;
+  if (!m || m->Nv <= 0) return;
+  lo[0] = hi[0] = m->VX[0];
+  lo[1] = hi[1] = m->VY[0];
+  lo[2] = hi[2] = m->VZ[0];
+  for (int i = 1; i < m->Nv; i++) {
+    lo[0] = fmin(lo[0], m->VX[i]);
+    hi[0] = fmax(hi[0], m->VX[i]);
+    lo[1] = fmin(lo[1], m->VY[i]);
+    hi[1] = fmax(hi[1], m->VY[i]);
+    lo[2] = fmin(lo[2], m->VZ[i]);
+    hi[2] = fmax(hi[2], m->VZ[i]);
+  }
+}

@@ -1,0 +1,629 @@
+/* Gmsh MSH reader: format 2.2 (ASCII) and 4.1 (ASCII and little-endian binary with 8-byte
+ * size_t). Keeps linear tetrahedra (type 4) and the triangles (type 2) that carry a physical
+ * tag; points, lines and other surface elements are skipped; any other volume element
+ * (hexahedra, curved tetrahedra, ...) is rejected, since dropping it would leave a hole.
+ *
+ * Physical tags: in 2.2 the first element tag; in 4.1 the first physical tag of the
+ * element's entity in $Entities (0 when it has none, or when there is no $Entities). */
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "mesh/mesh.h"
+#include "mesh/mesh_internal.h"
+
+typedef struct {
+  int tag;
+  int phys;
+} entity;
+
+typedef struct {
+  dg_text t;
+  dg_builder b;
+  int v4;     /* format 4.1, else 2.2 */
+  int binary; /* 4.1 binary */
+  int have_nodes, have_elements, have_entities, have_names;
+  entity *ent[4]; /* 4.1 entities per dimension, sorted by tag */
+  int nent[4];
+} msh_reader;
+
+static dg_status fail_at(const dg_text *t, dg_status code, const char *fmt, ...) DG_PRINTF(3, 4);
+static dg_status fail_at(const dg_text *t, dg_status code, const char *fmt, ...) {
+  char where[512], msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  (void)DG_ERROR(code, "%s: %s", dg_text_where(t, where, sizeof where), msg);
+  return code; /* returned directly so that callers provably see a failure */
+}
+
+/* A count read from the file must be non-negative, fit our ints, and be possible given the
+ * bytes left (each item needs at least min_bytes), so a corrupt count cannot make us
+ * allocate gigabytes. */
+static dg_status check_count(const dg_text *t, long long n, size_t min_bytes, const char *what) {
+  long long most = (long long)(dg_text_remaining(t) / min_bytes);
+  if (most > INT_MAX / 8) most = INT_MAX / 8;
+  if (n < 0 || n > most)
+    return fail_at(t, DG_ERR_PARSE,
+                   "expected a number of %s between 0 and %lld (what the rest of the file can "
+                   "hold), got %lld",
+                   what, most, n);
+  return DG_OK;
+}
+
+static dg_status expect_line(msh_reader *r, const char *s) {
+  DG_CALL(dg_text_need_line(&r->t, s));
+  if (!dg_text_line_is(&r->t, s)) {
+    char line[80];
+    dg_text_line_copy(&r->t, line, sizeof line);
+    return fail_at(&r->t, DG_ERR_PARSE, "expected %s, got \"%s\"", s, line);
+  }
+  return DG_OK;
+}
+
+/* ------------------------------------------------------------------ binary primitives */
+
+static dg_status bin_bytes(dg_text *t, size_t n, const unsigned char **p, const char *what) {
+  t->line_start = t->pos; /* locations in binary data are byte offsets */
+  if (t->pos > t->len || t->len - t->pos < n)
+    return fail_at(t, DG_ERR_PARSE, "unexpected end of file, expected %s", what);
+  *p = (const unsigned char *)t->buf + t->pos;
+  t->pos += n;
+  return DG_OK;
+}
+
+static uint64_t le64(const unsigned char *p) {
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; i--) v = (v << 8) | p[i];
+  return v;
+}
+
+static uint32_t le32(const unsigned char *p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* size_t field, which must fit a long long (tags and counts). */
+static dg_status bin_size(dg_text *t, long long *v, const char *what) {
+  const unsigned char *p = NULL;
+  DG_CALL(bin_bytes(t, 8, &p, what));
+  uint64_t x = le64(p);
+  if (x > (uint64_t)LLONG_MAX)
+    return fail_at(t, DG_ERR_PARSE, "expected %s, got %llu", what, (unsigned long long)x);
+  *v = (long long)x;
+  return DG_OK;
+}
+
+static dg_status bin_int(dg_text *t, int *v, const char *what) {
+  const unsigned char *p = NULL;
+  DG_CALL(bin_bytes(t, 4, &p, what));
+  uint32_t x = le32(p);
+  /* two's complement without relying on implementation-defined conversion */
+  *v = x <= (uint32_t)INT_MAX ? (int)x : -(int)(~x) - 1;
+  return DG_OK;
+}
+
+static dg_status bin_double(dg_text *t, double *v, const char *what) {
+  const unsigned char *p = NULL;
+  DG_CALL(bin_bytes(t, 8, &p, what));
+  uint64_t x = le64(p);
+  double d;
+  memcpy(&d, &x, sizeof d);
+  if (!isfinite(d)) return fail_at(t, DG_ERR_PARSE, "expected %s, got a non-finite value", what);
+  *v = d;
+  return DG_OK;
+}
+
+/* ------------------------------------------------------------------ $MeshFormat */
+
+static dg_status read_format(msh_reader *r) {
+  dg_text *t = &r->t;
+  DG_CALL(dg_text_need_line(t, "$MeshFormat"));
+  if (!dg_text_line_is(t, "$MeshFormat")) {
+    char line[80];
+    dg_text_line_copy(t, line, sizeof line);
+    return fail_at(t, DG_ERR_PARSE, "expected $MeshFormat (is this a Gmsh file?), got \"%s\"",
+                   line);
+  }
+  DG_CALL(dg_text_need_line(t, "the format line \"version file-type data-size\""));
+  const char *s;
+  size_t len = dg_text_token(t, &s);
+  char ver[32];
+  if (len >= sizeof ver) len = sizeof ver - 1;
+  memcpy(ver, s, len);
+  ver[len] = '\0';
+  char *end;
+  double v = strtod(ver, &end);
+  if (end == ver || *end != '\0')
+    return fail_at(t, DG_ERR_PARSE, "expected a format version number, got \"%s\"", ver);
+  long v10 = lround(v * 10.0);
+  if (fabs(v * 10.0 - (double)v10) > 1e-9 || !(v10 == 20 || v10 == 21 || v10 == 22 || v10 == 41))
+    return fail_at(t, DG_ERR_UNSUPPORTED,
+                   "MSH format version %s is not supported (expected 2.2 or 4.1)", ver);
+  r->v4 = v10 == 41;
+  int file_type, data_size;
+  DG_CALL(dg_text_int(t, &file_type, "file-type 0 (ASCII) or 1 (binary)"));
+  DG_CALL(dg_text_int(t, &data_size, "the data-size field"));
+  DG_CALL(dg_text_line_end(t, "end of the format line"));
+  if (file_type != 0 && file_type != 1)
+    return fail_at(t, DG_ERR_PARSE, "expected file-type 0 (ASCII) or 1 (binary), got %d",
+                   file_type);
+  if (file_type == 1 && !r->v4)
+    return fail_at(t, DG_ERR_UNSUPPORTED,
+                   "binary MSH %s is not supported; save it as ASCII 2.2 or as 4.1", ver);
+  if (file_type == 1) {
+    if (data_size != 8)
+      return fail_at(t, DG_ERR_UNSUPPORTED,
+                     "binary data-size %d is not supported (expected 8, a 64-bit size_t)",
+                     data_size);
+    r->binary = 1;
+    t->binary = 1;
+    const unsigned char *p = NULL;
+    DG_CALL(bin_bytes(t, 4, &p, "the binary endianness check (the integer 1)"));
+    if (le32(p) != 1) {
+      if (p[0] == 0 && p[1] == 0 && p[2] == 0 && p[3] == 1)
+        return fail_at(t, DG_ERR_UNSUPPORTED,
+                       "big-endian binary MSH files are not supported (little-endian only)");
+      return fail_at(t, DG_ERR_PARSE,
+                     "expected the integer 1 in binary (endianness check), got bytes %02x %02x "
+                     "%02x %02x",
+                     p[0], p[1], p[2], p[3]);
+    }
+  }
+  DG_CALL(expect_line(r, "$EndMeshFormat"));
+  return DG_OK;
+}
+
+/* ------------------------------------------------------------------ $PhysicalNames */
+
+static dg_status read_physical_names(msh_reader *r) {
+  dg_text *t = &r->t;
+  int n;
+  DG_CALL(dg_text_need_line(t, "the number of physical names"));
+  DG_CALL(dg_text_int(t, &n, "the number of physical names"));
+  DG_CALL(dg_text_line_end(t, "end of line after the number of physical names"));
+  DG_CALL(check_count(t, n, 6, "physical names"));
+  for (int i = 0; i < n; i++) {
+    int dim, tag;
+    DG_CALL(dg_text_need_line(t, "a physical name \"dim tag \\\"name\\\"\""));
+    DG_CALL(dg_text_int(t, &dim, "a physical dimension (0 to 3)"));
+    DG_CALL(dg_text_int(t, &tag, "a physical tag"));
+    if (dim < 0 || dim > 3)
+      return fail_at(t, DG_ERR_PARSE, "expected a physical dimension 0 to 3, got %d", dim);
+    const char *q = t->tok;
+    while (q < t->eol && (*q == ' ' || *q == '\t')) q++;
+    const char *close = t->eol;
+    while (close > q && close[-1] != '"') close--;
+    if (q >= t->eol || *q != '"' || close - 1 <= q)
+      return fail_at(t, DG_ERR_PARSE, "expected a quoted physical name after the tag");
+    char name[256];
+    size_t len = (size_t)(close - 1 - (q + 1));
+    if (len >= sizeof name) len = sizeof name - 1;
+    memcpy(name, q + 1, len);
+    name[len] = '\0';
+    /* Only surface and volume groups mean anything to the solver. */
+    if (dim >= 2) DG_CALL(dg_builder_add_phys(&r->b, dim, tag, name));
+  }
+  DG_CALL(expect_line(r, "$EndPhysicalNames"));
+  return DG_OK;
+}
+
+/* ------------------------------------------------------------------ $Entities (4.1) */
+
+static int cmp_entity(const void *a, const void *b) {
+  const entity *x = a, *y = b;
+  return (x->tag > y->tag) - (x->tag < y->tag);
+}
+
+static dg_status read_entities(msh_reader *r) {
+  dg_text *t = &r->t;
+  long long count[4];
+  static const char *kinds[4] = {"points", "curves", "surfaces", "volumes"};
+  if (r->binary) {
+    for (int d = 0; d < 4; d++) DG_CALL(bin_size(t, &count[d], "an entity count"));
+  } else {
+    DG_CALL(dg_text_need_line(t, "the entity counts"));
+    for (int d = 0; d < 4; d++) DG_CALL(dg_text_long(t, &count[d], "an entity count"));
+    DG_CALL(dg_text_line_end(t, "end of line after the four entity counts"));
+  }
+  for (int d = 0; d < 4; d++) DG_CALL(check_count(t, count[d], 8, kinds[d]));
+  for (int d = 0; d < 4; d++) {
+    DG_CALL(DG_ALLOC(r->ent[d], count[d]));
+    r->nent[d] = (int)count[d];
+    for (int i = 0; i < r->nent[d]; i++) {
+      int tag, phys = 0;
+      double x;
+      long long nphys = 0, nbound = 0;
+      int nbox = d == 0 ? 3 : 6; /* a point has coordinates, the others a bounding box */
+      if (r->binary) {
+        DG_CALL(bin_int(t, &tag, "an entity tag"));
+        for (int j = 0; j < nbox; j++) DG_CALL(bin_double(t, &x, "an entity coordinate"));
+        DG_CALL(bin_size(t, &nphys, "the number of physical tags"));
+        DG_CALL(check_count(t, nphys, 4, "physical tags"));
+        for (long long j = 0; j < nphys; j++) {
+          int p = 0;
+          DG_CALL(bin_int(t, &p, "a physical tag"));
+          if (j == 0) phys = p;
+        }
+        if (d > 0) {
+          DG_CALL(bin_size(t, &nbound, "the number of bounding entities"));
+          DG_CALL(check_count(t, nbound, 4, "bounding entities"));
+          const unsigned char *p = NULL;
+          DG_CALL(bin_bytes(t, 4 * (size_t)nbound, &p, "bounding entity tags"));
+        }
+      } else {
+        DG_CALL(dg_text_need_line(t, "an entity line"));
+        DG_CALL(dg_text_int(t, &tag, "an entity tag"));
+        for (int j = 0; j < nbox; j++) DG_CALL(dg_text_double(t, &x, "an entity coordinate"));
+        DG_CALL(dg_text_long(t, &nphys, "the number of physical tags"));
+        if (nphys < 0 || nphys > dg_text_tokens_left(t))
+          return fail_at(t, DG_ERR_PARSE, "expected %lld physical tags on this line", nphys);
+        for (long long j = 0; j < nphys; j++) {
+          int p = 0;
+          DG_CALL(dg_text_int(t, &p, "a physical tag"));
+          if (j == 0) phys = p;
+        }
+        if (d > 0) {
+          DG_CALL(dg_text_long(t, &nbound, "the number of bounding entities"));
+          if (nbound < 0 || nbound != dg_text_tokens_left(t))
+            return fail_at(t, DG_ERR_PARSE, "expected %lld bounding entity tags, got %d",
+                           nbound, dg_text_tokens_left(t));
+          for (long long j = 0; j < nbound; j++) {
+            int b;
+            DG_CALL(dg_text_int(t, &b, "a bounding entity tag"));
+          }
+        }
+        DG_CALL(dg_text_line_end(t, "end of the entity line"));
+      }
+      /* An entity in several physical groups gets the first; a mesh element can only
+       * carry one boundary condition or material. */
+      r->ent[d][i].tag = tag;
+      r->ent[d][i].phys = phys;
+    }
+    qsort(r->ent[d], (size_t)r->nent[d], sizeof *r->ent[d], cmp_entity);
+  }
+  DG_CALL(expect_line(r, "$EndEntities"));
+  r->have_entities = 1;
+  return DG_OK;
+}
+
+/* Physical tag of an entity, from $Entities; 0 if the file has no $Entities. */
+static dg_status entity_phys(msh_reader *r, int dim, int tag, int *phys) {
+  *phys = 0;
+  if (!r->have_entities || dim < 0 || dim > 3) return DG_OK;
+  entity key = {tag, 0};
+  const entity *e = bsearch(&key, r->ent[dim], (size_t)r->nent[dim], sizeof key, cmp_entity);
+  static const char *kinds[4] = {"point", "curve", "surface", "volume"};
+  if (!e)
+    return fail_at(&r->t, DG_ERR_PARSE, "element block refers to %s entity %d, which is not in "
+                   "$Entities", kinds[dim], tag);
+  *phys = e->phys;
+  return DG_OK;
+}
+
+/* ------------------------------------------------------------------ $Nodes */
+
+static dg_status read_nodes_v2(msh_reader *r) {
+  dg_text *t = &r->t;
+  int n;
+  DG_CALL(dg_text_need_line(t, "the number of nodes"));
+  DG_CALL(dg_text_int(t, &n, "the number of nodes"));
+  DG_CALL(dg_text_line_end(t, "end of line after the number of nodes"));
+  DG_CALL(check_count(t, n, 8, "nodes"));
+  DG_CALL(dg_builder_nodes(&r->b, n));
+  for (int i = 0; i < n; i++) {
+    char what[96];
+    snprintf(what, sizeof what, "node %d of %d (\"tag x y z\")", i + 1, n);
+    DG_CALL(dg_text_need_line(t, what));
+    long long tag;
+    DG_CALL(dg_text_long(t, &tag, "a node tag"));
+    if (tag < 1) return fail_at(t, DG_ERR_PARSE, "expected a positive node tag, got %lld", tag);
+    r->b.node_tag[i] = tag;
+    for (int j = 0; j < 3; j++)
+      DG_CALL(dg_text_double(t, &r->b.xyz[3 * (size_t)i + j], "a node coordinate"));
+    DG_CALL(dg_text_line_end(t, "end of line after the three node coordinates"));
+  }
+  return DG_OK;
+}
+
+static dg_status read_nodes_v4(msh_reader *r) {
+  dg_text *t = &r->t;
+  long long h[4]; /* numEntityBlocks numNodes minNodeTag maxNodeTag */
+  if (r->binary) {
+    for (int j = 0; j < 4; j++) DG_CALL(bin_size(t, &h[j], "the $Nodes header"));
+  } else {
+    DG_CALL(dg_text_need_line(t, "the $Nodes header"));
+    for (int j = 0; j < 4; j++) DG_CALL(dg_text_long(t, &h[j], "the $Nodes header (4 numbers)"));
+    DG_CALL(dg_text_line_end(t, "end of the $Nodes header"));
+  }
+  DG_CALL(check_count(t, h[0], 8, "node blocks"));
+  DG_CALL(check_count(t, h[1], 8, "nodes"));
+  int total = (int)h[1], filled = 0;
+  DG_CALL(dg_builder_nodes(&r->b, total));
+  for (long long blk = 0; blk < h[0]; blk++) {
+    int edim, etag, param;
+    long long n;
+    if (r->binary) {
+      DG_CALL(bin_int(t, &edim, "a node block's entity dimension"));
+      DG_CALL(bin_int(t, &etag, "a node block's entity tag"));
+      DG_CALL(bin_int(t, &param, "a node block's parametric flag"));
+      DG_CALL(bin_size(t, &n, "a node block's node count"));
+    } else {
+      DG_CALL(dg_text_need_line(t, "a node block header"));
+      DG_CALL(dg_text_int(t, &edim, "a node block's entity dimension"));
+      DG_CALL(dg_text_int(t, &etag, "a node block's entity tag"));
+      DG_CALL(dg_text_int(t, &param, "a node block's parametric flag"));
+      DG_CALL(dg_text_long(t, &n, "a node block's node count"));
+      DG_CALL(dg_text_line_end(t, "end of the node block header"));
+    }
+    if (edim < 0 || edim > 3 || (param != 0 && param != 1))
+      return fail_at(t, DG_ERR_PARSE,
+                     "expected entity dimension 0..3 and parametric flag 0 or 1, got %d and %d",
+                     edim, param);
+    if (n < 0 || n > total - filled)
+      return fail_at(t, DG_ERR_PARSE,
+                     "node block holds %lld nodes, but only %d of the %d announced remain", n,
+                     total - filled, total);
+    int ncoord = 3 + (param ? edim : 0); /* parametric nodes add u, (u,v) or (u,v,w) */
+    for (long long i = 0; i < n; i++) {
+      long long tag;
+      if (r->binary) {
+        DG_CALL(bin_size(t, &tag, "a node tag"));
+      } else {
+        DG_CALL(dg_text_need_line(t, "a node tag"));
+        DG_CALL(dg_text_long(t, &tag, "a node tag"));
+        DG_CALL(dg_text_line_end(t, "end of line after the node tag"));
+      }
+      if (tag < 1) return fail_at(t, DG_ERR_PARSE, "expected a positive node tag, got %lld", tag);
+      r->b.node_tag[filled + i] = tag;
+    }
+    for (long long i = 0; i < n; i++) {
+      double *x = &r->b.xyz[3 * (size_t)(filled + i)];
+      if (!r->binary) DG_CALL(dg_text_need_line(t, "node coordinates"));
+      for (int j = 0; j < ncoord; j++) {
+        double c;
+        if (r->binary)
+          DG_CALL(bin_double(t, &c, "a node coordinate"));
+        else
+          DG_CALL(dg_text_double(t, &c, "a node coordinate"));
+        if (j < 3) x[j] = c;
+      }
+      if (!r->binary) DG_CALL(dg_text_line_end(t, "end of line after the node coordinates"));
+    }
+    filled += (int)n;
+  }
+  if (filled != total)
+    return fail_at(t, DG_ERR_PARSE, "the $Nodes header announces %d nodes, the blocks hold %d",
+                   total, filled);
+  return DG_OK;
+}
+
+/* ------------------------------------------------------------------ $Elements */
+
+/* Decide what to do with an element type: 1 keep (tetrahedron, triangle), 0 skip, or an
+ * error for volume elements we cannot use. */
+static dg_status classify(msh_reader *r, int type, dg_gmsh_type *info) {
+  *info = dg_gmsh_element_type(type);
+  if (info->nodes == 0)
+    return fail_at(&r->t, DG_ERR_UNSUPPORTED, "element type %d is not supported", type);
+  if (info->dim == 3 && type != 4)
+    return fail_at(&r->t, DG_ERR_UNSUPPORTED,
+                   "element type %d (%s) is not supported; only linear 4-node tetrahedra "
+                   "(type 4) can be used",
+                   type, info->name);
+  return DG_OK;
+}
+
+/* Resolve node tags and hand a tetrahedron or triangle to the builder. */
+static dg_status add_element(msh_reader *r, int type, const long long *tags, int phys,
+                             long long id) {
+  int v[4];
+  int nv = type == 4 ? 4 : 3;
+  for (int j = 0; j < nv; j++) {
+    v[j] = dg_builder_find_node(&r->b, tags[j]);
+    if (v[j] < 0)
+      return fail_at(&r->t, DG_ERR_PARSE, "element %lld references node %lld, which is not in "
+                     "$Nodes", id, tags[j]);
+  }
+  long lid = id > LONG_MAX ? LONG_MAX : (long)id;
+  if (type == 4) {
+    DG_CALL(dg_builder_add_tet(&r->b, v, phys, lid));
+  } else if (phys > 0) {
+    DG_CALL(dg_builder_add_tri(&r->b, v, phys, lid));
+  }
+  return DG_OK;
+}
+
+static dg_status read_elements_v2(msh_reader *r) {
+  dg_text *t = &r->t;
+  int n;
+  DG_CALL(dg_text_need_line(t, "the number of elements"));
+  DG_CALL(dg_text_int(t, &n, "the number of elements"));
+  DG_CALL(dg_text_line_end(t, "end of line after the number of elements"));
+  DG_CALL(check_count(t, n, 8, "elements"));
+  for (int i = 0; i < n; i++) {
+    char what[96];
+    snprintf(what, sizeof what, "element %d of %d", i + 1, n);
+    DG_CALL(dg_text_need_line(t, what));
+    long long id;
+    int type, ntags, phys = 0;
+    DG_CALL(dg_text_long(t, &id, "an element number"));
+    DG_CALL(dg_text_int(t, &type, "an element type"));
+    DG_CALL(dg_text_int(t, &ntags, "the number of element tags"));
+    if (ntags < 0 || ntags > dg_text_tokens_left(t))
+      return fail_at(t, DG_ERR_PARSE, "expected %d element tags, but the line has only %d more "
+                     "numbers", ntags, dg_text_tokens_left(t));
+    for (int j = 0; j < ntags; j++) {
+      int tg;
+      DG_CALL(dg_text_int(t, &tg, "an element tag"));
+      if (j == 0) phys = tg;
+    }
+    dg_gmsh_type info;
+    DG_CALL(classify(r, type, &info));
+    int left = dg_text_tokens_left(t);
+    if (left != info.nodes)
+      return fail_at(t, DG_ERR_PARSE, "expected %d node tags for a %s, got %d", info.nodes,
+                     type == 4 ? "tetrahedron" : type == 2 ? "triangle" : info.name, left);
+    if (type != 4 && type != 2) continue; /* points, lines, quads: nothing to keep */
+    long long tags[4];
+    for (int j = 0; j < info.nodes; j++) DG_CALL(dg_text_long(t, &tags[j], "a node tag"));
+    DG_CALL(add_element(r, type, tags, phys, id));
+  }
+  return DG_OK;
+}
+
+static dg_status read_elements_v4(msh_reader *r) {
+  dg_text *t = &r->t;
+  long long h[4]; /* numEntityBlocks numElements minElementTag maxElementTag */
+  if (r->binary) {
+    for (int j = 0; j < 4; j++) DG_CALL(bin_size(t, &h[j], "the $Elements header"));
+  } else {
+    DG_CALL(dg_text_need_line(t, "the $Elements header"));
+    for (int j = 0; j < 4; j++)
+      DG_CALL(dg_text_long(t, &h[j], "the $Elements header (4 numbers)"));
+    DG_CALL(dg_text_line_end(t, "end of the $Elements header"));
+  }
+  DG_CALL(check_count(t, h[0], 8, "element blocks"));
+  DG_CALL(check_count(t, h[1], 4, "elements"));
+  long long total = h[1], filled = 0;
+  for (long long blk = 0; blk < h[0]; blk++) {
+    int edim, etag, type;
+    long long n;
+    if (r->binary) {
+      DG_CALL(bin_int(t, &edim, "an element block's entity dimension"));
+      DG_CALL(bin_int(t, &etag, "an element block's entity tag"));
+      DG_CALL(bin_int(t, &type, "an element block's element type"));
+      DG_CALL(bin_size(t, &n, "an element block's element count"));
+    } else {
+      DG_CALL(dg_text_need_line(t, "an element block header"));
+      DG_CALL(dg_text_int(t, &edim, "an element block's entity dimension"));
+      DG_CALL(dg_text_int(t, &etag, "an element block's entity tag"));
+      DG_CALL(dg_text_int(t, &type, "an element block's element type"));
+      DG_CALL(dg_text_long(t, &n, "an element block's element count"));
+      DG_CALL(dg_text_line_end(t, "end of the element block header"));
+    }
+    dg_gmsh_type info;
+    DG_CALL(classify(r, type, &info));
+    if (edim != info.dim)
+      return fail_at(t, DG_ERR_PARSE, "expected entity dimension %d for element type %d, got %d",
+                     info.dim, type, edim);
+    if (n < 0 || n > total - filled)
+      return fail_at(t, DG_ERR_PARSE,
+                     "element block holds %lld elements, but only %lld of the %lld announced "
+                     "remain",
+                     n, total - filled, total);
+    int keep = type == 4 || type == 2, phys = 0;
+    if (keep) DG_CALL(entity_phys(r, edim, etag, &phys));
+    for (long long i = 0; i < n; i++) {
+      long long id, tags[4];
+      if (r->binary) {
+        DG_CALL(bin_size(t, &id, "an element tag"));
+        if (!keep) {
+          const unsigned char *p = NULL;
+          DG_CALL(bin_bytes(t, 8 * (size_t)info.nodes, &p, "element node tags"));
+          continue;
+        }
+        for (int j = 0; j < info.nodes; j++) DG_CALL(bin_size(t, &tags[j], "a node tag"));
+      } else {
+        DG_CALL(dg_text_need_line(t, "an element line \"tag node...\""));
+        DG_CALL(dg_text_long(t, &id, "an element tag"));
+        int left = dg_text_tokens_left(t);
+        if (left != info.nodes)
+          return fail_at(t, DG_ERR_PARSE, "expected %d node tags for a %s, got %d", info.nodes,
+                         type == 4 ? "tetrahedron" : type == 2 ? "triangle" : info.name, left);
+        if (!keep) continue;
+        for (int j = 0; j < info.nodes; j++) DG_CALL(dg_text_long(t, &tags[j], "a node tag"));
+      }
+      DG_CALL(add_element(r, type, tags, phys, id));
+    }
+    filled += n;
+  }
+  if (filled != total)
+    return fail_at(t, DG_ERR_PARSE,
+                   "the $Elements header announces %lld elements, the blocks hold %lld", total,
+                   filled);
+  return DG_OK;
+}
+
+/* ------------------------------------------------------------------ sections */
+
+static dg_status skip_section(msh_reader *r, const char *name) {
+  char end[160], start[512];
+  snprintf(end, sizeof end, "$End%s", name + 1);
+  dg_text_where(&r->t, start, sizeof start);
+  while (dg_text_next_line(&r->t))
+    if (dg_text_line_is(&r->t, end)) return DG_OK;
+  return fail_at(&r->t, DG_ERR_PARSE, "unexpected end of file, expected %s (section %s began at "
+                 "%s)", end, name, start);
+}
+
+static dg_status read_sections(msh_reader *r) {
+  dg_text *t = &r->t;
+  for (;;) {
+    if (!dg_text_next_line(t)) break;
+    if (dg_text_tokens_left(t) == 0) continue;
+    char name[128];
+    dg_text_line_copy(t, name, sizeof name);
+    if (name[0] != '$')
+      return fail_at(t, DG_ERR_PARSE, "expected a section header such as $Nodes, got \"%.60s\"",
+                     name);
+    if (strcmp(name, "$PhysicalNames") == 0) {
+      if (r->have_names) return fail_at(t, DG_ERR_PARSE, "second $PhysicalNames section");
+      r->have_names = 1;
+      DG_CALL(read_physical_names(r));
+    } else if (strcmp(name, "$Entities") == 0 && r->v4) {
+      if (r->have_entities) return fail_at(t, DG_ERR_PARSE, "second $Entities section");
+      DG_CALL(read_entities(r));
+    } else if (strcmp(name, "$PartitionedEntities") == 0) {
+      return fail_at(t, DG_ERR_UNSUPPORTED, "partitioned meshes are not supported");
+    } else if (strcmp(name, "$Nodes") == 0) {
+      if (r->have_nodes) return fail_at(t, DG_ERR_PARSE, "second $Nodes section");
+      if (r->v4)
+        DG_CALL(read_nodes_v4(r));
+      else
+        DG_CALL(read_nodes_v2(r));
+      DG_CALL(expect_line(r, "$EndNodes"));
+      DG_CALL(dg_builder_index_nodes(&r->b));
+      r->have_nodes = 1;
+    } else if (strcmp(name, "$Elements") == 0) {
+      if (r->have_elements) return fail_at(t, DG_ERR_PARSE, "second $Elements section");
+      if (!r->have_nodes) return fail_at(t, DG_ERR_PARSE, "expected $Nodes before $Elements");
+      if (r->v4)
+        DG_CALL(read_elements_v4(r));
+      else
+        DG_CALL(read_elements_v2(r));
+      DG_CALL(expect_line(r, "$EndElements"));
+      r->have_elements = 1;
+    } else if (strncmp(name, "$End", 4) == 0) {
+      return fail_at(t, DG_ERR_PARSE, "unexpected %s outside its section", name);
+    } else {
+      DG_CALL(skip_section(r, name)); /* $Periodic, $NodeData, comments, ... */
+    }
+  }
+  if (!r->have_nodes) return fail_at(t, DG_ERR_PARSE, "no $Nodes section in the file");
+  if (!r->have_elements) return fail_at(t, DG_ERR_PARSE, "no $Elements section in the file");
+  return DG_OK;
+}
+
+dg_status dg_mesh_read_msh(dg_mesh **out, const char *path) {
+  DG_CHECK(out != NULL, DG_ERR_INTERNAL, "dg_mesh_read_msh: no output");
+  *out = NULL;
+  DG_CHECK(path != NULL, DG_ERR_INPUT, "no mesh file name given");
+  dg_status st = DG_OK;
+  msh_reader r;
+  memset(&r, 0, sizeof r);
+  dg_builder_init(&r.b, path);
+  DG_CALL_GOTO(done, dg_text_open(&r.t, path));
+  DG_CALL_GOTO(done, read_format(&r));
+  DG_CALL_GOTO(done, read_sections(&r));
+  DG_CALL_GOTO(done, dg_builder_finish(&r.b, out));
+done:
+  dg_text_close(&r.t);
+  dg_builder_free(&r.b);
+  for (int d = 0; d < 4; d++) dg_free(&r.ent[d]);
+  return st;
+}
