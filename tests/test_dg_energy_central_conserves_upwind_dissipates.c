@@ -101,7 +101,10 @@ static void hundred_steps(void **state) {
     assert_dg_ok(dg_cavity_mode_init(&mode, 1, 1, 1, NULL, lo, hi));
     double *q = calloc(s.n, sizeof *q), *res = calloc(s.n, sizeof *res), *rhs = calloc(s.n, sizeof *rhs);
     dg_maxwell_interpolate(s.g, dg_cavity_mode_eval, &mode, 0.0, q);
-    const double dt = dg_maxwell_dt(s.p, 1.0), e0 = dg_maxwell_energy(s.p, q);
+    /* LSERK4 itself damps modes by O((dt w)^6) per step; at CFL 1 the barely resolved modes
+     * of the interpolated initial state lose ~3e-7 of the energy in 100 steps. CFL 0.1 puts
+     * the time-stepping loss below the 1e-10 this test holds the central flux to. */
+    const double dt = dg_maxwell_dt(s.p, alpha == 0 ? 0.1 : 1.0), e0 = dg_maxwell_energy(s.p, q);
     double prev = e0;
     rhs_ctx ctx = {s.p};
     for (int step = 0; step < 100; ++step) {

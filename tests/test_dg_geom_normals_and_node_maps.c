@@ -62,7 +62,7 @@ static void geometry_on_stretched_box(void **state) {
 static void geometry_on_unstructured_gmsh_mesh(void **state) {
   (void)state;
   dg_mesh *m = NULL;
-  assert_dg_ok(dg_mesh_read(&m, FIXTURE("box_unstructured_h1.msh")));
+  assert_dg_ok(dg_mesh_read(&m, FIXTURE("box_unstructured_h0.5.msh")));
   check_geometry(m, 3);
   dg_mesh_destroy(&m);
 }

@@ -32,6 +32,7 @@ typedef struct {
   dg_field_fn incident; /* exterior state on absorbing faces; NULL means zero */
   void *incident_ctx;
   double *work;         /* scratch for dg_maxwell_rhs (one element at a time) */
+  double *DrT, *DsT, *DtT, *LIFTT; /* transposed reference operators */
 } dg_maxwell;
 
 /* Vacuum everywhere (eps = mu = 1, sigma = 0), every boundary face PEC, upwind. */
