@@ -1,12 +1,14 @@
 #include "core/status.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { DG_MSG_LEN = 2048, DG_TRACE_LEN = 4096 };
 
 static _Thread_local char g_msg[DG_MSG_LEN];
 static _Thread_local char g_trace[DG_TRACE_LEN];
+static _Thread_local dg_status g_code;
 
 dg_status dg_error_raise(dg_status code, const char *file, int line, const char *func,
                          const char *fmt, ...) {
@@ -15,6 +17,7 @@ dg_status dg_error_raise(dg_status code, const char *file, int line, const char 
   vsnprintf(g_msg, sizeof g_msg, fmt, ap);
   va_end(ap);
   snprintf(g_trace, sizeof g_trace, "  #0 %s() at %s:%d\n", func, file, line);
+  g_code = code;
   return code;
 }
 
@@ -33,10 +36,18 @@ const char *dg_error_message(void) { return g_msg; }
 
 void dg_error_print(FILE *f) {
   fprintf(f, "dgtd: error: %s\n", g_msg[0] ? g_msg : "(no message)");
-  if (g_trace[0]) fprintf(f, "traceback (innermost first):\n%s", g_trace);
+  /* A user's mistake needs only the message; a failure of the program or the device gets
+   * the traceback too (DGTD_TRACE=1 shows it always). */
+  const int user_error = g_code == DG_ERR_INPUT || g_code == DG_ERR_PARSE ||
+                         g_code == DG_ERR_IO || g_code == DG_ERR_UNSUPPORTED ||
+                         g_code == DG_ERR_MESH;
+  const char *env = getenv("DGTD_TRACE");
+  if (g_trace[0] && (!user_error || (env && *env && strcmp(env, "0"))))
+    fprintf(f, "traceback (innermost first):\n%s", g_trace);
 }
 
 void dg_error_clear(void) {
+  g_code = DG_OK;
   g_msg[0] = '\0';
   g_trace[0] = '\0';
 }
