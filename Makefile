@@ -49,7 +49,7 @@ $(BIN)/dgtd: $(BUILD)/src/app/main.o $(LIB)
 
 $(BUILD)/tests/%: tests/%.c tests/test_util.h $(LIB) | $(DEPS_OK)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) -Itests -o $@ $< $(LIB) $(LDFLAGS) $(PKG_LIBS)
+	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) -Itests -MMD -MP -o $@ $< $(LIB) $(LDFLAGS) $(PKG_LIBS)
 
 tests: $(TEST_BIN) $(BIN)/dgtd
 
@@ -71,4 +71,4 @@ asan:
 clean:
 	rm -rf build build-asan bin
 
--include $(LIB_OBJ:.o=.d) $(BUILD)/src/app/main.d
+-include $(LIB_OBJ:.o=.d) $(BUILD)/src/app/main.d $(TEST_BIN:=.d)

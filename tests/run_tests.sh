@@ -6,6 +6,7 @@
 set -u
 passed=0
 failed=0
+skipped=0
 failed_names=""
 export CMOCKA_MESSAGE_OUTPUT=TAP
 # PoCL's runtime keeps allocations alive until exit; leak checks would flag PoCL, not us.
@@ -18,11 +19,15 @@ for t in "$@"; do
   out=$(timeout "$limit" "$t" 2>&1)
   rc=$?
   secs=$(( $(date +%s) - start ))
-  ok=$(printf '%s\n' "$out" | grep -c '^ok ')
-  bad=$(printf '%s\n' "$out" | grep -c '^not ok ')
+  # cmocka reports a skipped test as "ok N # SKIP" or "not ok N # SKIP": neither a pass nor
+  # a failure.
+  skip=$(printf '%s\n' "$out" | grep -cE '^(not )?ok .*# SKIP')
+  ok=$(printf '%s\n' "$out" | grep '^ok ' | grep -vc '# SKIP')
+  bad=$(printf '%s\n' "$out" | grep '^not ok ' | grep -vc '# SKIP')
   if [ "$rc" -ne 0 ] && [ "$bad" -eq 0 ]; then
     bad=1   # crashed, timed out or failed outside a test case
   fi
+  skipped=$((skipped + skip))
   passed=$((passed + ok))
   failed=$((failed + bad))
   if [ "$bad" -gt 0 ]; then
@@ -30,10 +35,11 @@ for t in "$@"; do
     failed_names="$failed_names $name"
     echo "FAIL $name ($ok passed, $bad failed, exit $rc, ${secs}s)"
   else
-    printf '%s\n' "$out" | grep -E '^(ok |# SKIP|# )' | sed 's/^/  /'
-    echo "PASS $name ($ok passed, ${secs}s)"
+    printf '%s\n' "$out" | grep -E '^(ok |not ok .*# SKIP|# )' | sed 's/^/  /'
+    echo "PASS $name ($ok passed, $skip skipped, ${secs}s)"
   fi
 done
 [ -n "$failed_names" ] && echo "failing:$failed_names"
+[ "$skipped" -gt 0 ] && echo "($skipped skipped: see the SKIP lines above for why)"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

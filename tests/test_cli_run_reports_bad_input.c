@@ -36,6 +36,11 @@ static void bad_options_exit_2(void **state) {
   expect("run --frobnicate", 2, "unknown option '--frobnicate'");
   expect("run --final-time -1", 2, "final time must be positive");
   expect("frobnicate", 2, "unknown command 'frobnicate'");
+  expect("run --precision half", 2, "--precision: expected float or double");
+  expect("run --variant work=sideways", 2, "work");
+  /* A device that does not exist: the message lists the devices there are. */
+  expect("run --device nosuchdevice", 2, "0:0");
+  expect("run --device 7:3", 2, "0:0");
 }
 
 static void bad_files_name_the_file(void **state) {
@@ -55,14 +60,22 @@ static void help_on_every_command(void **state) {
 static void json_summary_of_a_run(void **state) {
   (void)state;
   char out[16384];
-  assert_int_equal(dgtd("run --order 2 --box 2 --final-time 0.2 --json --quiet", out, sizeof out), 0);
-  assert_non_null(strstr(out, "\"K\": 48"));
-  assert_non_null(strstr(out, "\"N\": 2"));
-  assert_non_null(strstr(out, "\"dofs\": 2880")); /* 6 fields x 10 nodes x 48 elements */
-  const char *e = strstr(out, "\"l2_error\": ");
+  assert_int_equal(dgtd("run --backend ref --order 2 --box 2 --final-time 0.2 --json --quiet", out, sizeof out), 0);
+  assert_non_null(strstr(out, "\"K\":48"));
+  assert_non_null(strstr(out, "\"N\":2"));
+  assert_non_null(strstr(out, "\"dofs\":2880")); /* 6 fields x 10 nodes x 48 elements */
+  const char *e = strstr(out, "\"l2_error\":");
   assert_non_null(e);
-  const double err = strtod(e + strlen("\"l2_error\": "), NULL);
+  const double err = strtod(e + strlen("\"l2_error\":"), NULL);
   assert_true(err > 0 && err < 0.2);
+  /* The same case through OpenCL (PoCL) names the device and the verified variant. */
+  assert_int_equal(dgtd("run --order 2 --box 2 --final-time 0.2 --precision double --json --quiet",
+                        out, sizeof out), 0);
+  assert_non_null(strstr(out, "\"backend\":\"opencl\""));
+  assert_non_null(strstr(out, "\"variant\":\"path=kernels"));
+  const char *e2 = strstr(out, "\"l2_error\":");
+  assert_non_null(e2);
+  assert_near(strtod(e2 + strlen("\"l2_error\":"), NULL), err, 1e-10 * err);
 }
 
 int main(void) {

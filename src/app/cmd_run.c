@@ -1,5 +1,8 @@
 /* dgtd run: the cavity eigenmode case with its figures on stdout (text or JSON). */
 #include <getopt.h>
+#include <stdlib.h>
+
+#include <cjson/cJSON.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,9 +16,17 @@ static void run_usage(FILE *f) {
           "usage: dgtd run [OPTIONS]\n\n"
           "Runs a PEC cavity with an exact eigenmode and reports the L2 error at the final time.\n"
           "With no options: unit cube, 4x4x4 box mesh (384 tetrahedra), order 3, mode 1,1,1,\n"
-          "final time 1, upwind flux.\n\n"
+          "final time 1, upwind flux, OpenCL backend in float on the default device.\n\n"
           "options:\n"
-          "  --backend ref          solver backend (ref: plain C, double precision)\n"
+          "  --backend opencl|ref   generated OpenCL kernels (default), or the plain C\n"
+          "                         double-precision reference operator\n"
+          "  --precision float|double  OpenCL arithmetic (default float; ref is always double)\n"
+          "  --variant SPEC         force one kernel variant, e.g. 'work=vec,vw=16,lift=fused-update'\n"
+          "                         (keys and values: see src/backend/variant.h); default: the\n"
+          "                         device's default variant\n"
+          "  --device P:D|NAME      OpenCL device by index or name substring (see dgtd devices);\n"
+          "                         default $DGTD_DEVICE, else the first GPU, else the first device\n"
+          "  --dump-kernels DIR     write the exact OpenCL source built (and options, log) to DIR\n"
           "  --mesh FILE            Gmsh .msh (2.2, 4.1) or Gambit .neu mesh; every boundary\n"
           "                         face is PEC and the cavity is the mesh's bounding box\n"
           "  --box N[,NY,NZ]        built-in box mesh with N (x NY x NZ) cells, 6 tets per cell\n"
@@ -35,7 +46,15 @@ static void print_text(const dg_run_config *c, const dg_run_result *r) {
   printf("dgtd run: PEC cavity, mode (%d,%d,%d), amplitudes (%g,%g,%g), omega %.6g\n",
          r->mode[0], r->mode[1], r->mode[2], r->amp[0], r->amp[1], r->amp[2], r->omega);
   printf("  mesh          %s\n", c->mesh_path ? c->mesh_path : "built-in box");
-  printf("  backend       ref (CPU, double)\n");
+  if (c->backend == DG_BACKEND_REF) {
+    printf("  backend       ref (CPU, double)\n");
+  } else {
+    printf("  backend       opencl (%s)\n", c->precision == DG_PREC_DOUBLE ? "double" : "float");
+    printf("  device        %s\n", r->device);
+    printf("  variant       %s (%s)\n", r->variant, r->variant_source);
+    printf("  verified      RHS vs reference on random fields: relative L2 difference %.2e\n",
+           r->verify_rel_diff);
+  }
   printf("  flux          %s\n", c->alpha == 1.0 ? "upwind" : c->alpha == 0.0 ? "central" : "alpha");
   printf("  K             %d\n", r->K);
   printf("  N             %d (Np = %d)\n", r->N, r->Np);
@@ -49,17 +68,41 @@ static void print_text(const dg_run_config *c, const dg_run_result *r) {
   printf("  L2 error      %.6e (relative %.6e)\n", r->l2_error, r->l2_rel_error);
 }
 
+/* One JSON object on stdout (cJSON does the escaping). */
 static void print_json(const dg_run_config *c, const dg_run_result *r) {
-  printf("{\"case\": \"cavity\", \"backend\": \"ref\", \"precision\": \"double\", "
-         "\"flux_alpha\": %.17g, \"mesh\": \"%s\", \"K\": %d, \"N\": %d, \"Np\": %d, "
-         "\"dofs\": %lld, \"steps\": %d, \"dt\": %.17g, \"final_time\": %.17g, "
-         "\"wall_s\": %.6g, \"dofs_per_s\": %.6g, \"energy_start\": %.17g, "
-         "\"energy_end\": %.17g, \"l2_error\": %.17g, \"l2_rel_error\": %.17g, "
-         "\"mode\": [%d, %d, %d], \"amplitudes\": [%.17g, %.17g, %.17g], \"omega\": %.17g}\n",
-         c->alpha, c->mesh_path ? c->mesh_path : "box", r->K, r->N, r->Np, r->dofs, r->steps,
-         r->dt, r->final_time, r->wall_s, r->dofs_per_s, r->energy_start, r->energy_end,
-         r->l2_error, r->l2_rel_error, r->mode[0], r->mode[1], r->mode[2], r->amp[0], r->amp[1],
-         r->amp[2], r->omega);
+  const int ref = c->backend == DG_BACKEND_REF;
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "case", "cavity");
+  cJSON_AddStringToObject(o, "backend", ref ? "ref" : "opencl");
+  cJSON_AddStringToObject(o, "precision", ref || c->precision == DG_PREC_DOUBLE ? "double" : "float");
+  if (!ref) {
+    cJSON_AddStringToObject(o, "device", r->device);
+    cJSON_AddStringToObject(o, "variant", r->variant);
+    cJSON_AddStringToObject(o, "variant_source", r->variant_source);
+    cJSON_AddNumberToObject(o, "verify_rel_diff", r->verify_rel_diff);
+  }
+  cJSON_AddStringToObject(o, "mesh", c->mesh_path ? c->mesh_path : "box");
+  cJSON_AddNumberToObject(o, "flux_alpha", c->alpha);
+  cJSON_AddNumberToObject(o, "K", r->K);
+  cJSON_AddNumberToObject(o, "N", r->N);
+  cJSON_AddNumberToObject(o, "Np", r->Np);
+  cJSON_AddNumberToObject(o, "dofs", (double)r->dofs);
+  cJSON_AddNumberToObject(o, "steps", r->steps);
+  cJSON_AddNumberToObject(o, "dt", r->dt);
+  cJSON_AddNumberToObject(o, "final_time", r->final_time);
+  cJSON_AddNumberToObject(o, "wall_s", r->wall_s);
+  cJSON_AddNumberToObject(o, "dofs_per_s", r->dofs_per_s);
+  cJSON_AddNumberToObject(o, "energy_start", r->energy_start);
+  cJSON_AddNumberToObject(o, "energy_end", r->energy_end);
+  cJSON_AddNumberToObject(o, "l2_error", r->l2_error);
+  cJSON_AddNumberToObject(o, "l2_rel_error", r->l2_rel_error);
+  cJSON_AddItemToObject(o, "mode", cJSON_CreateIntArray(r->mode, 3));
+  cJSON_AddItemToObject(o, "amplitudes", cJSON_CreateDoubleArray(r->amp, 3));
+  cJSON_AddNumberToObject(o, "omega", r->omega);
+  char *text = cJSON_PrintUnformatted(o);
+  if (text) printf("%s\n", text);
+  free(text);
+  cJSON_Delete(o);
 }
 
 static dg_status parse_mode(const char *s, dg_run_config *c) {
@@ -91,14 +134,16 @@ static dg_status parse_box(const char *s, dg_run_config *c) {
 
 static dg_status parse_args(int argc, char **argv, dg_run_config *c, int *json, int *help) {
   enum { O_BACKEND = 256, O_MESH, O_BOX, O_ORDER, O_TFINAL, O_CFL, O_MODE, O_FLUX, O_JSON,
-         O_QUIET, O_HELP };
+         O_QUIET, O_HELP, O_PRECISION, O_VARIANT, O_DEVICE, O_DUMP };
   static const struct option opts[] = {
       {"backend", required_argument, 0, O_BACKEND}, {"mesh", required_argument, 0, O_MESH},
       {"box", required_argument, 0, O_BOX},         {"order", required_argument, 0, O_ORDER},
       {"final-time", required_argument, 0, O_TFINAL}, {"cfl", required_argument, 0, O_CFL},
       {"mode", required_argument, 0, O_MODE},       {"flux", required_argument, 0, O_FLUX},
       {"json", no_argument, 0, O_JSON},             {"quiet", no_argument, 0, O_QUIET},
-      {"help", no_argument, 0, O_HELP},             {0, 0, 0, 0}};
+      {"help", no_argument, 0, O_HELP},             {"precision", required_argument, 0, O_PRECISION},
+      {"variant", required_argument, 0, O_VARIANT}, {"device", required_argument, 0, O_DEVICE},
+      {"dump-kernels", required_argument, 0, O_DUMP}, {0, 0, 0, 0}};
   int quiet = 0;
   opterr = 0;
   optind = 1;
@@ -108,10 +153,18 @@ static dg_status parse_args(int argc, char **argv, dg_run_config *c, int *json, 
     if (o == -1) break;
     switch (o) {
     case O_BACKEND:
-      DG_CHECK(!strcmp(optarg, "ref"), DG_ERR_INPUT,
-               "--backend: unknown backend '%s' (available: ref)", optarg);
-      c->backend = DG_BACKEND_REF;
+      if (!strcmp(optarg, "ref")) c->backend = DG_BACKEND_REF;
+      else if (!strcmp(optarg, "opencl")) c->backend = DG_BACKEND_OPENCL;
+      else return DG_ERROR(DG_ERR_INPUT, "--backend: unknown backend '%s' (available: opencl, ref)", optarg);
       break;
+    case O_PRECISION:
+      if (!strcmp(optarg, "float")) c->precision = DG_PREC_FLOAT;
+      else if (!strcmp(optarg, "double")) c->precision = DG_PREC_DOUBLE;
+      else return DG_ERROR(DG_ERR_INPUT, "--precision: expected float or double, got '%s'", optarg);
+      break;
+    case O_VARIANT: c->variant = optarg; break;
+    case O_DEVICE: c->device = optarg; break;
+    case O_DUMP: c->dump_dir = optarg; break;
     case O_MESH: c->mesh_path = optarg; break;
     case O_BOX: DG_CALL(parse_box(optarg, c)); break;
     case O_ORDER: DG_CALL(dg_cli_int("--order", optarg, 1, 15, &c->order)); break;

@@ -5,7 +5,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "backend/cl_maxwell.h"
+#include "backend/verify.h"
 #include "core/alloc.h"
+#include "device/device.h"
 #include "dg/cavity.h"
 #include "dg/geom.h"
 #include "dg/lserk.h"
@@ -15,7 +18,8 @@
 
 void dg_run_config_default(dg_run_config *c) {
   memset(c, 0, sizeof *c);
-  c->backend = DG_BACKEND_REF;
+  c->backend = DG_BACKEND_OPENCL;
+  c->precision = DG_PREC_FLOAT;
   for (int d = 0; d < 3; ++d) {
     c->box_cells[d] = 4;
     c->box_lo[d] = 0;
@@ -78,6 +82,77 @@ static void ref_rhs(void *ctx, double t, const double *q, double *rhs) {
   dg_maxwell_rhs(c->phys, t, q, NULL, rhs);
 }
 
+static void progress(const dg_run_config *c, int s, int steps, double dt, double t0,
+                     double *last) {
+  const double now = now_s();
+  if (!c->progress || now - *last < 2.0) return;
+  *last = now;
+  const double el = now - t0;
+  fprintf(stderr, "  step %d/%d  t=%.4g  %.0f%%  ETA %.1fs\n", s + 1, steps, (s + 1) * dt,
+          100.0 * (s + 1) / steps, el / (s + 1) * (steps - s - 1));
+}
+
+static dg_status step_ref(const dg_run_config *c, dg_maxwell *phys, size_t n, int steps,
+                          double dt, double *q, double *res, double *rhs, dg_run_result *r) {
+  ref_ctx ctx = {phys};
+  const double t0 = now_s();
+  double last = t0;
+  for (int s = 0; s < steps; ++s) {
+    dg_lserk_step(n, q, res, rhs, s * dt, dt, ref_rhs, &ctx);
+    progress(c, s, steps, dt, t0, &last);
+  }
+  r->wall_s = now_s() - t0;
+  return DG_OK;
+}
+
+/* The variant to run: --variant's spec (its prec key, if any, wins over --precision), else
+ * the device's default. */
+static dg_status choose_variant(const dg_run_config *c, const dg_device *dev, int N,
+                                dg_variant *v, dg_run_result *r) {
+  if (c->variant) {
+    DG_CALL(dg_variant_parse(c->variant, v));
+    if (!strstr(c->variant, "prec=")) v->precision = c->precision;
+    r->variant_source = "--variant";
+  } else {
+    *v = dg_variant_default(&dev->info, N, c->precision);
+    r->variant_source = "device default";
+  }
+  dg_variant_print(v, r->variant, sizeof r->variant);
+  return DG_OK;
+}
+
+static dg_status step_opencl(const dg_run_config *c, dg_maxwell *phys, int steps, double dt,
+                             double *q, dg_run_result *r) {
+  dg_status st = DG_OK;
+  dg_device *dev = NULL;
+  dg_cl_maxwell *op = NULL;
+  dg_variant v;
+  int pass = 0;
+  DG_CALL(dg_device_create(&dev, c->device));
+  snprintf(r->device, sizeof r->device, "%d:%d %s", dev->info.P, dev->info.D, dev->info.name);
+  DG_CALL_GOTO(done, choose_variant(c, dev, phys->geom->N, &v, r));
+  DG_CALL_GOTO(done, dg_cl_maxwell_create(&op, dev, phys, &v, c->dump_dir));
+  /* Never run an unverified variant: its RHS on random fields against the reference. */
+  DG_CALL_GOTO(done, dg_cl_verify_op(op, phys, 20261121, &r->verify_rel_diff, &pass));
+  DG_CALL_GOTO(done, dg_cl_maxwell_set_state(op, q));
+  const double t0 = now_s();
+  double last = t0;
+  for (int s = 0; s < steps; ++s) {
+    DG_CALL_GOTO(done, dg_cl_maxwell_step(op, s * dt, dt));
+    if (c->progress && (s % 16 == 15 || s == steps - 1)) {
+      DG_CALL_GOTO(done, dg_cl_maxwell_finish(op));
+      progress(c, s, steps, dt, t0, &last);
+    }
+  }
+  DG_CALL_GOTO(done, dg_cl_maxwell_finish(op));
+  r->wall_s = now_s() - t0;
+  DG_CALL_GOTO(done, dg_cl_maxwell_get_state(op, q));
+done:
+  dg_cl_maxwell_destroy(&op);
+  dg_device_destroy(&dev);
+  return st;
+}
+
 dg_status dg_run_cavity(const dg_run_config *c, dg_run_result *r) {
   dg_status st = DG_OK;
   dg_mesh *mesh = NULL;
@@ -132,19 +207,10 @@ dg_status dg_run_cavity(const dg_run_config *c, dg_run_result *r) {
   memcpy(r->mode, c->mode, sizeof r->mode);
   r->amp[0] = mode.A, r->amp[1] = mode.B, r->amp[2] = mode.C;
 
-  ref_ctx ctx = {phys};
-  const double t0 = now_s();
-  double last_report = t0;
-  for (int s = 0; s < steps; ++s) {
-    dg_lserk_step(n, q, res, rhs, s * dt, dt, ref_rhs, &ctx);
-    if (c->progress && now_s() - last_report > 2.0) {
-      last_report = now_s();
-      const double el = last_report - t0;
-      fprintf(stderr, "  step %d/%d  t=%.4g  %.0f%%  ETA %.1fs\n", s + 1, steps, (s + 1) * dt,
-              100.0 * (s + 1) / steps, el / (s + 1) * (steps - s - 1));
-    }
-  }
-  r->wall_s = now_s() - t0;
+  if (c->backend == DG_BACKEND_REF)
+    DG_CALL_GOTO(done, step_ref(c, phys, n, steps, dt, q, res, rhs, r));
+  else
+    DG_CALL_GOTO(done, step_opencl(c, phys, steps, dt, q, r));
   r->dofs_per_s = (double)n * DG_LSERK_STAGES * steps / r->wall_s;
   r->energy_end = dg_maxwell_energy(phys, q);
   for (size_t i = 0; i < n; ++i)

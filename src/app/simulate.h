@@ -3,9 +3,10 @@
 #ifndef DG_APP_SIMULATE_H
 #define DG_APP_SIMULATE_H
 
+#include "backend/variant.h"
 #include "core/status.h"
 
-typedef enum { DG_BACKEND_REF = 0 } dg_backend;
+typedef enum { DG_BACKEND_OPENCL = 0, DG_BACKEND_REF } dg_backend;
 
 typedef struct {
   dg_backend backend;
@@ -20,6 +21,11 @@ typedef struct {
   int has_amp;             /* amp given (else a divergence-free default) */
   double amp[3];
   int progress;            /* print progress lines on stderr */
+  /* OpenCL backend */
+  dg_precision precision;  /* float by default; the reference is always double */
+  const char *variant;     /* spec string (backend/variant.h); NULL: the device's default */
+  const char *device;      /* "P:D" or a name substring; NULL: DGTD_DEVICE or the first GPU */
+  const char *dump_dir;    /* --dump-kernels: write the generated sources here */
 } dg_run_config;
 
 typedef struct {
@@ -34,9 +40,15 @@ typedef struct {
   double omega;
   int mode[3];
   double amp[3];
+  /* OpenCL backend only */
+  char device[300];  /* "P:D name" */
+  char variant[DG_VARIANT_SPEC_MAX];
+  const char *variant_source; /* "--variant" or "device default" */
+  double verify_rel_diff;     /* the variant's RHS vs the reference, on random fields */
 } dg_run_result;
 
-/* Defaults of the built-in case: unit cube, 4x4x4 cells, N = 3, mode (1,1,1), T = 1. */
+/* Defaults of the built-in case: unit cube, 4x4x4 cells, N = 3, mode (1,1,1), T = 1,
+ * OpenCL backend in float on the default device. */
 void dg_run_config_default(dg_run_config *c);
 
 /* Run the PEC cavity eigenmode case described by c. */

@@ -1,0 +1,187 @@
+/* surface.cl: the surface term of the Maxwell RHS. flux_point gathers the traces through
+ * vmapM/vmapP and evaluates the upwind/central material flux at one face node; the kernels
+ * are the flux alone, the lift alone (rhs += LIFT * flux), flux+lift fused (fluxes through
+ * local memory), and the lift fused with the LSERK update.
+ *
+ * Boundaries are branch-free: on a boundary face vmapP = vmapM and
+ *   dE = E(P) - E(M) + bcE E(M),  dH = H(P) - H(M) + bcH H(M),
+ * with (bcE, bcH) = (-2, 0) PEC, (0, -2) PMC, (-1, -1) absorbing, (0, 0) interior.
+ * The host folds Fscale, the impedances, alpha and 1/eps, 1/mu into cEH cEE cHE cHH:
+ *   flux_E = n x (cEH dH - cEE n x dE),  flux_H = n x (-cHE dE - cHH n x dH). */
+
+#define LIFT_SEPARATE 0     /* kernels flux + lift */
+#define LIFT_FUSED 1        /* kernel fluxlift */
+#define LIFT_FUSED_UPDATE 2 /* kernels flux + liftupdate */
+#define LIFT_FLUX_ONLY 3    /* kernel flux (the CLBlast path lifts with a GEMM) */
+#ifndef LIFT_MODE /* which surface kernels this program holds (above) */
+#define LIFT_MODE LIFT_SEPARATE
+#endif
+
+#if DG_LITERAL_OPS
+#define LIFT_SRC c_LIFTT
+#else
+#define LIFT_SRC LIFTT
+#endif
+
+/* The six flux values at the VW flux indices i..i+VW-1 (i a multiple of VW; flux index
+ * blk*FLUXP*VL + j*VL + lane is face node j of element blk*VL + lane), as vreals: lanes are
+ * elements. The own traces load as vectors (the VW elements' node Fmask[j] is contiguous in
+ * the interleaved layout); the neighbours' are gathered lane by lane. Padding face nodes
+ * (j >= 4 NFP) and padding elements (zero face data) give zero. */
+inline void flux_point(const int i, __global const real_t *restrict q, const int fs,
+                       __global const int *restrict vmapM, __global const int *restrict vmapP,
+                       __global const real_t *restrict fdata, vreal out[6]) {
+  const int blk = i / (FLUXP * VL);
+  const int r = i - blk * (FLUXP * VL);
+  const int j = r / VL;
+  const int lane0 = r - j * VL;
+  if (j >= 4 * NFP) {
+    for (int c = 0; c < 6; ++c) out[c] = (vreal)(0);
+    return;
+  }
+  /* Face data interleaved like the fields: (k/VL)*4*FD*VL + (face*FD + c)*VL + k%VL. */
+  __global const real_t *fd = fdata + blk * 4 * FD * VL + (j / NFP) * FD * VL + lane0;
+  const vreal nx = VLOAD(fd), ny = VLOAD(fd + VL), nz = VLOAD(fd + 2 * VL);
+  const vreal cEH = VLOAD(fd + 3 * VL), cEE = VLOAD(fd + 4 * VL);
+  const vreal cHE = VLOAD(fd + 5 * VL), cHH = VLOAD(fd + 6 * VL);
+  const vreal bcE = VLOAD(fd + 7 * VL), bcH = VLOAD(fd + 8 * VL);
+  const int m = vmapM[i];
+  vreal qP[6];
+#if VW == 1
+  const int p = vmapP[i];
+  for (int c = 0; c < 6; ++c) qP[c] = q[c * fs + p];
+#else
+  real_t t[6][VW];
+  for (int l = 0; l < VW; ++l) {
+    const int p = vmapP[i + l];
+    for (int c = 0; c < 6; ++c) t[c][l] = q[c * fs + p];
+  }
+  for (int c = 0; c < 6; ++c) qP[c] = VLOAD(t[c]);
+#endif
+  vreal dE[3], dH[3];
+  for (int c = 0; c < 3; ++c) {
+    const vreal em = VLOAD(q + c * fs + m), hm = VLOAD(q + (3 + c) * fs + m);
+    dE[c] = qP[c] - em + bcE * em;
+    dH[c] = qP[3 + c] - hm + bcH * hm;
+  }
+  const vreal ndEx = ny * dE[2] - nz * dE[1], ndEy = nz * dE[0] - nx * dE[2],
+              ndEz = nx * dE[1] - ny * dE[0];
+  const vreal ndHx = ny * dH[2] - nz * dH[1], ndHy = nz * dH[0] - nx * dH[2],
+              ndHz = nx * dH[1] - ny * dH[0];
+  const vreal ax = cEH * dH[0] - cEE * ndEx, ay = cEH * dH[1] - cEE * ndEy,
+              az = cEH * dH[2] - cEE * ndEz;
+  const vreal bx = -cHE * dE[0] - cHH * ndHx, by = -cHE * dE[1] - cHH * ndHy,
+              bz = -cHE * dE[2] - cHH * ndHz;
+  out[0] = ny * az - nz * ay;
+  out[1] = nz * ax - nx * az;
+  out[2] = nx * ay - ny * ax;
+  out[3] = ny * bz - nz * by;
+  out[4] = nz * bx - nx * bz;
+  out[5] = nx * by - ny * bx;
+}
+
+#if LIFT_MODE != LIFT_FUSED
+/* One work-item per VW face nodes; flux f at flux[f*ffs + i], ffs = VW * the global size. */
+__kernel __attribute__((reqd_work_group_size(WG1, 1, 1)))
+void KNAME(flux)(__global const real_t *restrict q, const int fs,
+                 __global const int *restrict vmapM, __global const int *restrict vmapP,
+                 __global const real_t *restrict fdata, __global real_t *restrict flux) {
+  const int i = get_global_id(0) * VW;
+  const int ffs = get_global_size(0) * VW;
+  vreal o[6];
+  flux_point(i, q, fs, vmapM, vmapP, fdata, o);
+  for (int f = 0; f < 6; ++f) VSTORE(o[f], flux + f * ffs + i);
+}
+#endif
+
+#if LIFT_MODE != LIFT_FLUX_ONLY
+/* Work-item (n, b) of an NP x LKB work-group lifts node n of VL elements of block blk. */
+__kernel __attribute__((reqd_work_group_size(NP, LKB, 1)))
+#if LIFT_MODE == LIFT_FUSED
+void KNAME(fluxlift)(__global const real_t *restrict q, const int fs,
+                     __global const int *restrict vmapM, __global const int *restrict vmapP,
+                     __global const real_t *restrict fdata, __global real_t *restrict rhs,
+                     __global const real_t *restrict LIFTT)
+#elif LIFT_MODE == LIFT_FUSED_UPDATE
+void KNAME(liftupdate)(__global const real_t *restrict flux, const int ffs,
+                       __global const real_t *restrict rhs, __global const real_t *restrict LIFTT,
+                       const int fs, __global real_t *restrict q, __global real_t *restrict res,
+                       const real_t rk_a, const real_t rk_dt, const real_t rk_b)
+#else
+void KNAME(lift)(__global const real_t *restrict flux, const int ffs,
+                 __global real_t *restrict rhs, __global const real_t *restrict LIFTT,
+                 const int fs)
+#endif
+{
+  const int n = get_local_id(0);
+  const int b = get_local_id(1);
+  const int blk = get_global_id(1);
+  const int lid = b * NP + n;
+  (void)lid;
+
+#if LPLACE == PLACE_MATRIX
+  __local real_t s_L[4 * NFP * NP];
+  for (int i = lid; i < 4 * NFP * NP; i += NP * LKB) s_L[i] = LIFT_SRC[i];
+#define LOP(j) s_L[(j) * NP + n]
+#else
+#define LOP(j) LIFT_SRC[(j) * NP + n]
+#endif
+
+#if LIFT_MODE == LIFT_FUSED || LPLACE == PLACE_FIELD
+  /* The group's LKB blocks of fluxes, contiguous in the flux layout. */
+  __local real_t s_f[6 * LKB * FLUXP * VL];
+  {
+    const int base = (blk - b) * FLUXP * VL;
+#if LIFT_MODE == LIFT_FUSED
+    for (int p = lid * VW; p < LKB * FLUXP * VL; p += NP * LKB * VW) {
+      vreal o[6];
+      flux_point(base + p, q, fs, vmapM, vmapP, fdata, o);
+      for (int f = 0; f < 6; ++f) VSTORE(o[f], s_f + f * LKB * FLUXP * VL + p);
+    }
+#else
+    for (int p = lid; p < LKB * FLUXP * VL; p += NP * LKB)
+      for (int f = 0; f < 6; ++f) s_f[f * LKB * FLUXP * VL + p] = flux[f * ffs + base + p];
+#endif
+  }
+#define FAT(f, j, e) VLOAD(s_f + (f) * LKB * FLUXP * VL + b * FLUXP * VL + (j) * VL + (e) * VW)
+#else
+#define FAT(f, j, e) VLOAD(flux + (f) * ffs + blk * FLUXP * VL + (j) * VL + (e) * VW)
+#endif
+#if LPLACE == PLACE_MATRIX || LIFT_MODE == LIFT_FUSED || LPLACE == PLACE_FIELD
+  barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+
+  vreal acc[EPW][6];
+#pragma unroll
+  for (int e = 0; e < EPW; ++e)
+#pragma unroll
+    for (int f = 0; f < 6; ++f) acc[e][f] = (vreal)(0);
+
+  UNROLL_LOOP
+  for (int j = 0; j < 4 * NFP; ++j) {
+    const real_t l = LOP(j);
+#pragma unroll
+    for (int e = 0; e < EPW; ++e)
+#pragma unroll
+      for (int f = 0; f < 6; ++f) acc[e][f] += l * FAT(f, j, e);
+  }
+
+#pragma unroll
+  for (int e = 0; e < EPW; ++e) {
+    const int o = blk * NPP * VL + n * VL + e * VW;
+#pragma unroll
+    for (int f = 0; f < 6; ++f) {
+#if LIFT_MODE == LIFT_FUSED_UPDATE
+      /* The fluxes were computed from q by an earlier kernel, so q may change here. */
+      const vreal r = rk_a * VLOAD(res + f * fs + o) + rk_dt * (VLOAD(rhs + f * fs + o) + acc[e][f]);
+      VSTORE(r, res + f * fs + o);
+      VSTORE(VLOAD(q + f * fs + o) + rk_b * r, q + f * fs + o);
+#else
+      VSTORE(VLOAD(rhs + f * fs + o) + acc[e][f], rhs + f * fs + o);
+#endif
+    }
+  }
+}
+#undef LOP
+#undef FAT
+#endif

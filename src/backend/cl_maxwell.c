@@ -1,0 +1,529 @@
+#include "backend/cl_maxwell.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "backend/clblast_check.h"
+#include "codegen/codegen.h"
+#include "core/alloc.h"
+#include "device/program.h"
+#include "dg/lserk.h"
+
+enum { EG = 12, FD = 10, WG1 = 64 }; /* as in common.cl */
+
+struct dg_cl_maxwell {
+  dg_device *dev;      /* borrowed */
+  const dg_maxwell *phys; /* borrowed */
+  dg_variant v;
+  int N, K, Kpad, NP, NFP, NPP, FLUXP, VL, nblk;
+  size_t fs, ffs, rs;  /* field stride, flux field stride (reals), real size */
+  cl_program prog;
+  cl_kernel k_volume, k_flux, k_lift, k_update, k_curl;
+  char name_volume[32], name_flux[32], name_lift[32], name_update[32], name_curl[32];
+  cl_mem d_q, d_res, d_rhs, d_flux, d_egeo, d_fdata, d_vmapM, d_vmapP;
+  cl_mem d_DrT, d_DsT, d_DtT, d_LIFTT; /* operators, transposed: OpT[j*NP + n] */
+  cl_mem d_Dall, d_D, d_LIFTrm;        /* CLBlast path: [Dr;Ds;Dt] (3NPP x NP), D, LIFT */
+  void *stage;                         /* host staging, 6*fs reals */
+};
+
+/* Device index of node n of element k (variant.h). */
+static size_t dev_index(const dg_cl_maxwell *op, int k, int n) {
+  const int VL = op->VL;
+  return (size_t)(k / VL) * op->NPP * VL + (size_t)n * VL + (size_t)(k % VL);
+}
+
+static void put_real(const dg_cl_maxwell *op, void *buf, size_t i, double x) {
+  if (op->rs == 8)
+    ((double *)buf)[i] = x;
+  else
+    ((float *)buf)[i] = (float)x;
+}
+
+static double get_real(const dg_cl_maxwell *op, const void *buf, size_t i) {
+  return op->rs == 8 ? ((const double *)buf)[i] : (double)((const float *)buf)[i];
+}
+
+static dg_status set_real_arg(const dg_cl_maxwell *op, cl_kernel k, cl_uint i, double x) {
+  if (op->rs == 8) return DG_KERNEL_ARG(k, i, x);
+  const float f = (float)x;
+  return DG_KERNEL_ARG(k, i, f);
+}
+
+/* A buffer of n reals from doubles (converted to the operator's precision). */
+static dg_status upload_reals(dg_cl_maxwell *op, const double *x, size_t n, cl_mem *out) {
+  dg_status st = DG_OK;
+  void *tmp = NULL;
+  DG_CALL(dg_calloc(&tmp, n, op->rs));
+  for (size_t i = 0; i < n; ++i) put_real(op, tmp, i, x[i]);
+  DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_ONLY, n * op->rs, tmp, out));
+done:
+  free(tmp);
+  return st;
+}
+
+/* ---- host-side data -------------------------------------------------------------------- */
+
+static dg_status build_element_data(dg_cl_maxwell *op, cl_mem *out) {
+  const dg_maxwell *p = op->phys;
+  const dg_geom *g = p->geom;
+  dg_status st = DG_OK;
+  double *e = NULL;
+  DG_CALL(DG_ALLOC(e, (size_t)op->Kpad * EG));
+  for (int k = 0; k < op->K; ++k) {
+    const double val[EG] = {g->rx[k], g->ry[k], g->rz[k], g->sx[k], g->sy[k], g->sz[k],
+                            g->tx[k], g->ty[k], g->tz[k], 1 / p->eps[k], 1 / p->mu[k],
+                            p->sigma[k] / p->eps[k]};
+    for (int c = 0; c < EG; ++c)
+      e[(size_t)(k / op->VL) * EG * op->VL + (size_t)c * op->VL + k % op->VL] = val[c];
+  }
+  DG_CALL_GOTO(done, upload_reals(op, e, (size_t)op->Kpad * EG, out));
+done:
+  dg_free(&e);
+  return st;
+}
+
+static dg_status build_face_data(dg_cl_maxwell *op, cl_mem *d_fdata, cl_mem *d_vM,
+                                 cl_mem *d_vP) {
+  const dg_maxwell *p = op->phys;
+  const dg_geom *g = p->geom;
+  const int Np = op->NP, Nfp = op->NFP;
+  dg_status st = DG_OK;
+  double *fd = NULL;
+  int *vM = NULL, *vP = NULL;
+  DG_CALL_GOTO(done, DG_ALLOC(fd, (size_t)op->Kpad * 4 * FD));
+  DG_CALL_GOTO(done, DG_ALLOC(vM, op->ffs));
+  DG_CALL_GOTO(done, DG_ALLOC(vP, op->ffs));
+  for (int k = 0; k < op->K; ++k) {
+    const double ZM = sqrt(p->mu[k] / p->eps[k]), YM = 1 / ZM;
+    for (int f = 0; f < 4; ++f) {
+      const int fid = 4 * k + f;
+      const int bc = p->bc[fid];
+      const int k2 = g->mesh->EToE[fid];
+      const double ZP = bc == DG_BC_NONE ? sqrt(p->mu[k2] / p->eps[k2]) : ZM, YP = 1 / ZP;
+      const double cE = g->Fscale[fid] / (p->eps[k] * (ZM + ZP));
+      const double cH = g->Fscale[fid] / (p->mu[k] * (YM + YP));
+      const double bcE = bc == DG_BC_PEC ? -2 : bc == DG_BC_ABC ? -1 : 0;
+      const double bcH = bc == DG_BC_PMC ? -2 : bc == DG_BC_ABC ? -1 : 0;
+      const double val[FD] = {g->nx[fid], g->ny[fid], g->nz[fid], cE * ZP, cE * p->alpha,
+                              cH * YP, cH * p->alpha, bcE, bcH, 0};
+      for (int c = 0; c < FD; ++c)
+        fd[(size_t)(k / op->VL) * 4 * FD * op->VL + (size_t)(f * FD + c) * op->VL +
+           (size_t)(k % op->VL)] = val[c];
+      for (int i = 0; i < Nfp; ++i) {
+        const int m = g->vmapM[fid * Nfp + i];
+        const int pp = bc == DG_BC_NONE ? g->vmapP[fid * Nfp + i] : m;
+        const int j = f * Nfp + i;
+        const size_t fi = (size_t)(k / op->VL) * op->FLUXP * op->VL + (size_t)j * op->VL +
+                          (size_t)(k % op->VL);
+        vM[fi] = (int)dev_index(op, m / Np, m % Np);
+        vP[fi] = (int)dev_index(op, pp / Np, pp % Np);
+      }
+    }
+  }
+  /* Padding elements: own node 0 on both sides, so vector loads stay contiguous. */
+  for (int k = op->K; k < op->Kpad; ++k)
+    for (int j = 0; j < 4 * Nfp; ++j) {
+      const size_t fi = (size_t)(k / op->VL) * op->FLUXP * op->VL + (size_t)j * op->VL +
+                        (size_t)(k % op->VL);
+      vM[fi] = vP[fi] = (int)dev_index(op, k, 0);
+    }
+  DG_CALL_GOTO(done, upload_reals(op, fd, (size_t)op->Kpad * 4 * FD, d_fdata));
+  DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_ONLY, op->ffs * sizeof(int), vM, d_vM));
+  DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_ONLY, op->ffs * sizeof(int), vP, d_vP));
+done:
+  dg_free(&fd);
+  dg_free(&vM);
+  dg_free(&vP);
+  return st;
+}
+
+/* Transposed operators: out[j*rows... ] = A[n][j] for an NP x cols row-major A. */
+static void transpose(const double *A, int rows, int cols, double *out) {
+  for (int n = 0; n < rows; ++n)
+    for (int j = 0; j < cols; ++j) out[(size_t)j * rows + n] = A[(size_t)n * cols + j];
+}
+
+/* ---- program ---------------------------------------------------------------------------- */
+
+static dg_status render_source(dg_cl_maxwell *op, const double *ops_t[4], char **src) {
+  const dg_variant *v = &op->v;
+  dg_kernel_spec s;
+  memset(&s, 0, sizeof s);
+  char suffix[32];
+  dg_variant_kernel_suffix(v, suffix, sizeof suffix);
+  const int blas = v->path == DG_PATH_CLBLAST;
+  DG_CALL(dg_kernel_spec_define(&s, "DG_DOUBLE", "%d", v->precision == DG_PREC_DOUBLE));
+  DG_CALL(dg_kernel_spec_define(&s, "N", "%d", op->N));
+  DG_CALL(dg_kernel_spec_define(&s, "NP", "%d", op->NP));
+  DG_CALL(dg_kernel_spec_define(&s, "NFP", "%d", op->NFP));
+  DG_CALL(dg_kernel_spec_define(&s, "NPP", "%d", op->NPP));
+  DG_CALL(dg_kernel_spec_define(&s, "FLUXP", "%d", op->FLUXP));
+  DG_CALL(dg_kernel_spec_define(&s, "VW", "%d", v->work == DG_WORK_VEC ? v->vw : 1));
+  DG_CALL(dg_kernel_spec_define(&s, "EPW", "%d", v->work == DG_WORK_ELEM ? v->vw : 1));
+  DG_CALL(dg_kernel_spec_define(&s, "KB", "%d", v->kb));
+  DG_CALL(dg_kernel_spec_define(&s, "LKB", "%d", v->lkb));
+  DG_CALL(dg_kernel_spec_define(&s, "VPLACE", "%d", (int)v->vplace));
+  DG_CALL(dg_kernel_spec_define(&s, "LPLACE", "%d", (int)v->lplace));
+  DG_CALL(dg_kernel_spec_define(&s, "UNROLL", "%d", v->unroll));
+  DG_CALL(dg_kernel_spec_define(&s, "LIFT_MODE", "%d", blas ? 3 : (int)v->lift));
+  DG_CALL(dg_kernel_spec_define(&s, "DG_LITERAL_OPS", "%d", v->literal));
+  DG_CALL(dg_kernel_spec_define(&s, "VARIANT", "%s", suffix));
+  DG_CALL(dg_kernel_spec_define(&s, "WG1", "%d", WG1));
+  if (v->test == DG_VTEST_FLIP) DG_CALL(dg_kernel_spec_define(&s, "DG_TEST_FLIP", "1"));
+  if (v->test == DG_VTEST_SYNTAX) DG_CALL(dg_kernel_spec_define(&s, "DG_TEST_SYNTAX", "1"));
+  DG_CALL(dg_kernel_spec_file(&s, "common.cl"));
+  if (!blas) DG_CALL(dg_kernel_spec_file(&s, "volume.cl"));
+  DG_CALL(dg_kernel_spec_file(&s, "surface.cl"));
+  DG_CALL(dg_kernel_spec_file(&s, "update.cl"));
+  if (blas) DG_CALL(dg_kernel_spec_file(&s, "blas_pointwise.cl"));
+  if (v->literal && !blas) {
+    const int np2 = op->NP * op->NP;
+    DG_CALL(dg_kernel_spec_array(&s, "c_DrT", ops_t[0], np2));
+    DG_CALL(dg_kernel_spec_array(&s, "c_DsT", ops_t[1], np2));
+    DG_CALL(dg_kernel_spec_array(&s, "c_DtT", ops_t[2], np2));
+    DG_CALL(dg_kernel_spec_array(&s, "c_LIFTT", ops_t[3], op->NP * 4 * op->NFP));
+    s.arrays_float = v->precision == DG_PREC_FLOAT;
+  }
+  DG_CALL(dg_codegen_render(&s, src));
+  return DG_OK;
+}
+
+static dg_status make_kernel(dg_cl_maxwell *op, const char *op_name, char *name, cl_kernel *k) {
+  char suffix[16];
+  dg_variant_kernel_suffix(&op->v, suffix, sizeof suffix);
+  snprintf(name, 32, "%.12s_%s", op_name, suffix);
+  DG_CALL(dg_kernel_create(op->prog, name, k));
+  return DG_OK;
+}
+
+static dg_status build_program(dg_cl_maxwell *op, const double *ops_t[4], const char *dump_dir) {
+  dg_status st = DG_OK;
+  char *src = NULL;
+  char label[64], suffix[32];
+  dg_variant_kernel_suffix(&op->v, suffix, sizeof suffix);
+  snprintf(label, sizeof label, "maxwell_N%d_%s_%s", op->N, suffix,
+           op->v.precision == DG_PREC_DOUBLE ? "double" : "float");
+  DG_CALL(render_source(op, ops_t, &src));
+  DG_CALL_GOTO(done, dg_program_build(op->dev, src, NULL, label, dump_dir, &op->prog));
+  const dg_variant *v = &op->v;
+  if (v->path == DG_PATH_CLBLAST) {
+    DG_CALL_GOTO(done, make_kernel(op, "curl", op->name_curl, &op->k_curl));
+  } else {
+    DG_CALL_GOTO(done, make_kernel(op, "volume", op->name_volume, &op->k_volume));
+  }
+  if (v->path == DG_PATH_CLBLAST || v->lift != DG_LIFT_FUSED)
+    DG_CALL_GOTO(done, make_kernel(op, "flux", op->name_flux, &op->k_flux));
+  if (v->path == DG_PATH_KERNELS) {
+    const char *lift_name = v->lift == DG_LIFT_FUSED          ? "fluxlift"
+                            : v->lift == DG_LIFT_FUSED_UPDATE ? "liftupdate"
+                                                              : "lift";
+    DG_CALL_GOTO(done, make_kernel(op, lift_name, op->name_lift, &op->k_lift));
+  }
+  DG_CALL_GOTO(done, make_kernel(op, "update", op->name_update, &op->k_update));
+done:
+  dg_free(&src);
+  return st;
+}
+
+/* Arguments that do not change between stages (the RK coefficients are set per stage). */
+static dg_status set_static_args(dg_cl_maxwell *op) {
+  const int fs = (int)op->fs, ffs = (int)op->ffs;
+  if (op->k_volume) {
+    cl_kernel k = op->k_volume;
+    DG_CALL(DG_KERNEL_ARG(k, 0, op->d_q));
+    DG_CALL(DG_KERNEL_ARG(k, 1, op->d_rhs));
+    DG_CALL(DG_KERNEL_ARG(k, 2, op->d_egeo));
+    DG_CALL(DG_KERNEL_ARG(k, 3, op->d_DrT));
+    DG_CALL(DG_KERNEL_ARG(k, 4, op->d_DsT));
+    DG_CALL(DG_KERNEL_ARG(k, 5, op->d_DtT));
+    DG_CALL(DG_KERNEL_ARG(k, 6, fs));
+  }
+  if (op->k_curl) {
+    DG_CALL(DG_KERNEL_ARG(op->k_curl, 0, op->d_D));
+    DG_CALL(DG_KERNEL_ARG(op->k_curl, 1, op->d_q));
+    DG_CALL(DG_KERNEL_ARG(op->k_curl, 2, op->d_egeo));
+    DG_CALL(DG_KERNEL_ARG(op->k_curl, 3, op->d_rhs));
+  }
+  if (op->k_flux) {
+    cl_kernel k = op->k_flux;
+    DG_CALL(DG_KERNEL_ARG(k, 0, op->d_q));
+    DG_CALL(DG_KERNEL_ARG(k, 1, fs));
+    DG_CALL(DG_KERNEL_ARG(k, 2, op->d_vmapM));
+    DG_CALL(DG_KERNEL_ARG(k, 3, op->d_vmapP));
+    DG_CALL(DG_KERNEL_ARG(k, 4, op->d_fdata));
+    DG_CALL(DG_KERNEL_ARG(k, 5, op->d_flux));
+  }
+  if (op->k_lift) {
+    cl_kernel k = op->k_lift;
+    if (op->v.lift == DG_LIFT_FUSED) {
+      DG_CALL(DG_KERNEL_ARG(k, 0, op->d_q));
+      DG_CALL(DG_KERNEL_ARG(k, 1, fs));
+      DG_CALL(DG_KERNEL_ARG(k, 2, op->d_vmapM));
+      DG_CALL(DG_KERNEL_ARG(k, 3, op->d_vmapP));
+      DG_CALL(DG_KERNEL_ARG(k, 4, op->d_fdata));
+      DG_CALL(DG_KERNEL_ARG(k, 5, op->d_rhs));
+      DG_CALL(DG_KERNEL_ARG(k, 6, op->d_LIFTT));
+    } else {
+      DG_CALL(DG_KERNEL_ARG(k, 0, op->d_flux));
+      DG_CALL(DG_KERNEL_ARG(k, 1, ffs));
+      DG_CALL(DG_KERNEL_ARG(k, 2, op->d_rhs));
+      DG_CALL(DG_KERNEL_ARG(k, 3, op->d_LIFTT));
+      DG_CALL(DG_KERNEL_ARG(k, 4, fs));
+      if (op->v.lift == DG_LIFT_FUSED_UPDATE) {
+        DG_CALL(DG_KERNEL_ARG(k, 5, op->d_q));
+        DG_CALL(DG_KERNEL_ARG(k, 6, op->d_res));
+      }
+    }
+  }
+  DG_CALL(DG_KERNEL_ARG(op->k_update, 0, op->d_q));
+  DG_CALL(DG_KERNEL_ARG(op->k_update, 1, op->d_res));
+  DG_CALL(DG_KERNEL_ARG(op->k_update, 2, op->d_rhs));
+  return DG_OK;
+}
+
+dg_status dg_cl_maxwell_create(dg_cl_maxwell **out, dg_device *dev, const dg_maxwell *phys,
+                               const dg_variant *v, const char *dump_dir) {
+  dg_status st = DG_OK;
+  dg_cl_maxwell *op = NULL;
+  double *ops_t[4] = {NULL, NULL, NULL, NULL};
+  double *dall = NULL, *zeros = NULL;
+  const dg_geom *g = phys->geom;
+  const dg_refel *r = g->ref;
+  char why[128], spec[DG_VARIANT_SPEC_MAX];
+  DG_CHECK(dg_variant_check(v, &dev->info, g->N, why, sizeof why), DG_ERR_INPUT,
+           "variant '%s' cannot run on '%s' at N=%d: %s",
+           dg_variant_print(v, spec, sizeof spec), dev->info.name, g->N, why);
+  DG_CHECK(!phys->incident, DG_ERR_UNSUPPORTED,
+           "OpenCL operator: incident fields on absorbing faces are not supported yet");
+  DG_CALL(DG_ALLOC(op, 1));
+  op->dev = dev;
+  op->phys = phys;
+  op->v = *v;
+  op->N = g->N;
+  op->K = g->K;
+  op->NP = r->Np;
+  op->NFP = r->Nfp;
+  op->NPP = dg_variant_npp(g->N);
+  op->FLUXP = dg_variant_fluxp(g->N);
+  op->VL = dg_variant_layout_width(v);
+  op->rs = v->precision == DG_PREC_DOUBLE ? 8 : 4;
+  /* Whole work-groups for the volume and lift kernels, and 16 | Kpad so the 1D kernels'
+   * global sizes (Kpad*FLUXP/VW, 6*Kpad*NPP) are multiples of WG1 = 64. */
+  int m = 16;
+  if (v->path == DG_PATH_KERNELS) {
+    if (16 * op->VL > m) m = 16 * op->VL; /* the flux kernel runs Kpad*FLUXP/VW items */
+    if (op->VL * v->kb > m) m = op->VL * v->kb;
+    if (op->VL * v->lkb > m) m = op->VL * v->lkb;
+  }
+  op->Kpad = (op->K + m - 1) / m * m;
+  op->nblk = op->Kpad / op->VL;
+  op->fs = (size_t)op->Kpad * op->NPP;
+  op->ffs = (size_t)op->Kpad * op->FLUXP;
+  DG_CHECK_GOTO(fail, 6 * op->fs < (size_t)1 << 31 && 6 * op->ffs < (size_t)1 << 31,
+                DG_ERR_UNSUPPORTED, "OpenCL operator: mesh too large for 32-bit indices");
+
+  const int Np = op->NP, L = 4 * op->NFP;
+  for (int i = 0; i < 3; ++i) DG_CALL_GOTO(fail, DG_ALLOC(ops_t[i], (size_t)Np * Np));
+  DG_CALL_GOTO(fail, DG_ALLOC(ops_t[3], (size_t)Np * L));
+  transpose(r->Dr, Np, Np, ops_t[0]);
+  transpose(r->Ds, Np, Np, ops_t[1]);
+  transpose(r->Dt, Np, Np, ops_t[2]);
+  transpose(r->LIFT, Np, L, ops_t[3]);
+  DG_CALL_GOTO(fail, build_program(op, (const double **)ops_t, dump_dir));
+
+  const size_t fbytes = 6 * op->fs * op->rs;
+  DG_CALL_GOTO(fail, dg_calloc(&zeros, 6 * op->fs, op->rs));
+  DG_CALL_GOTO(fail, dg_calloc(&op->stage, 6 * op->fs, op->rs));
+  DG_CALL_GOTO(fail, dg_buffer_create(dev, CL_MEM_READ_WRITE, fbytes, zeros, &op->d_q));
+  DG_CALL_GOTO(fail, dg_buffer_create(dev, CL_MEM_READ_WRITE, fbytes, zeros, &op->d_res));
+  DG_CALL_GOTO(fail, dg_buffer_create(dev, CL_MEM_READ_WRITE, fbytes, zeros, &op->d_rhs));
+  DG_CALL_GOTO(fail, dg_buffer_create(dev, CL_MEM_READ_WRITE, 6 * op->ffs * op->rs, NULL,
+                                      &op->d_flux));
+  DG_CALL_GOTO(fail, build_element_data(op, &op->d_egeo));
+  DG_CALL_GOTO(fail, build_face_data(op, &op->d_fdata, &op->d_vmapM, &op->d_vmapP));
+  DG_CALL_GOTO(fail, upload_reals(op, ops_t[0], (size_t)Np * Np, &op->d_DrT));
+  DG_CALL_GOTO(fail, upload_reals(op, ops_t[1], (size_t)Np * Np, &op->d_DsT));
+  DG_CALL_GOTO(fail, upload_reals(op, ops_t[2], (size_t)Np * Np, &op->d_DtT));
+  DG_CALL_GOTO(fail, upload_reals(op, ops_t[3], (size_t)Np * L, &op->d_LIFTT));
+  if (v->path == DG_PATH_CLBLAST) {
+    /* [Dr; Ds; Dt], each block padded to NPP rows with zeros, row-major 3NPP x Np. */
+    DG_CALL_GOTO(fail, DG_ALLOC(dall, (size_t)3 * op->NPP * Np));
+    const double *D3[3] = {r->Dr, r->Ds, r->Dt};
+    for (int d = 0; d < 3; ++d)
+      memcpy(dall + (size_t)d * op->NPP * Np, D3[d], sizeof(double) * Np * Np);
+    DG_CALL_GOTO(fail, upload_reals(op, dall, (size_t)3 * op->NPP * Np, &op->d_Dall));
+    DG_CALL_GOTO(fail, upload_reals(op, r->LIFT, (size_t)Np * L, &op->d_LIFTrm));
+    DG_CALL_GOTO(fail, dg_buffer_create(dev, CL_MEM_READ_WRITE, 3 * fbytes, NULL, &op->d_D));
+  }
+  DG_CALL_GOTO(fail, set_static_args(op));
+  *out = op;
+  goto done;
+fail:
+  dg_cl_maxwell_destroy(&op);
+done:
+  for (int i = 0; i < 4; ++i) dg_free(&ops_t[i]);
+  dg_free(&dall);
+  dg_free(&zeros);
+  return st;
+}
+
+void dg_cl_maxwell_destroy(dg_cl_maxwell **pop) {
+  dg_cl_maxwell *op = *pop;
+  if (!op) return;
+  if (op->dev && op->dev->queue) clFinish(op->dev->queue);
+  cl_kernel *ks[] = {&op->k_volume, &op->k_flux, &op->k_lift, &op->k_update, &op->k_curl};
+  for (size_t i = 0; i < sizeof ks / sizeof ks[0]; ++i) dg_kernel_release(ks[i]);
+  dg_program_release(&op->prog);
+  cl_mem *bs[] = {&op->d_q,    &op->d_res,   &op->d_rhs,  &op->d_flux,  &op->d_egeo,
+                  &op->d_fdata, &op->d_vmapM, &op->d_vmapP, &op->d_DrT, &op->d_DsT,
+                  &op->d_DtT,  &op->d_LIFTT, &op->d_Dall, &op->d_D,     &op->d_LIFTrm};
+  for (size_t i = 0; i < sizeof bs / sizeof bs[0]; ++i) dg_buffer_release(bs[i]);
+  free(op->stage);
+  dg_free(pop);
+}
+
+/* ---- state ------------------------------------------------------------------------------ */
+
+dg_status dg_cl_maxwell_set_state(dg_cl_maxwell *op, const double *q) {
+  const size_t KNp = (size_t)op->K * op->NP, n6 = 6 * op->fs;
+  memset(op->stage, 0, n6 * op->rs);
+  for (int f = 0; f < 6; ++f)
+    for (int k = 0; k < op->K; ++k)
+      for (int n = 0; n < op->NP; ++n)
+        put_real(op, op->stage, f * op->fs + dev_index(op, k, n),
+                 q[f * KNp + (size_t)k * op->NP + n]);
+  DG_CALL(dg_buffer_write(op->dev, op->d_q, 0, n6 * op->rs, op->stage));
+  memset(op->stage, 0, n6 * op->rs);
+  DG_CALL(dg_buffer_write(op->dev, op->d_res, 0, n6 * op->rs, op->stage));
+  return DG_OK;
+}
+
+static dg_status download(dg_cl_maxwell *op, cl_mem buf, double *q) {
+  const size_t KNp = (size_t)op->K * op->NP;
+  DG_CALL(dg_buffer_read(op->dev, buf, 0, 6 * op->fs * op->rs, op->stage));
+  for (int f = 0; f < 6; ++f)
+    for (int k = 0; k < op->K; ++k)
+      for (int n = 0; n < op->NP; ++n)
+        q[f * KNp + (size_t)k * op->NP + n] =
+            get_real(op, op->stage, f * op->fs + dev_index(op, k, n));
+  return DG_OK;
+}
+
+dg_status dg_cl_maxwell_get_state(dg_cl_maxwell *op, double *q) {
+  DG_CALL(download(op, op->d_q, q));
+  return DG_OK;
+}
+
+dg_status dg_cl_maxwell_finish(dg_cl_maxwell *op) {
+  DG_CL(clFinish(op->dev->queue));
+  return DG_OK;
+}
+
+const dg_variant *dg_cl_maxwell_variant(const dg_cl_maxwell *op) { return &op->v; }
+int dg_cl_maxwell_kpad(const dg_cl_maxwell *op) { return op->Kpad; }
+
+/* ---- running a stage ---------------------------------------------------------------------- */
+
+static dg_status run(dg_cl_maxwell *op, cl_kernel k, const char *name, cl_uint dims,
+                     const size_t *global, const size_t *local, dg_cl_stage_timing *t) {
+  cl_ulong ns = 0;
+  DG_CALL(dg_kernel_run(op->dev, k, dims, global, local, t ? &ns : NULL));
+  if (t && t->n < DG_CL_MAX_STAGE_KERNELS) {
+    snprintf(t->name[t->n], sizeof t->name[t->n], "%s", name);
+    t->ns[t->n++] = ns;
+    t->total_ns += ns;
+  }
+  return DG_OK;
+}
+
+/* C = op(A) B (+ beta C) through CLBlast in the operator's precision. */
+static dg_status gemm(dg_cl_maxwell *op, size_t m, size_t n, size_t k, cl_mem A, size_t lda,
+                      cl_mem B, size_t ldb, double beta, cl_mem C, size_t ldc, const char *name,
+                      dg_cl_stage_timing *t) {
+  dg_status st = DG_OK;
+  cl_event ev = NULL;
+  cl_command_queue q = op->dev->queue;
+  if (op->rs == 8)
+    DG_CLBLAST_GOTO(done, CLBlastDgemm(CLBlastLayoutColMajor, CLBlastTransposeYes,
+                                       CLBlastTransposeNo, m, n, k, 1.0, A, 0, lda, B, 0, ldb,
+                                       beta, C, 0, ldc, &q, &ev));
+  else
+    DG_CLBLAST_GOTO(done, CLBlastSgemm(CLBlastLayoutColMajor, CLBlastTransposeYes,
+                                       CLBlastTransposeNo, m, n, k, 1.0f, A, 0, lda, B, 0, ldb,
+                                       (float)beta, C, 0, ldc, &q, &ev));
+  if (t && t->n < DG_CL_MAX_STAGE_KERNELS) {
+    cl_ulong t0 = 0, t1 = 0;
+    DG_CL_GOTO(done, clWaitForEvents(1, &ev));
+    DG_CL_GOTO(done, clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL));
+    DG_CL_GOTO(done, clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL));
+    snprintf(t->name[t->n], sizeof t->name[t->n], "%s", name);
+    t->ns[t->n++] = t1 - t0;
+    t->total_ns += t1 - t0;
+  }
+done:
+  if (ev) clReleaseEvent(ev);
+  return st;
+}
+
+/* One RK stage: rhs from q, then (if update) res = a res + dt rhs, q += b res. Without
+ * update the result is in rhs, except for lift=fused-update, which then runs with
+ * (a, dt, b) = (0, 1, 0) and leaves the result in res. */
+static dg_status run_stage(dg_cl_maxwell *op, double a, double dt, double b, int update,
+                           dg_cl_stage_timing *t) {
+  const dg_variant *v = &op->v;
+  const size_t g2[2] = {(size_t)op->NP, (size_t)op->nblk};
+  const size_t lv[2] = {(size_t)op->NP, (size_t)v->kb}, ll[2] = {(size_t)op->NP, (size_t)v->lkb};
+  const int vw = v->path == DG_PATH_KERNELS && v->work == DG_WORK_VEC ? v->vw : 1;
+  const size_t gflux = op->ffs / (size_t)vw;
+  const size_t gupd = 6 * op->fs, gcurl = op->fs, l1 = WG1;
+  if (t) memset(t, 0, sizeof *t);
+  if (v->path == DG_PATH_CLBLAST) {
+    DG_CALL(gemm(op, 3 * (size_t)op->NPP, 6 * (size_t)op->Kpad, (size_t)op->NP, op->d_Dall,
+                 (size_t)op->NP, op->d_q, (size_t)op->NPP, 0.0, op->d_D, 3 * (size_t)op->NPP,
+                 "gemm_volume", t));
+    DG_CALL(run(op, op->k_curl, op->name_curl, 1, &gcurl, &l1, t));
+    DG_CALL(run(op, op->k_flux, op->name_flux, 1, &gflux, &l1, t));
+    DG_CALL(gemm(op, (size_t)op->NP, 6 * (size_t)op->Kpad, 4 * (size_t)op->NFP, op->d_LIFTrm,
+                 4 * (size_t)op->NFP, op->d_flux, (size_t)op->FLUXP, 1.0, op->d_rhs,
+                 (size_t)op->NPP, "gemm_lift", t));
+  } else {
+    DG_CALL(run(op, op->k_volume, op->name_volume, 2, g2, lv, t));
+    if (v->lift != DG_LIFT_FUSED) DG_CALL(run(op, op->k_flux, op->name_flux, 1, &gflux, &l1, t));
+    if (v->lift == DG_LIFT_FUSED_UPDATE) {
+      DG_CALL(set_real_arg(op, op->k_lift, 7, update ? a : 0.0));
+      DG_CALL(set_real_arg(op, op->k_lift, 8, update ? dt : 1.0));
+      DG_CALL(set_real_arg(op, op->k_lift, 9, update ? b : 0.0));
+    }
+    DG_CALL(run(op, op->k_lift, op->name_lift, 2, g2, ll, t));
+    if (v->lift == DG_LIFT_FUSED_UPDATE) return DG_OK;
+  }
+  if (update) {
+    DG_CALL(set_real_arg(op, op->k_update, 3, a));
+    DG_CALL(set_real_arg(op, op->k_update, 4, dt));
+    DG_CALL(set_real_arg(op, op->k_update, 5, b));
+    DG_CALL(run(op, op->k_update, op->name_update, 1, &gupd, &l1, t));
+  }
+  return DG_OK;
+}
+
+dg_status dg_cl_maxwell_rhs(dg_cl_maxwell *op, double t, const double *q, double *rhs) {
+  (void)t; /* no time-dependent data yet (incident fields come later) */
+  DG_CALL(dg_cl_maxwell_set_state(op, q));
+  DG_CALL(run_stage(op, 0, 1, 0, 0, NULL));
+  const int in_res = op->v.path == DG_PATH_KERNELS && op->v.lift == DG_LIFT_FUSED_UPDATE;
+  DG_CALL(download(op, in_res ? op->d_res : op->d_rhs, rhs));
+  return DG_OK;
+}
+
+dg_status dg_cl_maxwell_step(dg_cl_maxwell *op, double t, double dt) {
+  (void)t;
+  for (int s = 0; s < DG_LSERK_STAGES; ++s)
+    DG_CALL(run_stage(op, dg_lserk_a[s], dt, dg_lserk_b[s], 1, NULL));
+  return DG_OK;
+}
+
+dg_status dg_cl_maxwell_time_stage(dg_cl_maxwell *op, dg_cl_stage_timing *t) {
+  DG_CALL(run_stage(op, dg_lserk_a[1], 1e-3, dg_lserk_b[1], 1, t));
+  return DG_OK;
+}

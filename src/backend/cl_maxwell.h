@@ -1,0 +1,67 @@
+/* The Maxwell operator on an OpenCL device: the data of a dg_maxwell problem uploaded in a
+ * coalescing layout, one program generated from cl_templates/ for one variant
+ * (backend/variant.h), and the calls a time loop needs.
+ *
+ * Device data (R = float or double as the variant says; VL, NPP, FLUXP as in variant.h):
+ * - q, res, rhs: 6 fields of fs = Kpad*NPP reals, element k node n at
+ *   (k/VL)*NPP*VL + n*VL + k%VL; Kpad = K rounded up to whole work-groups (padding elements
+ *   have zero data and stay zero).
+ * - per element: rx..tz, 1/eps, 1/mu, sigma/eps (12 reals, interleaved like the fields);
+ * - per face: normal, the material flux coefficients (Fscale, impedances, alpha, 1/eps,
+ *   1/mu folded in on the host) and the boundary factors bcE, bcH (surface.cl);
+ * - per face node: vmapM, vmapP as indices into the padded layout (vmapP = vmapM on faces
+ *   with a boundary condition, which makes the boundary treatment branch-free).
+ * Absorbing faces see a zero exterior field (dg_maxwell.incident must be NULL); the source
+ * term J is not supported yet (the reference with J = NULL). */
+#ifndef DG_BACKEND_CL_MAXWELL_H
+#define DG_BACKEND_CL_MAXWELL_H
+
+#include <CL/cl.h>
+
+#include "backend/variant.h"
+#include "core/status.h"
+#include "device/device.h"
+#include "dg/maxwell.h"
+
+typedef struct dg_cl_maxwell dg_cl_maxwell;
+
+/* Generate, build and upload. phys (and its geometry) must outlive op. dump_dir non-NULL:
+ * the rendered source, options and build log go there (dg_program_build). Fails with
+ * DG_ERR_INPUT if the device cannot run the variant (the reason from dg_variant_check). */
+dg_status dg_cl_maxwell_create(dg_cl_maxwell **out, dg_device *dev, const dg_maxwell *phys,
+                               const dg_variant *v, const char *dump_dir) DG_NODISCARD;
+void dg_cl_maxwell_destroy(dg_cl_maxwell **op);
+
+/* Host state in the reference layout (6*K*Np doubles, dg/maxwell.h). set_state also zeros
+ * the RK residual. get_state waits for queued steps. */
+dg_status dg_cl_maxwell_set_state(dg_cl_maxwell *op, const double *q) DG_NODISCARD;
+dg_status dg_cl_maxwell_get_state(dg_cl_maxwell *op, double *q) DG_NODISCARD;
+
+/* rhs = dq/dt at time t for host q (uploads q, runs one stage's kernels, downloads): for
+ * verification. Replaces the device state with q and clobbers the RK residual. */
+dg_status dg_cl_maxwell_rhs(dg_cl_maxwell *op, double t, const double *q,
+                            double *rhs) DG_NODISCARD;
+
+/* One LSERK4 step of length dt from time t on the device state (enqueued; nothing is
+ * copied back). */
+dg_status dg_cl_maxwell_step(dg_cl_maxwell *op, double t, double dt) DG_NODISCARD;
+
+/* Profiled run of one RK stage's kernels on the current state (which changes): the name and
+ * time of each kernel or GEMM in order, and their sum. */
+enum { DG_CL_MAX_STAGE_KERNELS = 6 };
+typedef struct {
+  int n;
+  char name[DG_CL_MAX_STAGE_KERNELS][32];
+  cl_ulong ns[DG_CL_MAX_STAGE_KERNELS];
+  cl_ulong total_ns;
+} dg_cl_stage_timing;
+dg_status dg_cl_maxwell_time_stage(dg_cl_maxwell *op, dg_cl_stage_timing *t) DG_NODISCARD;
+
+/* Wait for everything queued. */
+dg_status dg_cl_maxwell_finish(dg_cl_maxwell *op) DG_NODISCARD;
+
+/* The variant it was built with, and the padded element count. */
+const dg_variant *dg_cl_maxwell_variant(const dg_cl_maxwell *op);
+int dg_cl_maxwell_kpad(const dg_cl_maxwell *op);
+
+#endif

@@ -1,0 +1,130 @@
+/* The kernel variant space of the OpenCL Maxwell operator (DESIGN.md section 2): one struct
+ * with every dimension, a printable spec string that round-trips, defaults, and the
+ * enumeration of the variants a device can run (with the reason each other one was pruned).
+ *
+ * Spec strings are comma-separated key=value pairs; keys may come in any order and a missing
+ * key takes its baseline value, so "" (or "baseline") is the baseline variant. Printing
+ * always gives the canonical form: every key, in this order.
+ *
+ *   path=kernels|clblast   hand-written kernels, or GEMMs through CLBlast + pointwise kernels;
+ *                          path=clblast accepts only prec (the other keys do not apply)
+ *   work=node|elem|vec     one output node per work-item (one element), or one node of vw
+ *                          elements per work-item: elem = vw scalar accumulator sets (matrix
+ *                          entries reused from registers), vec = the vw elements are the lanes
+ *                          of an OpenCL vector (float4/8/16, double2/4/8). For elem and vec the
+ *                          host stores fields element-interleaved (see layout below).
+ *   vw=1|2|4|8|16          elements per work-item (1 with work=node, >= 2 otherwise)
+ *   kb=1|2|4|8|16          volume kernel: work-items along the element axis per work-group;
+ *                          the work-group holds kb*vw elements and Np*kb work-items
+ *   vplace=none|matrix|field  volume kernel: Dr,Ds,Dt in local memory, the work-group's
+ *                          element fields in local memory, or neither (__global / literals)
+ *   lkb=..., lplace=...    the same two for the lift kernel (lplace=field: the face fluxes
+ *                          in local memory; lift=fused always holds them there, so it takes
+ *                          lplace=none|matrix only)
+ *   unroll=1|4|full        unrolling of the inner Np (volume) and 4Nfp (lift) loops
+ *   ops=arg|literal        operator matrices as kernel arguments, or baked into the source as
+ *                          __constant literals (only for N <= DG_VARIANT_LITERAL_MAX_N)
+ *   lift=separate|fused|fused-update
+ *                          separate flux and lift kernels (+ an update kernel in a time step);
+ *                          flux+lift in one kernel (+ update); flux kernel + lift fused with
+ *                          the LSERK update
+ *   prec=float|double
+ *   test=flip|syntax       test only, never enumerated: a sign flipped in the volume kernel,
+ *                          or a syntax error in common.cl; printed only when set
+ *
+ * Example: "path=kernels,work=vec,vw=16,kb=1,vplace=none,lkb=1,lplace=none,unroll=4,ops=arg,
+ * lift=fused-update,prec=float".
+ *
+ * Device layout (per field, element-major): node n of element k sits at
+ *   (k / VL) * NPP * VL + n * VL + k % VL,    VL = vw (1 for work=node and path=clblast)
+ * so VL=1 is the plain element-major layout with node stride NPP (Np padded to a multiple of
+ * 4), which is also the column-major Np x 6K matrix (ld = NPP) the CLBlast path multiplies. */
+#ifndef DG_BACKEND_VARIANT_H
+#define DG_BACKEND_VARIANT_H
+
+#include <stddef.h>
+
+#include "core/status.h"
+#include "device/device.h"
+
+typedef enum { DG_PATH_KERNELS = 0, DG_PATH_CLBLAST } dg_path;
+typedef enum { DG_WORK_NODE = 0, DG_WORK_ELEM, DG_WORK_VEC } dg_work;
+typedef enum { DG_PLACE_NONE = 0, DG_PLACE_MATRIX, DG_PLACE_FIELD } dg_place;
+typedef enum { DG_LIFT_SEPARATE = 0, DG_LIFT_FUSED, DG_LIFT_FUSED_UPDATE } dg_lift_mode;
+typedef enum { DG_PREC_FLOAT = 0, DG_PREC_DOUBLE } dg_precision;
+typedef enum { DG_VTEST_NONE = 0, DG_VTEST_FLIP, DG_VTEST_SYNTAX } dg_variant_test;
+
+enum {
+  DG_VARIANT_SPEC_MAX = 192,   /* enough for any printed spec */
+  DG_VARIANT_LITERAL_MAX_N = 4 /* ops=literal only up to this order */
+};
+
+typedef struct {
+  dg_path path;
+  dg_work work;
+  int vw;          /* elements per work-item */
+  int kb;          /* volume: work-items along the element axis per work-group */
+  dg_place vplace; /* volume placement */
+  int lkb;         /* lift: the same */
+  dg_place lplace; /* lift placement */
+  int unroll;      /* 1, 4, or 0 = full */
+  int literal;     /* 1: operators as __constant literals in the source */
+  dg_lift_mode lift;
+  dg_precision precision;
+  dg_variant_test test;
+} dg_variant;
+
+/* One element per work-group, one node per work-item, nothing in local memory, no
+ * unrolling, separate kernels, float. The reference point of speedups. */
+dg_variant dg_variant_baseline(dg_precision precision);
+
+/* A sensible variant for a device until the tuner has run: elements in vector lanes on a
+ * CPU, local-memory microblocks on a GPU. */
+dg_variant dg_variant_default(const dg_device_info *info, int N, dg_precision precision);
+
+/* Parse a spec (see above) into *v. Errors (DG_ERR_INPUT) name the offending key or value
+ * and list the accepted ones. Parsing checks the spec on its own; whether a device can run
+ * it is dg_variant_check's business. */
+dg_status dg_variant_parse(const char *spec, dg_variant *v) DG_NODISCARD;
+
+/* Canonical spec of v into buf (at least DG_VARIANT_SPEC_MAX bytes); returns buf. */
+const char *dg_variant_print(const dg_variant *v, char *buf, size_t cap);
+
+/* A short name for kernel names: "node", "elem4", "vec16", "blas". */
+const char *dg_variant_kernel_suffix(const dg_variant *v, char *buf, size_t cap);
+
+/* Elements per interleaved block in the device layout (vw for elem/vec, else 1). */
+int dg_variant_layout_width(const dg_variant *v);
+
+/* Can info's device run v at order N? Returns 1, or 0 with the reason in reason[cap]
+ * (work-group size, local memory, constant memory, fp64, a combination that is not
+ * allowed). info may be NULL to check only what does not depend on a device. */
+int dg_variant_check(const dg_variant *v, const dg_device_info *info, int N, char *reason,
+                     size_t cap);
+
+/* Local memory in bytes that v's volume / lift kernel declares at order N. */
+size_t dg_variant_local_bytes_volume(const dg_variant *v, int N);
+size_t dg_variant_local_bytes_lift(const dg_variant *v, int N);
+
+/* A pruned variant and why. */
+typedef struct {
+  dg_variant v;
+  char reason[128];
+} dg_variant_pruned;
+
+/* Every variant of the space at order N and precision prec: the ones info's device can run
+ * into *valid (n_valid of them), the others with their reasons into *pruned (if pruned is
+ * non-NULL). Free both with dg_free. The space is the product of all dimensions above
+ * (thousands of variants); a tuner is expected to search it in stages. */
+dg_status dg_variant_enumerate(const dg_device_info *info, int N, dg_precision prec,
+                               dg_variant **valid, int *n_valid, dg_variant_pruned **pruned,
+                               int *n_pruned) DG_NODISCARD;
+
+/* Sizes shared by the host and the templates: Np, Nfp, node stride NPP and face-flux stride
+ * FLUXP (4 Nfp padded), both padded to a multiple of 4. */
+int dg_variant_np(int N);
+int dg_variant_nfp(int N);
+int dg_variant_npp(int N);
+int dg_variant_fluxp(int N);
+
+#endif

@@ -1,0 +1,51 @@
+/* Verification of an OpenCL variant against the CPU double-precision reference
+ * (dg_maxwell_rhs): fresh random fields, RHS on both, relative L2 difference over all six
+ * fields. A variant that fails must never be timed or used. */
+#ifndef DG_BACKEND_VERIFY_H
+#define DG_BACKEND_VERIFY_H
+
+#include <stdint.h>
+
+#include "backend/cl_maxwell.h"
+#include "backend/variant.h"
+#include "core/status.h"
+#include "device/device.h"
+#include "dg/maxwell.h"
+
+/* Tolerances on the relative L2 difference, one per precision. */
+#define DG_VERIFY_TOL_FLOAT 1e-5
+#define DG_VERIFY_TOL_DOUBLE 1e-12
+double dg_verify_tolerance(dg_precision p);
+
+/* The verification problem: the box [0,1]^3 with n^3 x 6 tetrahedra at order N; faces
+ * x=0,1 PEC, y=0,1 PMC, z=0,1 absorbing; elements with centroid x < 0.5 have eps = 2,
+ * mu = 1.5, sigma = 0.5, the others are vacuum; upwind flux. */
+typedef struct {
+  dg_mesh *mesh;
+  dg_refel *ref;
+  dg_geom *geom;
+  dg_maxwell *phys;
+} dg_verify_case;
+dg_status dg_verify_case_create(dg_verify_case **out, int N, int n) DG_NODISCARD;
+void dg_verify_case_destroy(dg_verify_case **c);
+
+/* n values uniform in +-[0.5, 1) (never zero), from seed (splitmix64; no global state). */
+void dg_verify_random_fields(uint64_t seed, size_t n, double *q);
+
+/* Build v for phys on dev and compare its RHS with the reference on random fields from
+ * seed. *rel_diff gets the difference and *pass whether it is within the tolerance; a
+ * failure also returns DG_ERR_NUMERIC with the spec and the difference in the message.
+ * Build errors are returned as they are (DG_ERR_OPENCL with the build log). */
+dg_status dg_cl_verify_problem(dg_device *dev, const dg_variant *v, dg_maxwell *phys,
+                               uint64_t seed, double *rel_diff, int *pass) DG_NODISCARD;
+
+/* The same check on an operator that is already built for phys (so a run verifies exactly
+ * the kernels it will use). Replaces the device state and clobbers the RK residual. */
+dg_status dg_cl_verify_op(dg_cl_maxwell *op, dg_maxwell *phys, uint64_t seed, double *rel_diff,
+                          int *pass) DG_NODISCARD;
+
+/* The same on the standard verification problem at order N (a 2x2x2 box: 48 elements). */
+dg_status dg_cl_verify(dg_device *dev, const dg_variant *v, int N, uint64_t seed,
+                       double *rel_diff, int *pass) DG_NODISCARD;
+
+#endif

@@ -1,0 +1,130 @@
+/* Each template builds with its defaults (common.cl + the template, no host defines), the
+ * rendered source carries the host's defines and literal arrays, $DGTD_TEMPLATES picks the
+ * template directory, and the template hash changes when a template changes. */
+#include "test_util.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "codegen/codegen.h"
+#include "core/alloc.h"
+#include "device/program.h"
+
+static void test_each_template_builds_with_defaults(void **state) {
+  (void)state;
+  dg_device *dev = NULL;
+  if (dg_device_create(&dev, NULL) != DG_OK) {
+    dg_error_clear();
+    skip();
+  }
+  const char *files[] = {"volume.cl", "surface.cl", "update.cl", "blas_pointwise.cl"};
+  for (size_t i = 0; i < sizeof files / sizeof files[0]; ++i) {
+    dg_kernel_spec s;
+    memset(&s, 0, sizeof s);
+    assert_dg_ok(dg_kernel_spec_file(&s, "common.cl"));
+    assert_dg_ok(dg_kernel_spec_file(&s, files[i]));
+    char *src = NULL;
+    cl_program prog = NULL;
+    assert_dg_ok(dg_codegen_render(&s, &src));
+    assert_dg_ok(dg_program_build(dev, src, NULL, files[i], NULL, &prog));
+    dg_program_release(&prog);
+    dg_free(&src);
+  }
+  dg_device_destroy(&dev);
+}
+
+static void test_render_has_defines_then_common_then_arrays(void **state) {
+  (void)state;
+  dg_kernel_spec s;
+  memset(&s, 0, sizeof s);
+  const double a[3] = {0.5, -1, 1e-20};
+  assert_dg_ok(dg_kernel_spec_define(&s, "NP", "%d", 10));
+  assert_dg_ok(dg_kernel_spec_file(&s, "common.cl"));
+  assert_dg_ok(dg_kernel_spec_file(&s, "update.cl"));
+  assert_dg_ok(dg_kernel_spec_array(&s, "c_A", a, 3));
+  s.arrays_float = 1;
+  char *src = NULL;
+  assert_dg_ok(dg_codegen_render(&s, &src));
+  const char *def = strstr(src, "#define NP 10\n");
+  const char *common = strstr(src, "typedef REAL real_t;");
+  const char *arr = strstr(src, "__constant real_t c_A[3] = {");
+  const char *upd = strstr(src, "KNAME(update)");
+  assert_non_null(def);
+  assert_non_null(common);
+  assert_non_null(arr);
+  assert_non_null(upd);
+  assert_true(def < common && common < arr && arr < upd);
+  assert_non_null(strstr(arr, "-1.00000000000000000e+00f"));
+  dg_free(&src);
+}
+
+static void copy_file(const char *from, const char *to) {
+  char *text = NULL;
+  size_t len = 0;
+  assert_dg_ok(dg_codegen_read_file(from, &text, &len));
+  FILE *f = fopen(to, "wb");
+  assert_non_null(f);
+  assert_int_equal(fwrite(text, 1, len, f), len);
+  fclose(f);
+  dg_free(&text);
+}
+
+static void test_hash_tracks_template_changes(void **state) {
+  (void)state;
+  char dir[] = "/tmp/dgtd-templates-XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  const char *files[] = {"common.cl", "volume.cl", "surface.cl", "update.cl",
+                         "blas_pointwise.cl"};
+  char from[256], to[256];
+  for (size_t i = 0; i < sizeof files / sizeof files[0]; ++i) {
+    snprintf(from, sizeof from, "cl_templates/%s", files[i]);
+    snprintf(to, sizeof to, "%s/%s", dir, files[i]);
+    copy_file(from, to);
+  }
+  uint64_t h0 = 0, h1 = 0, h2 = 0, h3 = 0;
+  assert_dg_ok(dg_codegen_templates_hash("cl_templates", &h0));
+  assert_dg_ok(dg_codegen_templates_hash(dir, &h1));
+  assert_true(h0 == h1);
+  snprintf(to, sizeof to, "%s/update.cl", dir);
+  FILE *f = fopen(to, "ab");
+  assert_non_null(f);
+  fputs("/* changed */\n", f);
+  fclose(f);
+  assert_dg_ok(dg_codegen_templates_hash(dir, &h2));
+  assert_true(h2 != h1);
+  snprintf(to, sizeof to, "%s/extra.cl", dir);
+  f = fopen(to, "wb");
+  assert_non_null(f);
+  fclose(f);
+  assert_dg_ok(dg_codegen_templates_hash(dir, &h3));
+  assert_true(h3 != h2);
+
+  /* $DGTD_TEMPLATES wins over ./cl_templates. */
+  char got[DG_CG_PATH];
+  assert_dg_ok(setenv("DGTD_TEMPLATES", dir, 1) == 0 ? DG_OK : DG_ERR_IO);
+  assert_dg_ok(dg_codegen_template_dir(got, sizeof got));
+  assert_string_equal(got, dir);
+  uint64_t h4 = 0;
+  assert_dg_ok(dg_codegen_templates_hash(NULL, &h4));
+  assert_true(h4 == h3);
+  unsetenv("DGTD_TEMPLATES");
+  assert_dg_error(dg_codegen_templates_hash("/nonexistent-dgtd-dir", &h4), DG_ERR_IO,
+                  "/nonexistent-dgtd-dir");
+
+  for (size_t i = 0; i < sizeof files / sizeof files[0]; ++i) {
+    snprintf(to, sizeof to, "%s/%s", dir, files[i]);
+    unlink(to);
+  }
+  snprintf(to, sizeof to, "%s/extra.cl", dir);
+  unlink(to);
+  rmdir(dir);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_each_template_builds_with_defaults),
+      cmocka_unit_test(test_render_has_defines_then_common_then_arrays),
+      cmocka_unit_test(test_hash_tracks_template_changes),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
