@@ -11,6 +11,7 @@ static double run(int N, int cells, const char *mesh, double T, double *h) {
   dg_run_config c;
   dg_run_result r;
   dg_run_config_default(&c);
+  c.backend = DG_BACKEND_REF;
   c.order = N;
   c.final_time = T;
   c.mesh_path = mesh;
