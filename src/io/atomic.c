@@ -1,0 +1,110 @@
+#include "io/atomic.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/alloc.h"
+
+static void release(dg_atomic_file *f) {
+  dg_free(&f->path);
+  dg_free(&f->tmp);
+  f->fp = NULL;
+}
+
+dg_status dg_atomic_open(dg_atomic_file *f, const char *path) {
+  DG_CHECK(f && path && *path, DG_ERR_INPUT, "dg_atomic_open: no file name given");
+  *f = (dg_atomic_file){0};
+  const char *slash = strrchr(path, '/');
+  const size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0; /* keeps the '/' */
+  const char *name = path + dir_len;
+  DG_CHECK(*name, DG_ERR_INPUT, "cannot write %s: the path names a directory", path);
+
+  char pid[32];
+  snprintf(pid, sizeof pid, "%ld", (long)getpid());
+  const size_t len = strlen(path), tmp_len = len + 1 + strlen(".tmp.") + strlen(pid) + 1;
+  dg_status st = DG_OK;
+  DG_CALL_GOTO(fail, DG_ALLOC(f->path, len + 1));
+  DG_CALL_GOTO(fail, DG_ALLOC(f->tmp, tmp_len));
+  memcpy(f->path, path, len + 1);
+  snprintf(f->tmp, tmp_len, "%.*s.%s.tmp.%s", (int)dir_len, path, name, pid);
+
+  /* "w" truncates a stale temporary left by an earlier process that had the same pid. */
+  f->fp = fopen(f->tmp, "wb");
+  DG_CHECK_GOTO(fail, f->fp, DG_ERR_IO, "cannot create %s (temporary for %s): %s", f->tmp, path,
+                strerror(errno));
+  return DG_OK;
+fail:
+  release(f);
+  return st;
+}
+
+/* Make the rename itself durable; a failure here loses nothing already written, so it is
+ * not an error (some file systems refuse fsync on directories). */
+static void sync_dir(const char *path) {
+  const char *slash = strrchr(path, '/');
+  char dir[4096];
+  if (!slash) {
+    snprintf(dir, sizeof dir, ".");
+  } else {
+    const size_t n = (size_t)(slash - path);
+    if (n + 1 > sizeof dir) return;
+    memcpy(dir, path, n);
+    dir[n] = '\0';
+    if (n == 0) snprintf(dir, sizeof dir, "/");
+  }
+  const int fd = open(dir, O_RDONLY);
+  if (fd < 0) return;
+  (void)fsync(fd);
+  close(fd);
+}
+
+dg_status dg_atomic_commit(dg_atomic_file *f) {
+  DG_CHECK(f && f->fp, DG_ERR_INTERNAL, "dg_atomic_commit: file is not open");
+  const char *what = NULL;
+  int err = 0;
+  errno = 0;
+  /* fflush first: it reports errors of the buffered writes still pending; ferror then
+   * catches those of earlier writes whose errno is long gone. */
+  if (fflush(f->fp) != 0) {
+    what = "write";
+    err = errno;
+  } else if (ferror(f->fp)) {
+    what = "write";
+  } else if (fsync(fileno(f->fp)) != 0) {
+    what = "fsync";
+    err = errno;
+  }
+  const int close_rc = fclose(f->fp);
+  f->fp = NULL;
+  if (!what && close_rc != 0) {
+    what = "close";
+    err = errno;
+  }
+  if (!what && rename(f->tmp, f->path) != 0) {
+    what = "rename to final name";
+    err = errno;
+  }
+  if (what) {
+    remove(f->tmp);
+    (void)DG_ERROR(DG_ERR_IO, "cannot write %s: %s failed: %s", f->path, what,
+                   err ? strerror(err) : "I/O error");
+    release(f);
+    return DG_ERR_IO;
+  }
+  sync_dir(f->path);
+  release(f);
+  return DG_OK;
+}
+
+void dg_atomic_abort(dg_atomic_file *f) {
+  if (!f) return;
+  if (f->fp) {
+    fclose(f->fp);
+    f->fp = NULL;
+  }
+  if (f->tmp) remove(f->tmp);
+  release(f);
+}

@@ -1,0 +1,40 @@
+/* Atomic file output: write to a temporary file beside the target, then rename it over the
+ * target. rename() within one directory is atomic on POSIX file systems, so a reader (or a
+ * restart after the process was killed) sees either the old complete file or the new
+ * complete one, never a half-written file under the final name.
+ *
+ *   dg_atomic_file f = {0};
+ *   DG_CALL(dg_atomic_open(&f, path));
+ *   fprintf(f.fp, ...);                       // any stdio writes; errors are caught at commit
+ *   DG_CALL(dg_atomic_commit(&f));            // or dg_atomic_abort(&f) to drop it
+ *
+ * The temporary is "<dir>/.<name>.tmp.<pid>". A process killed mid-write leaves only that
+ * hidden file behind. */
+#ifndef DG_IO_ATOMIC_H
+#define DG_IO_ATOMIC_H
+
+#include <stdio.h>
+
+#include "core/status.h"
+
+typedef struct {
+  FILE *fp;   /* write here; NULL when not open */
+  char *path; /* final name */
+  char *tmp;  /* temporary name */
+} dg_atomic_file;
+
+/* Create the temporary for path and open it for binary writing. On failure f is left
+ * closed (dg_atomic_abort on it is a no-op). */
+dg_status dg_atomic_open(dg_atomic_file *f, const char *path) DG_NODISCARD;
+
+/* Flush, fsync and close the temporary and rename it to the final name. Any write error
+ * since open (ferror), or a failing flush/fsync/close/rename, is DG_ERR_IO naming the final
+ * path; the temporary is then removed and an existing file under the final name is left as
+ * it was. f is closed afterwards in every case. */
+dg_status dg_atomic_commit(dg_atomic_file *f) DG_NODISCARD;
+
+/* Close and remove the temporary; the final name is untouched. Safe on a zeroed, closed,
+ * committed or already aborted f, so cleanup paths can always call it. */
+void dg_atomic_abort(dg_atomic_file *f);
+
+#endif

@@ -1,0 +1,58 @@
+/* Binary checkpoint/restart of the time loop: the LSERK state q and residual res, with
+ * what is needed to refuse a checkpoint from another run. Layout (little-endian, version 1):
+ *
+ *   0   char[8]  magic "DGTDCHK1"
+ *   8   u32      format version (1)
+ *   12  u32      header size (320)
+ *   16  i32      K, N, Np, precision (bytes per value: 4 or 8)
+ *   32  u64      mesh hash (dg_checkpoint_mesh_hash)
+ *   40  i64      step index
+ *   48  f64      time, dt
+ *   64  char[256] variant (NUL-terminated, zero-padded)
+ *   320 u64      checksum of bytes 0..319
+ *   328          q   (6*K*Np values of `precision` bytes)
+ *                res (6*K*Np values)
+ *   end-8 u64    checksum of every byte before it
+ *
+ * The header has its own checksum so a damaged header is reported as damage rather than
+ * as a checkpoint "for order N=7". Written through atomic.h. State arrays are written in
+ * host byte order, so a big-endian host is refused (DG_ERR_UNSUPPORTED). */
+#ifndef DG_IO_CHECKPOINT_H
+#define DG_IO_CHECKPOINT_H
+
+#include <stdint.h>
+
+#include "core/status.h"
+#include "mesh/mesh.h"
+
+enum { DG_CHECKPOINT_VARIANT_MAX = 255 };
+
+typedef struct {
+  int K, N, Np;
+  int precision;      /* bytes per value: 4 (float) or 8 (double) */
+  uint64_t mesh_hash; /* dg_checkpoint_mesh_hash of the run's mesh */
+  char variant[DG_CHECKPOINT_VARIANT_MAX + 1]; /* kernel variant that produced the state */
+  int64_t step;
+  double time, dt;
+} dg_checkpoint_header;
+
+/* 64-bit hash of the mesh's identity: Nv, K, vertex coordinates and EToV. */
+uint64_t dg_checkpoint_mesh_hash(const dg_mesh *m);
+
+/* Write h and the two state arrays (6*K*Np values of h->precision bytes each). */
+dg_status dg_checkpoint_write(const char *path, const dg_checkpoint_header *h, const void *q,
+                              const void *res) DG_NODISCARD;
+
+/* Read and check the header only (magic, version, header checksum, file size). */
+dg_status dg_checkpoint_read_header(const char *path, dg_checkpoint_header *h) DG_NODISCARD;
+
+/* Read a checkpoint for the run described by `run` (K, N, Np, precision, mesh_hash are
+ * compared; the rest is ignored). A checkpoint written for another order, mesh size,
+ * precision or mesh is refused with DG_ERR_INPUT naming every difference; a truncated or
+ * corrupt file is DG_ERR_PARSE naming the file. On success q and res (6*K*Np values each)
+ * hold the state and *got the stored header (step, time, dt, variant). On failure the
+ * contents of q and res are unspecified. */
+dg_status dg_checkpoint_read(const char *path, const dg_checkpoint_header *run,
+                             dg_checkpoint_header *got, void *q, void *res) DG_NODISCARD;
+
+#endif

@@ -1,0 +1,379 @@
+/* VTU/PVD writer. The point order of VTK's Lagrange tetrahedron (VTK 9,
+ * vtkHigherOrderTetra::BarycentricIndex) is, for order o:
+ *   4 corners; the o-1 points of each edge 0-1, 1-2, 2-0, 0-3, 1-3, 2-3 (from the first
+ *   corner to the second); the interior points of each face, face by face, each face's
+ *   being a Lagrange triangle of order o-3 in VTK's triangle order (corners, edges c->c+1,
+ *   then its interior, recursively); then the interior points, which are again a
+ *   tetrahedron of order o-4 in the same order, recursively.
+ * Written as corner weights, the four faces are the triangles (0,1,3), (2,3,1), (0,3,2) and
+ * (0,2,1), corners listed in the order the face triangle's own corners 0,1,2 take. (VTK
+ * states this as FaceBCoords/FaceMinCoord on its barycentric index (w1,w2,w3,w0); the
+ * triangles above are what those tables amount to.) tests/io_vtu_probe.py checks the
+ * whole order against vtkLagrangeTetra::ToBarycentricIndex for several N. */
+#include "io/vtu.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "io/atomic.h"
+
+enum { VTK_TETRA = 10, VTK_LAGRANGE_TETRAHEDRON = 71 };
+enum { MAX_TRI_POINTS = (DG_MAX_ORDER + 1) * (DG_MAX_ORDER + 2) / 2 };
+
+static const int tet_edges[6][2] = {{0, 1}, {1, 2}, {2, 0}, {0, 3}, {1, 3}, {2, 3}};
+static const int tet_faces[4][3] = {{0, 1, 3}, {2, 3, 1}, {0, 3, 2}, {0, 2, 1}};
+
+/* A lattice triangle of order o in VTK's triangle order, as weights of its 3 corners. */
+static int tri_points(int o, int (*u)[3]) {
+  int n = 0;
+  for (int base = 0; o >= 0; o -= 3, base++) {
+    if (o == 0) {
+      u[n][0] = u[n][1] = u[n][2] = base;
+      return n + 1;
+    }
+    for (int c = 0; c < 3; c++, n++) {
+      u[n][0] = u[n][1] = u[n][2] = base;
+      u[n][c] = base + o;
+    }
+    for (int c = 0; c < 3; c++)
+      for (int j = 1; j < o; j++, n++) {
+        u[n][0] = u[n][1] = u[n][2] = base;
+        u[n][c] = base + o - j;
+        u[n][(c + 1) % 3] = base + j;
+      }
+  }
+  return n;
+}
+
+static void set4(int *w, int a, int b, int c, int d) {
+  w[0] = a;
+  w[1] = b;
+  w[2] = c;
+  w[3] = d;
+}
+
+dg_status dg_vtk_tet_points(int N, int *w) {
+  DG_CHECK(N >= 1 && N <= DG_MAX_ORDER, DG_ERR_INPUT,
+           "VTK Lagrange tetrahedron: order %d is outside 1..%d", N, DG_MAX_ORDER);
+  int u[MAX_TRI_POINTS][3];
+  int n = 0;
+  /* Peel the boundary of the order-o tetrahedron, then recurse into its interior, which
+   * is an order o-4 tetrahedron whose corner weights are all one higher. */
+  for (int o = N, base = 0; o >= 0; o -= 4, base++) {
+    if (o == 0) {
+      set4(w + 4 * n++, base, base, base, base);
+      break;
+    }
+    for (int v = 0; v < 4; v++, n++) {
+      set4(w + 4 * n, base, base, base, base);
+      w[4 * n + v] = base + o;
+    }
+    for (int e = 0; e < 6; e++)
+      for (int j = 1; j < o; j++, n++) {
+        set4(w + 4 * n, base, base, base, base);
+        w[4 * n + tet_edges[e][0]] = base + o - j;
+        w[4 * n + tet_edges[e][1]] = base + j;
+      }
+    if (o >= 3) {
+      const int nf = tri_points(o - 3, u);
+      for (int f = 0; f < 4; f++)
+        for (int p = 0; p < nf; p++, n++) {
+          set4(w + 4 * n, base, base, base, base);
+          for (int c = 0; c < 3; c++) w[4 * n + tet_faces[f][c]] = base + 1 + u[p][c];
+        }
+    }
+  }
+  DG_CHECK(n == (N + 1) * (N + 2) * (N + 3) / 6, DG_ERR_INTERNAL,
+           "VTK tetrahedron order %d: generated %d points", N, n);
+  return DG_OK;
+}
+
+/* In (a,b,c) = (i+j+k, j+k, k), with (i,j,k) = weights of corners 1,2,3, the lattice
+ * simplex is N >= a >= b >= c >= 0, a union of whole Kuhn (Freudenthal) tetrahedra of
+ * the unit cubes: keep those whose 4 corners satisfy the inequalities. The map is
+ * unimodular, so each kept tet has lattice volume 1/6 and there are exactly N^3. */
+dg_status dg_vtk_tet_subdivide(int N, int *tets) {
+  static const int perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2},
+                                  {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+  const int Np = (N + 1) * (N + 2) * (N + 3) / 6, M = N + 1;
+  int *w = NULL, *index = NULL;
+  dg_status st = DG_OK;
+  DG_CALL_GOTO(done, DG_ALLOC(w, 4 * (size_t)Np));
+  DG_CALL_GOTO(done, DG_ALLOC(index, (size_t)M * M * M));
+  DG_CALL_GOTO(done, dg_vtk_tet_points(N, w));
+  for (int p = 0; p < Np; p++) index[(w[4 * p + 1] * M + w[4 * p + 2]) * M + w[4 * p + 3]] = p;
+
+  int n = 0;
+  for (int a = 0; a < N; a++)
+    for (int b = 0; b < N; b++)
+      for (int c = 0; c < N; c++)
+        for (int q = 0; q < 6; q++) {
+          int abc[4][3] = {{a, b, c}}, ijk[4][3], inside = 1;
+          for (int v = 1; v < 4; v++) {
+            memcpy(abc[v], abc[v - 1], sizeof abc[v]);
+            abc[v][perms[q][v - 1]]++;
+          }
+          for (int v = 0; v < 4; v++) {
+            inside &= abc[v][0] <= N && abc[v][0] >= abc[v][1] && abc[v][1] >= abc[v][2];
+            ijk[v][0] = abc[v][0] - abc[v][1];
+            ijk[v][1] = abc[v][1] - abc[v][2];
+            ijk[v][2] = abc[v][2];
+          }
+          if (!inside) continue;
+          int d[3][3];
+          for (int v = 0; v < 3; v++)
+            for (int x = 0; x < 3; x++) d[v][x] = ijk[v + 1][x] - ijk[0][x];
+          const int det = d[0][0] * (d[1][1] * d[2][2] - d[1][2] * d[2][1]) -
+                          d[0][1] * (d[1][0] * d[2][2] - d[1][2] * d[2][0]) +
+                          d[0][2] * (d[1][0] * d[2][1] - d[1][1] * d[2][0]);
+          DG_CHECK_GOTO(done, det == 1 || det == -1, DG_ERR_INTERNAL,
+                        "lattice sub-tetrahedron with volume %d/6", det);
+          DG_CHECK_GOTO(done, n < N * N * N, DG_ERR_INTERNAL,
+                        "order %d lattice: more than N^3 sub-tetrahedra", N);
+          for (int v = 0; v < 4; v++)
+            tets[4 * n + v] = index[(ijk[v][0] * M + ijk[v][1]) * M + ijk[v][2]];
+          if (det < 0) { /* swap two corners to make it positive, as VTK_TETRA wants */
+            const int t = tets[4 * n + 1];
+            tets[4 * n + 1] = tets[4 * n + 2];
+            tets[4 * n + 2] = t;
+          }
+          n++;
+        }
+  DG_CHECK_GOTO(done, n == N * N * N, DG_ERR_INTERNAL,
+                "order %d lattice split into %d sub-tetrahedra, expected %d", N, n, N * N * N);
+done:
+  dg_free(&w);
+  dg_free(&index);
+  return st;
+}
+
+/* I (Np x Np): values at the lattice points (VTK order) from nodal values. */
+static dg_status lattice_interp(const dg_refel *ref, const int *w, double *I) {
+  const int N = ref->N, Np = ref->Np;
+  double *r = NULL, *s = NULL, *t = NULL, *col = NULL, *P = NULL;
+  dg_status st = DG_OK;
+  DG_CALL_GOTO(done, DG_ALLOC(r, Np));
+  DG_CALL_GOTO(done, DG_ALLOC(s, Np));
+  DG_CALL_GOTO(done, DG_ALLOC(t, Np));
+  DG_CALL_GOTO(done, DG_ALLOC(col, Np));
+  DG_CALL_GOTO(done, DG_ALLOC(P, (size_t)Np * Np));
+  for (int p = 0; p < Np; p++) {
+    r[p] = -1 + 2.0 * w[4 * p + 1] / N;
+    s[p] = -1 + 2.0 * w[4 * p + 2] / N;
+    t[p] = -1 + 2.0 * w[4 * p + 3] / N;
+  }
+  for (int j = 0; j < Np; j++) {
+    dg_basis_tet(N, j, r, s, t, Np, col);
+    for (int p = 0; p < Np; p++) P[(size_t)p * Np + j] = col[p];
+  }
+  dg_matmul(Np, Np, Np, P, ref->Vinv, I);
+done:
+  dg_free(&r);
+  dg_free(&s);
+  dg_free(&t);
+  dg_free(&col);
+  dg_free(&P);
+  return st;
+}
+
+static int host_is_little_endian(void) {
+  const uint16_t one = 1;
+  unsigned char b;
+  memcpy(&b, &one, 1);
+  return b == 1;
+}
+
+/* An appended block: its byte count (UInt64), then the data. */
+static void block_header(FILE *fp, uint64_t bytes) { fwrite(&bytes, sizeof bytes, 1, fp); }
+
+static dg_status write_failed(const dg_atomic_file *f) {
+  return DG_ERROR(DG_ERR_IO, "cannot write %s: %s", f->path, errno ? strerror(errno) : "I/O error");
+}
+
+dg_status dg_vtu_write(const char *path, const dg_geom *g, const double *q, double time,
+                       dg_vtu_mode mode) {
+  DG_CHECK(g && q, DG_ERR_INPUT, "dg_vtu_write: no geometry or field given");
+  DG_CHECK(mode == DG_VTU_LAGRANGE || mode == DG_VTU_SUBDIVIDED, DG_ERR_INPUT,
+           "dg_vtu_write: unknown output mode %d", (int)mode);
+  const dg_mesh *m = g->mesh;
+  const int N = g->N, Np = g->Np, K = g->K;
+  const size_t KNp = (size_t)K * Np;
+  const int sub = mode == DG_VTU_SUBDIVIDED ? N * N * N : 1; /* cells per element */
+  const int per_cell = mode == DG_VTU_SUBDIVIDED ? 4 : Np;     /* points per cell */
+  const uint64_t npts = KNp, ncells = (uint64_t)K * sub;
+
+  int *w = NULL, *tets = NULL;
+  double *I = NULL, *buf = NULL;
+  int64_t *ibuf = NULL;
+  unsigned char *tbuf = NULL;
+  dg_atomic_file f = {0};
+  dg_status st = DG_OK;
+  DG_CALL_GOTO(fail, DG_ALLOC(w, 4 * (size_t)Np));
+  DG_CALL_GOTO(fail, DG_ALLOC(I, (size_t)Np * Np));
+  DG_CALL_GOTO(fail, DG_ALLOC(buf, 3 * (size_t)Np));
+  DG_CALL_GOTO(fail, DG_ALLOC(ibuf, (size_t)sub * per_cell));
+  DG_CALL_GOTO(fail, DG_ALLOC(tbuf, sub));
+  DG_CALL_GOTO(fail, dg_vtk_tet_points(N, w));
+  DG_CALL_GOTO(fail, lattice_interp(g->ref, w, I));
+  if (mode == DG_VTU_SUBDIVIDED) {
+    DG_CALL_GOTO(fail, DG_ALLOC(tets, 4 * (size_t)sub));
+    DG_CALL_GOTO(fail, dg_vtk_tet_subdivide(N, tets));
+  }
+
+  /* Appended blocks, in file order; each is an 8-byte count then the data. */
+  const uint64_t bytes[6] = {
+      3 * npts * sizeof(double),       /* E */
+      3 * npts * sizeof(double),       /* H */
+      3 * npts * sizeof(double),       /* points */
+      ncells * per_cell * sizeof(int64_t), /* connectivity */
+      ncells * sizeof(int64_t),        /* offsets */
+      ncells,                          /* types */
+  };
+  uint64_t off[6];
+  off[0] = 0;
+  for (int b = 1; b < 6; b++) off[b] = off[b - 1] + sizeof(uint64_t) + bytes[b - 1];
+
+  DG_CALL_GOTO(fail, dg_atomic_open(&f, path));
+  FILE *fp = f.fp;
+  fprintf(fp,
+          "<?xml version=\"1.0\"?>\n"
+          "<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"%s\" "
+          "header_type=\"UInt64\">\n"
+          "  <UnstructuredGrid>\n"
+          "    <FieldData>\n"
+          "      <DataArray type=\"Float64\" Name=\"TimeValue\" NumberOfTuples=\"1\" "
+          "format=\"ascii\">%.17g</DataArray>\n"
+          "    </FieldData>\n"
+          "    <Piece NumberOfPoints=\"%llu\" NumberOfCells=\"%llu\">\n"
+          "      <PointData Vectors=\"E\">\n"
+          "        <DataArray type=\"Float64\" Name=\"E\" NumberOfComponents=\"3\" "
+          "format=\"appended\" offset=\"%llu\"/>\n"
+          "        <DataArray type=\"Float64\" Name=\"H\" NumberOfComponents=\"3\" "
+          "format=\"appended\" offset=\"%llu\"/>\n"
+          "      </PointData>\n"
+          "      <Points>\n"
+          "        <DataArray type=\"Float64\" Name=\"Points\" NumberOfComponents=\"3\" "
+          "format=\"appended\" offset=\"%llu\"/>\n"
+          "      </Points>\n"
+          "      <Cells>\n"
+          "        <DataArray type=\"Int64\" Name=\"connectivity\" format=\"appended\" "
+          "offset=\"%llu\"/>\n"
+          "        <DataArray type=\"Int64\" Name=\"offsets\" format=\"appended\" "
+          "offset=\"%llu\"/>\n"
+          "        <DataArray type=\"UInt8\" Name=\"types\" format=\"appended\" "
+          "offset=\"%llu\"/>\n"
+          "      </Cells>\n"
+          "    </Piece>\n"
+          "  </UnstructuredGrid>\n"
+          "  <AppendedData encoding=\"raw\">\n"
+          "   _",
+          host_is_little_endian() ? "LittleEndian" : "BigEndian", time,
+          (unsigned long long)npts, (unsigned long long)ncells, (unsigned long long)off[0],
+          (unsigned long long)off[1], (unsigned long long)off[2], (unsigned long long)off[3],
+          (unsigned long long)off[4], (unsigned long long)off[5]);
+
+  /* E and H at the lattice points: per element, I times the nodal values. */
+  for (int field = 0; field < 2; field++) {
+    block_header(fp, bytes[field]);
+    for (int k = 0; k < K; k++) {
+      for (int p = 0; p < Np; p++)
+        for (int c = 0; c < 3; c++) {
+          const double *u = q + (size_t)(3 * field + c) * KNp + (size_t)k * Np;
+          const double *row = I + (size_t)p * Np;
+          double v = 0;
+          for (int n = 0; n < Np; n++) v += row[n] * u[n];
+          buf[3 * p + c] = v;
+        }
+      fwrite(buf, sizeof *buf, 3 * (size_t)Np, fp);
+    }
+    if (ferror(fp)) goto io_fail; /* stop early on a full disk */
+  }
+
+  /* Points: the affine image of the lattice; weight v belongs to the element's vertex v. */
+  block_header(fp, bytes[2]);
+  for (int k = 0; k < K; k++) {
+    const int *v = m->EToV + 4 * (size_t)k;
+    for (int p = 0; p < Np; p++) {
+      double x = 0, y = 0, z = 0;
+      for (int c = 0; c < 4; c++) {
+        const double l = (double)w[4 * p + c] / N;
+        x += l * m->VX[v[c]];
+        y += l * m->VY[v[c]];
+        z += l * m->VZ[v[c]];
+      }
+      buf[3 * p] = x;
+      buf[3 * p + 1] = y;
+      buf[3 * p + 2] = z;
+    }
+    fwrite(buf, sizeof *buf, 3 * (size_t)Np, fp);
+  }
+  if (ferror(fp)) goto io_fail;
+
+  /* Cells. */
+  block_header(fp, bytes[3]);
+  for (int k = 0; k < K; k++) {
+    const int64_t first = (int64_t)k * Np;
+    for (int c = 0; c < sub * per_cell; c++)
+      ibuf[c] = first + (mode == DG_VTU_SUBDIVIDED ? tets[c] : c);
+    fwrite(ibuf, sizeof *ibuf, (size_t)sub * per_cell, fp);
+  }
+  block_header(fp, bytes[4]);
+  for (uint64_t c = 0; c < ncells; c++) {
+    const int64_t end = (int64_t)((c + 1) * per_cell);
+    fwrite(&end, sizeof end, 1, fp);
+  }
+  block_header(fp, bytes[5]);
+  memset(tbuf, mode == DG_VTU_SUBDIVIDED ? VTK_TETRA : VTK_LAGRANGE_TETRAHEDRON, sub);
+  for (int k = 0; k < K; k++) fwrite(tbuf, 1, sub, fp);
+  fprintf(fp, "\n  </AppendedData>\n</VTKFile>\n");
+
+  DG_CALL_GOTO(fail, dg_atomic_commit(&f));
+  goto done;
+io_fail:
+  st = write_failed(&f);
+fail:
+  dg_atomic_abort(&f);
+done:
+  dg_free(&w);
+  dg_free(&tets);
+  dg_free(&I);
+  dg_free(&buf);
+  dg_free(&ibuf);
+  dg_free(&tbuf);
+  return st;
+}
+
+/* A file name as an XML attribute value. */
+static void xml_attr(FILE *fp, const char *s) {
+  for (; *s; s++) switch (*s) {
+    case '&': fputs("&amp;", fp); break;
+    case '<': fputs("&lt;", fp); break;
+    case '>': fputs("&gt;", fp); break;
+    case '"': fputs("&quot;", fp); break;
+    default: fputc(*s, fp);
+    }
+}
+
+dg_status dg_pvd_write(const char *path, int n, const double *times,
+                       const char *const *files) {
+  DG_CHECK(n >= 0 && (n == 0 || (times && files)), DG_ERR_INPUT,
+           "dg_pvd_write: %d datasets but no times or file names", n);
+  for (int i = 0; i < n; i++)
+    DG_CHECK(files[i] && *files[i], DG_ERR_INPUT, "dg_pvd_write: dataset %d has no file name",
+             i);
+  dg_atomic_file f = {0};
+  DG_CALL(dg_atomic_open(&f, path));
+  fprintf(f.fp, "<?xml version=\"1.0\"?>\n"
+                "<VTKFile type=\"Collection\" version=\"0.1\">\n"
+                "  <Collection>\n");
+  for (int i = 0; i < n; i++) {
+    fprintf(f.fp, "    <DataSet timestep=\"%.17g\" group=\"\" part=\"0\" file=\"", times[i]);
+    xml_attr(f.fp, files[i]);
+    fprintf(f.fp, "\"/>\n");
+  }
+  fprintf(f.fp, "  </Collection>\n</VTKFile>\n");
+  DG_CALL(dg_atomic_commit(&f));
+  return DG_OK;
+}
