@@ -50,6 +50,9 @@
 #ifndef WG1 /* work-group size of the 1D pointwise kernels (flux, update, curl) */
 #define WG1 64
 #endif
+#ifndef DG_INCIDENT /* 1: a plane wave enters through the boundary (DG_INC_* in surface.cl) */
+#define DG_INCIDENT 0
+#endif
 #ifndef DG_TEST_FLIP /* test only: 1 flips a sign in the volume kernel */
 #define DG_TEST_FLIP 0
 #endif
@@ -86,9 +89,9 @@ typedef REAL real_t;
 /* Per-element data: rx ry rz sx sy sz tx ty tz 1/eps 1/mu sigma/eps, interleaved like the
  * fields: (k / VL) * EG * VL + g * VL + k % VL. */
 #define EG 12
-/* Per-face data: nx ny nz cEH cEE cHE cHH bcE bcH (+1 unused), interleaved like the fields:
- * (k / VL) * 4 * FD * VL + (face * FD + c) * VL + k % VL. */
-#define FD 10
+/* Per-face data: nx ny nz cEH cEE cHE cHH bcE bcH incE incH (+1 unused), interleaved like
+ * the fields: (k / VL) * 4 * FD * VL + (face * FD + c) * VL + k % VL. */
+#define FD 12
 
 #if VW == 1
 typedef real_t vreal;

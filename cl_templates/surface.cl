@@ -4,8 +4,11 @@
  * local memory), and the lift fused with the LSERK update.
  *
  * Boundaries are branch-free: on a boundary face vmapP = vmapM and
- *   dE = E(P) - E(M) + bcE E(M),  dH = H(P) - H(M) + bcH H(M),
- * with (bcE, bcH) = (-2, 0) PEC, (0, -2) PMC, (-1, -1) absorbing, (0, 0) interior.
+ *   dE = E(P) - E(M) + bcE E(M) + incE E_inc,  dH = H(P) - H(M) + bcH H(M) + incH H_inc,
+ * with (bcE, bcH) = (-2, 0) PEC, (0, -2) PMC, (-1, -1) absorbing, (0, 0) interior, and the
+ * incident plane wave (only with DG_INCIDENT) weighted by (incE, incH) = (1, 1) on absorbing
+ * faces in the total-field formulation (exterior state = incident field), (-2, 0) on PEC
+ * faces in the scattered-field formulation (E+ = -E- - 2 E_inc), (0, 0) elsewhere.
  * The host folds Fscale, the impedances, alpha and 1/eps, 1/mu into cEH cEE cHE cHH:
  *   flux_E = n x (cEH dH - cEE n x dE),  flux_H = n x (-cHE dE - cHH n x dH). */
 
@@ -23,6 +26,79 @@
 #define LIFT_SRC LIFTT
 #endif
 
+#if DG_INCIDENT
+/* The incident plane wave (dg/source.h): E_inc = P g(tau), H_inc = (k x P) g(tau),
+ * tau = t - k.x + k.x0. The host bakes the wave in; the defaults are a Gaussian along x. */
+#ifndef DG_INC_KX /* unit propagation direction k */
+#define DG_INC_KX ((real_t)1)
+#define DG_INC_KY ((real_t)0)
+#define DG_INC_KZ ((real_t)0)
+#endif
+#ifndef DG_INC_KX0 /* k . x0, x0 the reference point */
+#define DG_INC_KX0 ((real_t)0)
+#endif
+#ifndef DG_INC_PX /* unit polarisation P of E */
+#define DG_INC_PX ((real_t)0)
+#define DG_INC_PY ((real_t)1)
+#define DG_INC_PZ ((real_t)0)
+#endif
+#ifndef DG_INC_HX /* k x P, the direction of H */
+#define DG_INC_HX ((real_t)0)
+#define DG_INC_HY ((real_t)0)
+#define DG_INC_HZ ((real_t)1)
+#endif
+#ifndef DG_INC_SHAPE /* INC_GAUSSIAN, INC_RICKER or INC_HARMONIC (dg_pulse_shape order) */
+#define DG_INC_SHAPE 0
+#endif
+#ifndef DG_INC_F0 /* centre frequency */
+#define DG_INC_F0 ((real_t)1)
+#endif
+#ifndef DG_INC_T0 /* delay */
+#define DG_INC_T0 ((real_t)0)
+#endif
+#ifndef DG_INC_AMP /* amplitude */
+#define DG_INC_AMP ((real_t)1)
+#endif
+#ifndef DG_INC_RAMP_ON /* harmonic: 1 with a switch-on ramp, 0 without */
+#define DG_INC_RAMP_ON 0
+#endif
+#ifndef DG_INC_F0_RAMP /* harmonic: f0 / (ramp length in periods) */
+#define DG_INC_F0_RAMP ((real_t)1)
+#endif
+#define INC_GAUSSIAN 0
+#define INC_RICKER 1
+#define INC_HARMONIC 2
+
+/* g(tau) as dg_pulse_eval computes it, lane by lane. */
+inline vreal inc_pulse(const vreal tau) {
+  const vreal s = tau - DG_INC_T0;
+#if DG_INC_SHAPE == INC_HARMONIC
+  vreal g = DG_INC_AMP * sin((real_t)6.28318530717958647692 * DG_INC_F0 * s);
+#if DG_INC_RAMP_ON
+  /* sin^2 ramp over the first `ramp` periods: zero slope at both ends. */
+  const vreal r = sin((real_t)1.57079632679489661923 *
+                      clamp(s * DG_INC_F0_RAMP, (real_t)0, (real_t)1));
+  g *= r * r;
+#endif
+  return g;
+#else
+  const vreal a = (real_t)3.14159265358979323846 * DG_INC_F0 * s;
+#if DG_INC_SHAPE == INC_RICKER
+  return DG_INC_AMP * ((real_t)1 - (real_t)2 * a * a) * exp(-a * a);
+#else
+  return DG_INC_AMP * exp(-a * a);
+#endif
+#endif
+}
+/* Extra kernel parameters: the physical node coordinates x, y, z (3 fields in the field
+ * layout) and the stage time. */
+#define INC_PARAMS , __global const real_t *restrict xyz, const real_t t_inc
+#define INC_ARGS , xyz, t_inc
+#else
+#define INC_PARAMS
+#define INC_ARGS
+#endif
+
 /* The six flux values at the VW flux indices i..i+VW-1 (i a multiple of VW; flux index
  * blk*FLUXP*VL + j*VL + lane is face node j of element blk*VL + lane), as vreals: lanes are
  * elements. The own traces load as vectors (the VW elements' node Fmask[j] is contiguous in
@@ -30,7 +106,7 @@
  * (j >= 4 NFP) and padding elements (zero face data) give zero. */
 inline void flux_point(const int i, __global const real_t *restrict q, const int fs,
                        __global const int *restrict vmapM, __global const int *restrict vmapP,
-                       __global const real_t *restrict fdata, vreal out[6]) {
+                       __global const real_t *restrict fdata, vreal out[6] INC_PARAMS) {
   const int blk = i / (FLUXP * VL);
   const int r = i - blk * (FLUXP * VL);
   const int j = r / VL;
@@ -64,6 +140,21 @@ inline void flux_point(const int i, __global const real_t *restrict q, const int
     dE[c] = qP[c] - em + bcE * em;
     dH[c] = qP[3 + c] - hm + bcH * hm;
   }
+#if DG_INCIDENT
+  {
+    const vreal incE = VLOAD(fd + 9 * VL), incH = VLOAD(fd + 10 * VL);
+    const vreal x = VLOAD(xyz + m), y = VLOAD(xyz + fs + m), z = VLOAD(xyz + 2 * fs + m);
+    const vreal g = inc_pulse(t_inc - (DG_INC_KX * x + DG_INC_KY * y + DG_INC_KZ * z) +
+                              DG_INC_KX0);
+    const vreal gE = incE * g, gH = incH * g;
+    dE[0] += gE * DG_INC_PX;
+    dE[1] += gE * DG_INC_PY;
+    dE[2] += gE * DG_INC_PZ;
+    dH[0] += gH * DG_INC_HX;
+    dH[1] += gH * DG_INC_HY;
+    dH[2] += gH * DG_INC_HZ;
+  }
+#endif
   const vreal ndEx = ny * dE[2] - nz * dE[1], ndEy = nz * dE[0] - nx * dE[2],
               ndEz = nx * dE[1] - ny * dE[0];
   const vreal ndHx = ny * dH[2] - nz * dH[1], ndHy = nz * dH[0] - nx * dH[2],
@@ -85,11 +176,12 @@ inline void flux_point(const int i, __global const real_t *restrict q, const int
 __kernel __attribute__((reqd_work_group_size(WG1, 1, 1)))
 void KNAME(flux)(__global const real_t *restrict q, const int fs,
                  __global const int *restrict vmapM, __global const int *restrict vmapP,
-                 __global const real_t *restrict fdata, __global real_t *restrict flux) {
+                 __global const real_t *restrict fdata, __global real_t *restrict flux
+                 INC_PARAMS) {
   const int i = get_global_id(0) * VW;
   const int ffs = get_global_size(0) * VW;
   vreal o[6];
-  flux_point(i, q, fs, vmapM, vmapP, fdata, o);
+  flux_point(i, q, fs, vmapM, vmapP, fdata, o INC_ARGS);
   for (int f = 0; f < 6; ++f) VSTORE(o[f], flux + f * ffs + i);
 }
 #endif
@@ -101,7 +193,7 @@ __kernel __attribute__((reqd_work_group_size(NP, LKB, 1)))
 void KNAME(fluxlift)(__global const real_t *restrict q, const int fs,
                      __global const int *restrict vmapM, __global const int *restrict vmapP,
                      __global const real_t *restrict fdata, __global real_t *restrict rhs,
-                     __global const real_t *restrict LIFTT)
+                     __global const real_t *restrict LIFTT INC_PARAMS)
 #elif LIFT_MODE == LIFT_FUSED_UPDATE
 void KNAME(liftupdate)(__global const real_t *restrict flux, const int ffs,
                        __global const real_t *restrict rhs, __global const real_t *restrict LIFTT,
@@ -135,7 +227,7 @@ void KNAME(lift)(__global const real_t *restrict flux, const int ffs,
 #if LIFT_MODE == LIFT_FUSED
     for (int p = lid * VW; p < LKB * FLUXP * VL; p += NP * LKB * VW) {
       vreal o[6];
-      flux_point(base + p, q, fs, vmapM, vmapP, fdata, o);
+      flux_point(base + p, q, fs, vmapM, vmapP, fdata, o INC_ARGS);
       for (int f = 0; f < 6; ++f) VSTORE(o[f], s_f + f * LKB * FLUXP * VL + p);
     }
 #else

@@ -6,15 +6,16 @@
 #include "app/simulate.h"
 
 static double run(dg_backend backend, int N, int cells, double *h) {
-  dg_run_config c;
+  dg_case c;
   dg_run_result r;
-  dg_run_config_default(&c);
+  dg_case_default(&c);
+  c.quiet = 1;
   c.backend = backend;
   c.precision = DG_PREC_DOUBLE;
   c.order = N;
   c.final_time = 0.3;
   c.box_cells[0] = c.box_cells[1] = c.box_cells[2] = cells;
-  assert_dg_ok(dg_run_cavity(&c, &r));
+  assert_dg_ok(dg_run(&c, &r));
   if (backend == DG_BACKEND_OPENCL) assert_true(r.verify_rel_diff <= 1e-12);
   *h = pow((double)r.K, -1.0 / 3.0);
   return r.l2_error;

@@ -1,4 +1,5 @@
-/* Each template builds with its defaults (common.cl + the template, no host defines), the
+/* Each template builds with its defaults (common.cl + the template, no host defines; the
+ * surface kernels with and without the incident plane wave, in float and double), the
  * rendered source carries the host's defines and literal arrays, $DGTD_TEMPLATES picks the
  * template directory, and the template hash changes when a template changes. */
 #include "test_util.h"
@@ -17,10 +18,14 @@ static void test_each_template_builds_with_defaults(void **state) {
     dg_error_clear();
     skip();
   }
-  const char *files[] = {"volume.cl", "surface.cl", "update.cl", "blas_pointwise.cl"};
+  const char *files[] = {"volume.cl", "surface.cl", "update.cl", "blas_pointwise.cl",
+                         "source.cl", "surface.cl", "surface.cl"};
   for (size_t i = 0; i < sizeof files / sizeof files[0]; ++i) {
     dg_kernel_spec s;
     memset(&s, 0, sizeof s);
+    if (i >= 5) assert_dg_ok(dg_kernel_spec_define(&s, "DG_INCIDENT", "1"));
+    if (i == 6 && !dev->info.has_fp64) continue;
+    if (i == 6) assert_dg_ok(dg_kernel_spec_define(&s, "DG_DOUBLE", "1"));
     assert_dg_ok(dg_kernel_spec_file(&s, "common.cl"));
     assert_dg_ok(dg_kernel_spec_file(&s, files[i]));
     char *src = NULL;
@@ -73,8 +78,8 @@ static void test_hash_tracks_template_changes(void **state) {
   (void)state;
   char dir[] = "/tmp/dgtd-templates-XXXXXX";
   assert_non_null(mkdtemp(dir));
-  const char *files[] = {"common.cl", "volume.cl", "surface.cl", "update.cl",
-                         "blas_pointwise.cl"};
+  const char *files[] = {"common.cl", "volume.cl",         "surface.cl",
+                         "update.cl", "blas_pointwise.cl", "source.cl"};
   char from[256], to[256];
   for (size_t i = 0; i < sizeof files / sizeof files[0]; ++i) {
     snprintf(from, sizeof from, "cl_templates/%s", files[i]);

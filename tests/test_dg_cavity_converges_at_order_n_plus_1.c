@@ -8,15 +8,16 @@
 /* Error at T for order N on a box with `cells` cells per side or on a mesh file; the mesh
  * size h is taken as K^(-1/3), which is fair for structured and unstructured meshes alike. */
 static double run(int N, int cells, const char *mesh, double T, double *h) {
-  dg_run_config c;
+  dg_case c;
   dg_run_result r;
-  dg_run_config_default(&c);
+  dg_case_default(&c);
+  c.quiet = 1;
   c.backend = DG_BACKEND_REF;
   c.order = N;
   c.final_time = T;
-  c.mesh_path = mesh;
+  snprintf(c.mesh_file, sizeof c.mesh_file, "%s", mesh ? mesh : "");
   c.box_cells[0] = c.box_cells[1] = c.box_cells[2] = cells;
-  assert_dg_ok(dg_run_cavity(&c, &r));
+  assert_dg_ok(dg_run(&c, &r));
   *h = pow((double)r.K, -1.0 / 3.0);
   return r.l2_error;
 }

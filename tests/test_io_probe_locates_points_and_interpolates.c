@@ -148,7 +148,7 @@ static void point_outside_is_input_error_naming_it(void **state) {
   assert_null(p);
   const double near[3] = {1 + 1e-6, 0.5, 0.5}; /* far beyond rounding */
   double rst[3];
-  assert_int_equal(dg_probe_locate(m, near, rst), -1);
+  assert_int_equal(dg_mesh_locate(m, near, rst), -1);
   assert_dg_error(dg_probes_create(&p, g, 1, near), DG_ERR_INPUT, "probe 0 at");
   /* No probes at all is fine. */
   assert_dg_ok(dg_probes_create(&p, g, 0, NULL));

@@ -1,55 +1,65 @@
-/* dgtd run: the cavity eigenmode case with its figures on stdout (text or JSON). */
+/* dgtd run [CASE.json] [OPTIONS]: a case file (or the built-in cavity), options on top. */
 #include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cjson/cJSON.h>
-#include <stdio.h>
-#include <string.h>
-#include <unistd.h>
 
+#include "app/case.h"
 #include "app/cli.h"
 #include "app/commands.h"
 #include "app/simulate.h"
 
 static void run_usage(FILE *f) {
   fprintf(f,
-          "usage: dgtd run [OPTIONS]\n\n"
-          "Runs a PEC cavity with an exact eigenmode and reports the L2 error at the final time.\n"
-          "With no options: unit cube, 4x4x4 box mesh (384 tetrahedra), order 3, mode 1,1,1,\n"
-          "final time 1, upwind flux, OpenCL backend in float on the default device.\n\n"
+          "usage: dgtd run [CASE.json] [OPTIONS]\n\n"
+          "Runs the case in CASE.json (keys: see README.md, 'Case files'), or with no case file\n"
+          "the built-in default: a PEC cavity (unit cube, 4x4x4 box mesh, 384 tetrahedra) with\n"
+          "the exact (1,1,1) eigenmode, order 3, final time 1, upwind flux, OpenCL in float on\n"
+          "the default device; it reports the L2 error against the exact solution.\n"
+          "Options override the case file.\n\n"
           "options:\n"
           "  --backend opencl|ref   generated OpenCL kernels (default), or the plain C\n"
           "                         double-precision reference operator\n"
           "  --precision float|double  OpenCL arithmetic (default float; ref is always double)\n"
           "  --variant SPEC         force one kernel variant, e.g. 'work=vec,vw=16,lift=fused-update'\n"
-          "                         (keys and values: see src/backend/variant.h); default: the\n"
+          "                         (keys and values: src/backend/variant.h); default: the\n"
           "                         device's default variant\n"
           "  --device P:D|NAME      OpenCL device by index or name substring (see dgtd devices);\n"
           "                         default $DGTD_DEVICE, else the first GPU, else the first device\n"
           "  --dump-kernels DIR     write the exact OpenCL source built (and options, log) to DIR\n"
-          "  --mesh FILE            Gmsh .msh (2.2, 4.1) or Gambit .neu mesh; every boundary\n"
-          "                         face is PEC and the cavity is the mesh's bounding box\n"
+          "  --mesh FILE            Gmsh .msh (2.2, 4.1) or Gambit .neu mesh; without a case file\n"
+          "                         every boundary face is PEC and the cavity is the bounding box\n"
           "  --box N[,NY,NZ]        built-in box mesh with N (x NY x NZ) cells, 6 tets per cell\n"
           "  --order N              polynomial order, 1..15 (default 3)\n"
           "  --final-time T         simulated time (default 1)\n"
+          "  --steps N              take exactly N steps of the automatic time step instead\n"
           "  --cfl C                factor on the automatic time step (default 1)\n"
-          "  --mode m,n,p[:A,B,C]   cavity mode and E amplitudes (divergence-free; default\n"
-          "                         A=B=1 and C from div E = 0, or (0,0,1) when p = 0)\n"
+          "  --mode m,n,p[:A,B,C]   start from this cavity mode (and report the error against it);\n"
+          "                         amplitudes must be divergence-free; default A=B=1 and C from\n"
+          "                         div E = 0, or (0,0,1) when p = 0\n"
           "  --flux upwind|central  numerical flux (default upwind)\n"
-          "  --json                 print one JSON object with the figures on stdout\n"
-          "  --quiet                no progress lines on stderr\n"
+          "  --output DIR           directory for VTU/PVD, probes.csv, energy.csv, checkpoints\n"
+          "  --checkpoint-every N[s]  write DIR/checkpoint.chk every N steps (or N seconds)\n"
+          "  --restart FILE         continue from a checkpoint of the same case\n"
+          "  --json                 print one JSON summary object on stdout\n"
+          "  --quiet                no progress output on stderr\n"
           "  --help                 this text\n\n"
-          "exit status: 0 ok, 2 bad input or mesh, 3 file error, 4 numerical failure, 1 other\n");
+          "exit status: 0 ok, 2 bad input or mesh, 3 file error, 4 numerical failure (blow-up,\n"
+          "failed verification), 5 OpenCL failure, 1 other\n");
 }
 
-static void print_text(const dg_run_config *c, const dg_run_result *r) {
-  printf("dgtd run: PEC cavity, mode (%d,%d,%d), amplitudes (%g,%g,%g), omega %.6g\n",
-         r->mode[0], r->mode[1], r->mode[2], r->amp[0], r->amp[1], r->amp[2], r->omega);
-  printf("  mesh          %s\n", c->mesh_path ? c->mesh_path : "built-in box");
+static void print_text(const dg_case *c, const dg_run_result *r) {
+  printf("dgtd run: %s\n", c->source);
+  if (c->has_cavity_mode)
+    printf("  case          PEC cavity, mode (%d,%d,%d), amplitudes (%g,%g,%g), omega %.6g\n",
+           r->mode[0], r->mode[1], r->mode[2], r->amp[0], r->amp[1], r->amp[2], r->omega);
+  printf("  mesh          %s\n", c->mesh_file[0] ? c->mesh_file : "built-in box");
   if (c->backend == DG_BACKEND_REF) {
     printf("  backend       ref (CPU, double)\n");
   } else {
-    printf("  backend       opencl (%s)\n", c->precision == DG_PREC_DOUBLE ? "double" : "float");
+    printf("  backend       opencl (%s)\n", strstr(r->variant, "prec=double") ? "double" : "float");
     printf("  device        %s\n", r->device);
     printf("  variant       %s (%s)\n", r->variant, r->variant_source);
     printf("  verified      RHS vs reference on random fields: relative L2 difference %.2e\n",
@@ -59,34 +69,38 @@ static void print_text(const dg_run_config *c, const dg_run_result *r) {
   printf("  K             %d\n", r->K);
   printf("  N             %d (Np = %d)\n", r->N, r->Np);
   printf("  DOFs          %lld\n", r->dofs);
+  if (r->first_step) printf("  restarted at  step %d\n", r->first_step);
   printf("  steps         %d\n", r->steps);
   printf("  dt            %.6g\n", r->dt);
   printf("  final time    %.6g\n", r->final_time);
   printf("  wall time     %.3f s\n", r->wall_s);
   printf("  DOF/s         %.4g (DOFs x RHS evaluations / s)\n", r->dofs_per_s);
   printf("  energy        %.10g -> %.10g\n", r->energy_start, r->energy_end);
-  printf("  L2 error      %.6e (relative %.6e)\n", r->l2_error, r->l2_rel_error);
+  if (c->output_dir[0])
+    printf("  output        %s (%d VTU snapshots, %d checkpoints)\n", c->output_dir, r->n_vtu, r->n_checkpoints);
+  if (r->has_error) printf("  L2 error      %.6e (relative %.6e)\n", r->l2_error, r->l2_rel_error);
 }
 
 /* One JSON object on stdout (cJSON does the escaping). */
-static void print_json(const dg_run_config *c, const dg_run_result *r) {
+static void print_json(const dg_case *c, const dg_run_result *r) {
   const int ref = c->backend == DG_BACKEND_REF;
   cJSON *o = cJSON_CreateObject();
-  cJSON_AddStringToObject(o, "case", "cavity");
+  cJSON_AddStringToObject(o, "case", c->source);
   cJSON_AddStringToObject(o, "backend", ref ? "ref" : "opencl");
-  cJSON_AddStringToObject(o, "precision", ref || c->precision == DG_PREC_DOUBLE ? "double" : "float");
+  cJSON_AddStringToObject(o, "precision", ref || strstr(r->variant, "prec=double") ? "double" : "float");
   if (!ref) {
     cJSON_AddStringToObject(o, "device", r->device);
     cJSON_AddStringToObject(o, "variant", r->variant);
     cJSON_AddStringToObject(o, "variant_source", r->variant_source);
     cJSON_AddNumberToObject(o, "verify_rel_diff", r->verify_rel_diff);
   }
-  cJSON_AddStringToObject(o, "mesh", c->mesh_path ? c->mesh_path : "box");
+  cJSON_AddStringToObject(o, "mesh", c->mesh_file[0] ? c->mesh_file : "box");
   cJSON_AddNumberToObject(o, "flux_alpha", c->alpha);
   cJSON_AddNumberToObject(o, "K", r->K);
   cJSON_AddNumberToObject(o, "N", r->N);
   cJSON_AddNumberToObject(o, "Np", r->Np);
   cJSON_AddNumberToObject(o, "dofs", (double)r->dofs);
+  cJSON_AddNumberToObject(o, "first_step", r->first_step);
   cJSON_AddNumberToObject(o, "steps", r->steps);
   cJSON_AddNumberToObject(o, "dt", r->dt);
   cJSON_AddNumberToObject(o, "final_time", r->final_time);
@@ -94,64 +108,114 @@ static void print_json(const dg_run_config *c, const dg_run_result *r) {
   cJSON_AddNumberToObject(o, "dofs_per_s", r->dofs_per_s);
   cJSON_AddNumberToObject(o, "energy_start", r->energy_start);
   cJSON_AddNumberToObject(o, "energy_end", r->energy_end);
-  cJSON_AddNumberToObject(o, "l2_error", r->l2_error);
-  cJSON_AddNumberToObject(o, "l2_rel_error", r->l2_rel_error);
-  cJSON_AddItemToObject(o, "mode", cJSON_CreateIntArray(r->mode, 3));
-  cJSON_AddItemToObject(o, "amplitudes", cJSON_CreateDoubleArray(r->amp, 3));
-  cJSON_AddNumberToObject(o, "omega", r->omega);
+  cJSON_AddNumberToObject(o, "vtu_snapshots", r->n_vtu);
+  cJSON_AddNumberToObject(o, "checkpoints", r->n_checkpoints);
+  if (r->has_error) {
+    cJSON_AddNumberToObject(o, "l2_error", r->l2_error);
+    cJSON_AddNumberToObject(o, "l2_rel_error", r->l2_rel_error);
+    cJSON_AddItemToObject(o, "mode", cJSON_CreateIntArray(r->mode, 3));
+    cJSON_AddItemToObject(o, "amplitudes", cJSON_CreateDoubleArray(r->amp, 3));
+    cJSON_AddNumberToObject(o, "omega", r->omega);
+  }
   char *text = cJSON_PrintUnformatted(o);
   if (text) printf("%s\n", text);
   free(text);
   cJSON_Delete(o);
 }
 
-static dg_status parse_mode(const char *s, dg_run_config *c) {
+static dg_status copy_opt(const char *opt, const char *value, char *dst, size_t cap) {
+  DG_CHECK(strlen(value) < cap, DG_ERR_INPUT, "%s: value too long", opt);
+  strcpy(dst, value);
+  return DG_OK;
+}
+
+static dg_status parse_mode(const char *s, dg_case *c) {
   char buf[128];
   DG_CHECK(strlen(s) < sizeof buf, DG_ERR_INPUT, "--mode: value too long");
   strcpy(buf, s);
   char *colon = strchr(buf, ':');
+  c->has_amp = 0;
   if (colon) {
     *colon = '\0';
     DG_CALL(dg_cli_doubles("--mode amplitudes", colon + 1, 3, c->amp));
     c->has_amp = 1;
   }
   DG_CALL(dg_cli_ints("--mode", buf, 3, c->mode));
+  c->has_cavity_mode = 1;
   return DG_OK;
 }
 
-static dg_status parse_box(const char *s, dg_run_config *c) {
+static dg_status parse_box(const char *s, dg_case *c) {
   if (!strchr(s, ',')) {
     int n;
     DG_CALL(dg_cli_int("--box", s, 1, 1000, &n));
     c->box_cells[0] = c->box_cells[1] = c->box_cells[2] = n;
-    return DG_OK;
+  } else {
+    DG_CALL(dg_cli_ints("--box", s, 3, c->box_cells));
+    for (int d = 0; d < 3; ++d)
+      DG_CHECK(c->box_cells[d] >= 1, DG_ERR_INPUT, "--box: cell counts must be positive, got '%s'", s);
   }
-  DG_CALL(dg_cli_ints("--box", s, 3, c->box_cells));
-  for (int d = 0; d < 3; ++d)
-    DG_CHECK(c->box_cells[d] >= 1, DG_ERR_INPUT, "--box: cell counts must be positive, got '%s'", s);
+  c->mesh_file[0] = '\0';
   return DG_OK;
 }
 
-static dg_status parse_args(int argc, char **argv, dg_run_config *c, int *json, int *help) {
-  enum { O_BACKEND = 256, O_MESH, O_BOX, O_ORDER, O_TFINAL, O_CFL, O_MODE, O_FLUX, O_JSON,
-         O_QUIET, O_HELP, O_PRECISION, O_VARIANT, O_DEVICE, O_DUMP };
+/* --checkpoint-every N (steps) or Ns (seconds). */
+static dg_status parse_checkpoint(const char *s, dg_case *c) {
+  const size_t n = strlen(s);
+  if (n > 1 && s[n - 1] == 's') {
+    char buf[64];
+    DG_CHECK(n < sizeof buf, DG_ERR_INPUT, "--checkpoint-every: value too long");
+    memcpy(buf, s, n - 1);
+    buf[n - 1] = '\0';
+    DG_CALL(dg_cli_double("--checkpoint-every", buf, &c->checkpoint_seconds));
+    DG_CHECK(c->checkpoint_seconds > 0, DG_ERR_INPUT, "--checkpoint-every: seconds must be positive");
+    return DG_OK;
+  }
+  return dg_cli_int("--checkpoint-every", s, 1, 1 << 30, &c->checkpoint_every);
+}
+
+/* First pass: the case file (the one argument that is not an option). Second pass: the
+ * options, on top of it. */
+static dg_status parse_args(int argc, char **argv, dg_case *c, int *help) {
+  enum { O_BACKEND = 256, O_MESH, O_BOX, O_ORDER, O_TFINAL, O_STEPS, O_CFL, O_MODE, O_FLUX,
+         O_JSON, O_QUIET, O_HELP, O_PRECISION, O_VARIANT, O_DEVICE, O_DUMP, O_OUTPUT,
+         O_CHECKPOINT, O_RESTART };
   static const struct option opts[] = {
-      {"backend", required_argument, 0, O_BACKEND}, {"mesh", required_argument, 0, O_MESH},
-      {"box", required_argument, 0, O_BOX},         {"order", required_argument, 0, O_ORDER},
-      {"final-time", required_argument, 0, O_TFINAL}, {"cfl", required_argument, 0, O_CFL},
-      {"mode", required_argument, 0, O_MODE},       {"flux", required_argument, 0, O_FLUX},
-      {"json", no_argument, 0, O_JSON},             {"quiet", no_argument, 0, O_QUIET},
-      {"help", no_argument, 0, O_HELP},             {"precision", required_argument, 0, O_PRECISION},
-      {"variant", required_argument, 0, O_VARIANT}, {"device", required_argument, 0, O_DEVICE},
-      {"dump-kernels", required_argument, 0, O_DUMP}, {0, 0, 0, 0}};
-  int quiet = 0;
+      {"backend", required_argument, 0, O_BACKEND},   {"mesh", required_argument, 0, O_MESH},
+      {"box", required_argument, 0, O_BOX},           {"order", required_argument, 0, O_ORDER},
+      {"final-time", required_argument, 0, O_TFINAL}, {"steps", required_argument, 0, O_STEPS},
+      {"cfl", required_argument, 0, O_CFL},           {"mode", required_argument, 0, O_MODE},
+      {"flux", required_argument, 0, O_FLUX},         {"json", no_argument, 0, O_JSON},
+      {"quiet", no_argument, 0, O_QUIET},             {"help", no_argument, 0, O_HELP},
+      {"precision", required_argument, 0, O_PRECISION}, {"variant", required_argument, 0, O_VARIANT},
+      {"device", required_argument, 0, O_DEVICE},     {"dump-kernels", required_argument, 0, O_DUMP},
+      {"output", required_argument, 0, O_OUTPUT},     {"checkpoint-every", required_argument, 0, O_CHECKPOINT},
+      {"restart", required_argument, 0, O_RESTART},   {0, 0, 0, 0}};
   opterr = 0;
+  /* Pass 1: find --help and the case file. */
+  optind = 1;
+  const char *case_file = NULL;
+  for (;;) {
+    const int o = getopt_long(argc, argv, "-h", opts, NULL);
+    if (o == -1) break;
+    if (o == 'h' || o == O_HELP) {
+      *help = 1;
+      return DG_OK;
+    }
+    if (o == 1) {
+      DG_CHECK(!case_file, DG_ERR_INPUT, "more than one case file: '%s' and '%s'", case_file, optarg);
+      case_file = optarg;
+    }
+  }
+  if (case_file) DG_CALL(dg_case_read(c, case_file));
+  /* Pass 2: options override the case. */
   optind = 1;
   for (;;) {
     const int prev = optind;
-    const int o = getopt_long(argc, argv, "h", opts, NULL);
+    const int o = getopt_long(argc, argv, "-h", opts, NULL);
     if (o == -1) break;
     switch (o) {
+    case 1: break; /* the case file */
     case O_BACKEND:
       if (!strcmp(optarg, "ref")) c->backend = DG_BACKEND_REF;
       else if (!strcmp(optarg, "opencl")) c->backend = DG_BACKEND_OPENCL;
@@ -162,13 +226,17 @@ static dg_status parse_args(int argc, char **argv, dg_run_config *c, int *json, 
       else if (!strcmp(optarg, "double")) c->precision = DG_PREC_DOUBLE;
       else return DG_ERROR(DG_ERR_INPUT, "--precision: expected float or double, got '%s'", optarg);
       break;
-    case O_VARIANT: c->variant = optarg; break;
-    case O_DEVICE: c->device = optarg; break;
-    case O_DUMP: c->dump_dir = optarg; break;
-    case O_MESH: c->mesh_path = optarg; break;
+    case O_VARIANT: DG_CALL(copy_opt("--variant", optarg, c->variant, sizeof c->variant)); break;
+    case O_DEVICE: DG_CALL(copy_opt("--device", optarg, c->device, sizeof c->device)); break;
+    case O_DUMP: DG_CALL(copy_opt("--dump-kernels", optarg, c->dump_dir, sizeof c->dump_dir)); break;
+    case O_MESH: DG_CALL(copy_opt("--mesh", optarg, c->mesh_file, sizeof c->mesh_file)); break;
     case O_BOX: DG_CALL(parse_box(optarg, c)); break;
     case O_ORDER: DG_CALL(dg_cli_int("--order", optarg, 1, 15, &c->order)); break;
-    case O_TFINAL: DG_CALL(dg_cli_double("--final-time", optarg, &c->final_time)); break;
+    case O_TFINAL:
+      DG_CALL(dg_cli_double("--final-time", optarg, &c->final_time));
+      c->steps = 0;
+      break;
+    case O_STEPS: DG_CALL(dg_cli_int("--steps", optarg, 1, 1 << 30, &c->steps)); break;
     case O_CFL: DG_CALL(dg_cli_double("--cfl", optarg, &c->cfl)); break;
     case O_MODE: DG_CALL(parse_mode(optarg, c)); break;
     case O_FLUX:
@@ -176,38 +244,38 @@ static dg_status parse_args(int argc, char **argv, dg_run_config *c, int *json, 
       else if (!strcmp(optarg, "central")) c->alpha = 0.0;
       else return DG_ERROR(DG_ERR_INPUT, "--flux: expected upwind or central, got '%s'", optarg);
       break;
-    case O_JSON: *json = 1; break;
-    case O_QUIET: quiet = 1; break;
-    case 'h':
-    case O_HELP: *help = 1; return DG_OK;
+    case O_OUTPUT: DG_CALL(copy_opt("--output", optarg, c->output_dir, sizeof c->output_dir)); break;
+    case O_CHECKPOINT: DG_CALL(parse_checkpoint(optarg, c)); break;
+    case O_RESTART: DG_CALL(copy_opt("--restart", optarg, c->restart, sizeof c->restart)); break;
+    case O_JSON: c->json = 1; break;
+    case O_QUIET: c->quiet = 1; break;
     case ':': return DG_ERROR(DG_ERR_INPUT, "%s needs a value (see dgtd run --help)", argv[prev]);
     default: return DG_ERROR(DG_ERR_INPUT, "unknown option '%s' (see dgtd run --help)", argv[prev]);
     }
   }
-  DG_CHECK(optind == argc, DG_ERR_INPUT, "unexpected argument '%s' (see dgtd run --help)",
-           argv[optind]);
-  c->progress = !quiet && isatty(STDERR_FILENO);
+  DG_CHECK(c->final_time > 0, DG_ERR_INPUT, "the final time must be positive, got %g", c->final_time);
   return DG_OK;
 }
 
 int dg_cmd_run(int argc, char **argv) {
-  dg_run_config c;
+  dg_case c;
   dg_run_result r;
-  int json = 0, help = 0;
-  dg_run_config_default(&c);
-  dg_status st = parse_args(argc, argv, &c, &json, &help);
+  int help = 0;
+  dg_case_default(&c);
+  dg_status st = parse_args(argc, argv, &c, &help);
   if (st == DG_OK && help) {
     run_usage(stdout);
+    dg_case_free(&c);
     return 0;
   }
-  if (st == DG_OK) st = dg_run_cavity(&c, &r);
+  if (st == DG_OK) st = dg_run(&c, &r);
   if (st != DG_OK) {
     dg_error_print(stderr);
+    dg_case_free(&c);
     return dg_status_exit_code(st);
   }
-  if (json)
-    print_json(&c, &r);
-  else
-    print_text(&c, &r);
+  if (c.json) print_json(&c, &r);
+  else print_text(&c, &r);
+  dg_case_free(&c);
   return 0;
 }

@@ -1,9 +1,12 @@
 #include "app/simulate.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "backend/cl_maxwell.h"
 #include "backend/verify.h"
@@ -13,30 +16,61 @@
 #include "dg/geom.h"
 #include "dg/lserk.h"
 #include "dg/maxwell.h"
+#include "io/checkpoint.h"
+#include "io/probe.h"
+#include "io/series.h"
+#include "io/vtu.h"
 #include "mesh/mesh.h"
 #include "refel/refel.h"
-
-void dg_run_config_default(dg_run_config *c) {
-  memset(c, 0, sizeof *c);
-  c->backend = DG_BACKEND_OPENCL;
-  c->precision = DG_PREC_FLOAT;
-  for (int d = 0; d < 3; ++d) {
-    c->box_cells[d] = 4;
-    c->box_lo[d] = 0;
-    c->box_hi[d] = 1;
-    c->mode[d] = 1;
-  }
-  c->order = 3;
-  c->final_time = 1.0;
-  c->cfl = 1.0;
-  c->alpha = 1.0;
-}
 
 static double now_s(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
+
+/* Everything a run owns, released in one place. */
+typedef struct {
+  const dg_case *c;
+  dg_mesh *mesh;
+  dg_refel *ref;
+  dg_geom *geom;
+  dg_maxwell *phys;
+  dg_plane_wave pw;          /* the incident wave (phys->incident_ctx points here) */
+  dg_cavity_mode mode;       /* when the case has one: initial state and exact solution */
+  size_t n;                  /* 6 K Np */
+  double *q, *res, *rhs;     /* host state; res/rhs for the reference backend */
+  dg_device *dev;            /* OpenCL backend */
+  dg_cl_maxwell *op;
+  dg_probes *probes;
+  dg_series *probe_log, *energy_log;
+  int n_vtu;
+  double *vtu_t;             /* times of the snapshots written so far (for the .pvd) */
+  char **vtu_files;
+  double dt;
+  int steps, first_step;
+  double energy0, energy_ref; /* energy at the start; largest energy while sources were on */
+} run_state;
+
+static void run_state_free(run_state *s) {
+  dg_free(&s->q);
+  dg_free(&s->res);
+  dg_free(&s->rhs);
+  dg_cl_maxwell_destroy(&s->op);
+  dg_device_destroy(&s->dev);
+  dg_probes_destroy(&s->probes);
+  dg_series_destroy(&s->probe_log);
+  dg_series_destroy(&s->energy_log);
+  for (int i = 0; i < s->n_vtu; ++i) dg_free(&s->vtu_files[i]);
+  dg_free(&s->vtu_files);
+  dg_free(&s->vtu_t);
+  dg_maxwell_destroy(&s->phys);
+  dg_geom_destroy(&s->geom);
+  dg_refel_destroy(&s->ref);
+  dg_mesh_destroy(&s->mesh);
+}
+
+/* ---- set-up ------------------------------------------------------------------------------ */
 
 /* The cavity is the mesh's bounding box; check that the mesh fills it (volumes agree and
  * every boundary face lies on one of its six planes). */
@@ -49,7 +83,7 @@ static dg_status check_mesh_is_box(const dg_mesh *m, const char *path, double lo
   for (int k = 0; k < m->K; ++k) vol += dg_mesh_elem_volume(m, k);
   DG_CHECK(fabs(vol - box) <= 1e-9 * box, DG_ERR_INPUT,
            "%s: the mesh (volume %g) does not fill its bounding box (volume %g): the cavity "
-           "case needs a box-shaped domain", path, vol, box);
+           "mode needs a box-shaped domain", path, vol, box);
   const double tol = 1e-9 * size;
   for (int k = 0; k < m->K; ++k)
     for (int f = 0; f < 4; ++f) {
@@ -61,173 +95,500 @@ static dg_status check_mesh_is_box(const dg_mesh *m, const char *path, double lo
           int all = 1;
           for (int i = 0; i < 3; ++i) {
             const int v = m->EToV[4 * k + dg_face_vertices[f][i]];
-            const double c = d == 0 ? m->VX[v] : d == 1 ? m->VY[v] : m->VZ[v];
-            all &= fabs(c - plane) <= tol;
+            const double x = d == 0 ? m->VX[v] : d == 1 ? m->VY[v] : m->VZ[v];
+            all &= fabs(x - plane) <= tol;
           }
           on_plane = all;
         }
       DG_CHECK(on_plane, DG_ERR_INPUT,
                "%s: boundary face %d of element %d is not on the bounding box: the cavity "
-               "case needs a box-shaped domain", path, f, k + 1);
+               "mode needs a box-shaped domain", path, f, k + 1);
     }
   return DG_OK;
 }
+
+/* "name (tag 3)" lists of a mesh's physical groups of one dimension, for messages. */
+static void list_groups(const dg_mesh *m, int dim, char *buf, size_t cap) {
+  buf[0] = '\0';
+  for (int i = 0; i < m->nphys; ++i) {
+    if (m->phys[i].dim != dim) continue;
+    char one[96];
+    snprintf(one, sizeof one, "%s\"%s\" (tag %d)", buf[0] ? ", " : "", m->phys[i].name, m->phys[i].tag);
+    strncat(buf, one, cap - strlen(buf) - 1);
+  }
+  if (!buf[0]) snprintf(buf, cap, "none named in the file");
+}
+
+/* The tag of a physical group reference; it must exist in the mesh. */
+static dg_status resolve_group(const dg_mesh *m, int dim, const dg_group_ref *g,
+                               const char *what, const char *casefile, int *tag) {
+  char avail[1024];
+  if (g->name[0]) {
+    *tag = dg_mesh_phys_tag(m, dim, g->name);
+    if (*tag >= 0) return DG_OK;
+    list_groups(m, dim, avail, sizeof avail);
+    return DG_ERROR(DG_ERR_INPUT, "%s: %s \"%s\": the mesh has no physical %s of that name "
+                    "(it has: %s)", casefile, what, g->name, dim == 3 ? "volume" : "surface", avail);
+  }
+  int found = 0;
+  for (int k = 0; k < m->K && !found; ++k) {
+    if (dim == 3) found = m->elem_tag[k] == g->tag;
+    else for (int f = 0; f < 4; ++f) found |= m->face_tag[4 * k + f] == g->tag;
+  }
+  list_groups(m, dim, avail, sizeof avail);
+  DG_CHECK(found, DG_ERR_INPUT, "%s: %s %d: no %s of the mesh carries that physical tag "
+           "(named groups: %s)", casefile, what, g->tag, dim == 3 ? "element" : "boundary face", avail);
+  *tag = g->tag;
+  return DG_OK;
+}
+
+static const char *group_name(const dg_mesh *m, int dim, int tag) {
+  for (int i = 0; i < m->nphys; ++i)
+    if (m->phys[i].dim == dim && m->phys[i].tag == tag && m->phys[i].name[0]) return m->phys[i].name;
+  return "";
+}
+
+static dg_status apply_materials_and_boundaries(run_state *s) {
+  const dg_case *c = s->c;
+  const dg_mesh *m = s->mesh;
+  dg_maxwell *p = s->phys;
+  p->alpha = c->alpha;
+  for (int i = 0; i < c->n_materials; ++i) {
+    int tag;
+    char what[64];
+    snprintf(what, sizeof what, "materials[%d].volume", i);
+    DG_CALL(resolve_group(m, 3, &c->materials[i].volume, what, c->source, &tag));
+    for (int k = 0; k < m->K; ++k)
+      if (m->elem_tag[k] == tag) {
+        p->eps[k] = c->materials[i].eps;
+        p->mu[k] = c->materials[i].mu;
+        p->sigma[k] = c->materials[i].sigma;
+      }
+  }
+  int *tags = NULL;
+  DG_CALL(DG_ALLOC(tags, c->n_boundaries + 1));
+  dg_status st = DG_OK;
+  for (int i = 0; i < c->n_boundaries; ++i) {
+    char what[64];
+    snprintf(what, sizeof what, "boundaries[%d].surface", i);
+    DG_CALL_GOTO(done, resolve_group(m, 2, &c->boundaries[i].surface, what, c->source, &tags[i]));
+  }
+  enum { MAX_MISSING = 32 };
+  int missing[MAX_MISSING], n_missing = 0; /* sorted tags of surfaces left without a condition */
+  for (int k = 0; k < m->K; ++k)
+    for (int f = 0; f < 4; ++f) {
+      const int t = m->face_tag[4 * k + f];
+      if (t < 0) continue;
+      int bc = -1;
+      for (int i = 0; i < c->n_boundaries && bc < 0; ++i)
+        if (tags[i] == t) bc = (int)c->boundaries[i].bc;
+      if (bc < 0 && c->has_default_bc) bc = (int)c->default_bc;
+      if (bc >= 0) {
+        p->bc[4 * k + f] = (unsigned char)bc;
+        continue;
+      }
+      int at = 0;
+      while (at < n_missing && missing[at] < t) ++at;
+      if ((at < n_missing && missing[at] == t) || n_missing == MAX_MISSING) continue;
+      memmove(missing + at + 1, missing + at, (size_t)(n_missing - at) * sizeof *missing);
+      missing[at] = t;
+      ++n_missing;
+    }
+  if (n_missing) {
+    char list[1024] = "";
+    for (int i = 0; i < n_missing; ++i) {
+      char one[128];
+      snprintf(one, sizeof one, "%s\"%s\" (tag %d)", i ? ", " : "",
+               missing[i] ? group_name(m, 2, missing[i]) : "untagged faces", missing[i]);
+      strncat(list, one, sizeof list - strlen(list) - 1);
+    }
+    st = DG_ERROR(DG_ERR_INPUT, "%s: boundary surface%s without a condition: %s; add %s to "
+                  "\"boundaries\" or set \"default_boundary\"", c->source, n_missing > 1 ? "s" : "",
+                  list, n_missing > 1 ? "them" : "it");
+  }
+done:
+  dg_free(&tags);
+  return st;
+}
+
+static dg_status add_sources(run_state *s) {
+  const dg_case *c = s->c;
+  for (int i = 0; i < c->n_dipoles; ++i) {
+    double rst[3];
+    const int k = dg_mesh_locate(s->mesh, c->dipoles[i].pos, rst);
+    DG_CHECK(k >= 0, DG_ERR_INPUT, "%s: sources[%d].position (%g, %g, %g) is outside the mesh",
+             c->source, i, c->dipoles[i].pos[0], c->dipoles[i].pos[1], c->dipoles[i].pos[2]);
+    DG_CALL(dg_maxwell_add_dipole(s->phys, &c->dipoles[i], k, rst));
+  }
+  if (c->has_plane_wave) {
+    s->pw = c->plane_wave;
+    dg_maxwell_set_plane_wave(s->phys, &s->pw);
+  }
+  return DG_OK;
+}
+
+/* Is any source still on at time t (pulse above 1e-6 of its amplitude)? */
+static int sources_active(const run_state *s, double t) {
+  const dg_case *c = s->c;
+  for (int i = 0; i < c->n_dipoles; ++i)
+    if (fabs(dg_pulse_eval(&c->dipoles[i].pulse, t)) > 1e-6 * fabs(c->dipoles[i].pulse.amplitude))
+      return 1;
+  if (c->has_plane_wave) return 1; /* the wave keeps crossing the domain */
+  return 0;
+}
+
+static dg_status make_dir(const char *dir) {
+  char path[DG_CASE_PATH];
+  snprintf(path, sizeof path, "%s", dir);
+  for (char *p = path + 1; *p; ++p) {
+    if (*p != '/') continue;
+    *p = '\0';
+    if (mkdir(path, 0777) != 0 && errno != EEXIST)
+      return DG_ERROR(DG_ERR_IO, "cannot create directory %s: %s", path, strerror(errno));
+    *p = '/';
+  }
+  if (mkdir(path, 0777) != 0 && errno != EEXIST)
+    return DG_ERROR(DG_ERR_IO, "cannot create directory %s: %s", path, strerror(errno));
+  return DG_OK;
+}
+
+static void out_path(const run_state *s, const char *name, char *buf, size_t cap) {
+  snprintf(buf, cap, "%s/%s", s->c->output_dir, name);
+}
+
+/* ---- the time loop's pieces ------------------------------------------------------------- */
+
+/* Bring the device state to the host copy s->q (no-op for the reference backend). */
+static dg_status fetch_state(run_state *s) {
+  if (s->op) DG_CALL(dg_cl_maxwell_get_state(s->op, s->q));
+  return DG_OK;
+}
+
+static dg_status write_vtu(run_state *s, int step, double t) {
+  char name[64], path[DG_CASE_PATH + 64];
+  snprintf(name, sizeof name, "fields_%06d.vtu", step);
+  out_path(s, name, path, sizeof path);
+  DG_CALL(dg_vtu_write(path, s->geom, s->q, t, s->c->vtu_mode));
+  double *times = realloc(s->vtu_t, (size_t)(s->n_vtu + 1) * sizeof *times);
+  DG_CHECK(times, DG_ERR_MEMORY, "out of memory");
+  s->vtu_t = times;
+  char **files = realloc(s->vtu_files, (size_t)(s->n_vtu + 1) * sizeof *files);
+  DG_CHECK(files, DG_ERR_MEMORY, "out of memory");
+  s->vtu_files = files;
+  s->vtu_files[s->n_vtu] = strdup(name);
+  DG_CHECK(s->vtu_files[s->n_vtu], DG_ERR_MEMORY, "out of memory");
+  s->vtu_t[s->n_vtu++] = t;
+  out_path(s, "fields.pvd", path, sizeof path);
+  DG_CALL(dg_pvd_write(path, s->n_vtu, s->vtu_t, (const char *const *)s->vtu_files));
+  return DG_OK;
+}
+
+/* Blow-up: non-finite values, or energy growing beyond what the sources put in. */
+static dg_status check_health(run_state *s, int step, double t, double energy) {
+  for (size_t i = 0; i < s->n; ++i)
+    DG_CHECK(isfinite(s->q[i]), DG_ERR_NUMERIC,
+             "the solution became non-finite at step %d (t = %g): the time step is probably too "
+             "large (try a smaller --cfl) or a material value is bad", step, t);
+  if (sources_active(s, t)) {
+    s->energy_ref = fmax(s->energy_ref, energy);
+    return DG_OK;
+  }
+  /* Without active sources the discrete energy can only decrease (upwind) or stay
+   * (central); allow rounding in float and generous slack before calling it a blow-up. */
+  const double bound = 1.01 * fmax(s->energy_ref, s->energy0) + 1e-30;
+  DG_CHECK(energy <= bound, DG_ERR_NUMERIC,
+           "the energy grew from %.6g to %.6g by step %d (t = %g) with no source on: the time "
+           "step is too large (try a smaller --cfl) or a material value is bad", fmax(s->energy_ref, s->energy0),
+           energy, step, t);
+  return DG_OK;
+}
+
+static dg_status write_checkpoint(run_state *s, int step, double t, const char *variant) {
+  const dg_case *c = s->c;
+  const int single = c->backend == DG_BACKEND_OPENCL && c->precision == DG_PREC_FLOAT;
+  dg_checkpoint_header h;
+  memset(&h, 0, sizeof h);
+  h.K = s->mesh->K, h.N = s->ref->N, h.Np = s->ref->Np;
+  h.precision = single ? 4 : 8;
+  h.mesh_hash = dg_checkpoint_mesh_hash(s->mesh);
+  snprintf(h.variant, sizeof h.variant, "%s", variant);
+  h.step = step, h.time = t, h.dt = s->dt;
+  /* LSERK4's first stage has a = 0, so the residual is dead between steps: it is stored
+   * as zeros. Float states round-trip exactly through double. */
+  void *q = NULL, *res = NULL;
+  dg_status st = DG_OK;
+  DG_CALL_GOTO(done, dg_calloc(&q, s->n, (size_t)h.precision));
+  DG_CALL_GOTO(done, dg_calloc(&res, s->n, (size_t)h.precision));
+  for (size_t i = 0; i < s->n; ++i) {
+    if (single) ((float *)q)[i] = (float)s->q[i];
+    else ((double *)q)[i] = s->q[i];
+  }
+  char path[DG_CASE_PATH + 32];
+  out_path(s, "checkpoint.chk", path, sizeof path);
+  DG_CALL_GOTO(done, dg_checkpoint_write(path, &h, q, res));
+  if (s->probe_log) DG_CALL_GOTO(done, dg_series_commit(s->probe_log));
+  if (s->energy_log) DG_CALL_GOTO(done, dg_series_commit(s->energy_log));
+done:
+  dg_free(&q);
+  dg_free(&res);
+  return st;
+}
+
+static dg_status read_restart(run_state *s, double *t) {
+  const dg_case *c = s->c;
+  const int single = c->backend == DG_BACKEND_OPENCL && c->precision == DG_PREC_FLOAT;
+  dg_checkpoint_header want, got;
+  memset(&want, 0, sizeof want);
+  want.K = s->mesh->K, want.N = s->ref->N, want.Np = s->ref->Np;
+  want.precision = single ? 4 : 8;
+  want.mesh_hash = dg_checkpoint_mesh_hash(s->mesh);
+  void *q = NULL, *res = NULL;
+  dg_status st = DG_OK;
+  DG_CALL_GOTO(done, dg_calloc(&q, s->n, (size_t)want.precision));
+  DG_CALL_GOTO(done, dg_calloc(&res, s->n, (size_t)want.precision));
+  DG_CALL_GOTO(done, dg_checkpoint_read(c->restart, &want, &got, q, res));
+  DG_CHECK_GOTO(done, got.dt == s->dt, DG_ERR_INPUT,
+                "checkpoint %s was written with dt = %.17g, this run has dt = %.17g (same case, "
+                "CFL and final time needed)", c->restart, got.dt, s->dt);
+  DG_CHECK_GOTO(done, got.step <= s->steps, DG_ERR_INPUT,
+                "checkpoint %s is at step %lld, past this run's %d steps", c->restart,
+                (long long)got.step, s->steps);
+  for (size_t i = 0; i < s->n; ++i) s->q[i] = single ? ((float *)q)[i] : ((double *)q)[i];
+  s->first_step = (int)got.step;
+  *t = got.time;
+done:
+  dg_free(&q);
+  dg_free(&res);
+  return st;
+}
+
+/* ---- backends ----------------------------------------------------------------------------- */
 
 typedef struct {
   dg_maxwell *phys;
 } ref_ctx;
 
 static void ref_rhs(void *ctx, double t, const double *q, double *rhs) {
-  ref_ctx *c = ctx;
-  dg_maxwell_rhs(c->phys, t, q, NULL, rhs);
+  dg_maxwell_rhs(((ref_ctx *)ctx)->phys, t, q, NULL, rhs);
 }
 
-static void progress(const dg_run_config *c, int s, int steps, double dt, double t0,
-                     double *last) {
-  const double now = now_s();
-  if (!c->progress || now - *last < 2.0) return;
-  *last = now;
-  const double el = now - t0;
-  fprintf(stderr, "  step %d/%d  t=%.4g  %.0f%%  ETA %.1fs\n", s + 1, steps, (s + 1) * dt,
-          100.0 * (s + 1) / steps, el / (s + 1) * (steps - s - 1));
-}
-
-static dg_status step_ref(const dg_run_config *c, dg_maxwell *phys, size_t n, int steps,
-                          double dt, double *q, double *res, double *rhs, dg_run_result *r) {
-  ref_ctx ctx = {phys};
-  const double t0 = now_s();
-  double last = t0;
-  for (int s = 0; s < steps; ++s) {
-    dg_lserk_step(n, q, res, rhs, s * dt, dt, ref_rhs, &ctx);
-    progress(c, s, steps, dt, t0, &last);
-  }
-  r->wall_s = now_s() - t0;
-  return DG_OK;
-}
-
-/* The variant to run: --variant's spec (its prec key, if any, wins over --precision), else
- * the device's default. */
-static dg_status choose_variant(const dg_run_config *c, const dg_device *dev, int N,
-                                dg_variant *v, dg_run_result *r) {
-  if (c->variant) {
-    DG_CALL(dg_variant_parse(c->variant, v));
-    if (!strstr(c->variant, "prec=")) v->precision = c->precision;
-    r->variant_source = "--variant";
-  } else {
-    *v = dg_variant_default(&dev->info, N, c->precision);
-    r->variant_source = "device default";
-  }
-  dg_variant_print(v, r->variant, sizeof r->variant);
-  return DG_OK;
-}
-
-static dg_status step_opencl(const dg_run_config *c, dg_maxwell *phys, int steps, double dt,
-                             double *q, dg_run_result *r) {
-  dg_status st = DG_OK;
-  dg_device *dev = NULL;
-  dg_cl_maxwell *op = NULL;
+/* The variant to run: the case's or --variant's spec (its prec key, if any, wins over the
+ * precision setting), else the device's default. */
+static dg_status start_opencl(run_state *s, dg_run_result *r) {
+  const dg_case *c = s->c;
   dg_variant v;
   int pass = 0;
-  DG_CALL(dg_device_create(&dev, c->device));
-  snprintf(r->device, sizeof r->device, "%d:%d %s", dev->info.P, dev->info.D, dev->info.name);
-  DG_CALL_GOTO(done, choose_variant(c, dev, phys->geom->N, &v, r));
-  DG_CALL_GOTO(done, dg_cl_maxwell_create(&op, dev, phys, &v, c->dump_dir));
-  /* Never run an unverified variant: its RHS on random fields against the reference. */
-  DG_CALL_GOTO(done, dg_cl_verify_op(op, phys, 20261121, &r->verify_rel_diff, &pass));
-  DG_CALL_GOTO(done, dg_cl_maxwell_set_state(op, q));
-  const double t0 = now_s();
-  double last = t0;
-  for (int s = 0; s < steps; ++s) {
-    DG_CALL_GOTO(done, dg_cl_maxwell_step(op, s * dt, dt));
-    if (c->progress && (s % 16 == 15 || s == steps - 1)) {
-      DG_CALL_GOTO(done, dg_cl_maxwell_finish(op));
-      progress(c, s, steps, dt, t0, &last);
-    }
+  DG_CALL(dg_device_create(&s->dev, c->device[0] ? c->device : NULL));
+  snprintf(r->device, sizeof r->device, "%d:%d %s", s->dev->info.P, s->dev->info.D, s->dev->info.name);
+  if (c->variant[0]) {
+    DG_CALL(dg_variant_parse(c->variant, &v));
+    if (!strstr(c->variant, "prec=")) v.precision = c->precision;
+    r->variant_source = "--variant";
+  } else {
+    v = dg_variant_default(&s->dev->info, s->ref->N, c->precision);
+    r->variant_source = "device default";
   }
-  DG_CALL_GOTO(done, dg_cl_maxwell_finish(op));
-  r->wall_s = now_s() - t0;
-  DG_CALL_GOTO(done, dg_cl_maxwell_get_state(op, q));
-done:
-  dg_cl_maxwell_destroy(&op);
-  dg_device_destroy(&dev);
-  return st;
+  dg_variant_print(&v, r->variant, sizeof r->variant);
+  DG_CALL(dg_cl_maxwell_create(&s->op, s->dev, s->phys, &v, c->dump_dir[0] ? c->dump_dir : NULL));
+  /* Never run an unverified variant: its RHS on random fields against the reference, at a
+   * time when the sources are on (the first pulse's peak) so their kernels are checked too. */
+  double t_verify = 0;
+  if (c->n_dipoles) t_verify = c->dipoles[0].pulse.t0;
+  else if (c->has_plane_wave) t_verify = c->plane_wave.pulse.t0;
+  DG_CALL(dg_cl_verify_op_at(s->op, s->phys, t_verify, 20261121, &r->verify_rel_diff, &pass));
+  return DG_OK;
 }
 
-dg_status dg_run_cavity(const dg_run_config *c, dg_run_result *r) {
-  dg_status st = DG_OK;
-  dg_mesh *mesh = NULL;
-  dg_refel *ref = NULL;
-  dg_geom *geom = NULL;
-  dg_maxwell *phys = NULL;
-  double *q = NULL, *res = NULL, *rhs = NULL;
-  double lo[3], hi[3];
-  memset(r, 0, sizeof *r);
+/* ---- the run ------------------------------------------------------------------------------ */
 
-  DG_CHECK(c->final_time > 0, DG_ERR_INPUT, "final time must be positive, got %g", c->final_time);
-  DG_CHECK(c->cfl > 0, DG_ERR_INPUT, "CFL factor must be positive, got %g", c->cfl);
-  if (c->mesh_path) {
-    DG_CALL_GOTO(done, dg_mesh_read(&mesh, c->mesh_path));
-    DG_CALL_GOTO(done, check_mesh_is_box(mesh, c->mesh_path, lo, hi));
+static void progress(const dg_case *c, int step, int last_step, double t, double t0_wall,
+                     int first_step, long long dofs, double *last_print) {
+  if (c->quiet) return;
+  const double now = now_s();
+  const int tty = isatty(STDERR_FILENO);
+  if (step != last_step && now - *last_print < (tty ? 0.25 : 10.0)) return;
+  *last_print = now;
+  const double el = now - t0_wall;
+  const int done = step - first_step, total = last_step - first_step;
+  const double eta = done > 0 ? el / done * (total - done) : 0;
+  const double rate = el > 0 ? (double)dofs * DG_LSERK_STAGES * done / el : 0;
+  const double frac = total > 0 ? (double)done / total : 1;
+  if (tty) {
+    char bar[31];
+    const int fill = (int)(30 * frac);
+    for (int i = 0; i < 30; ++i) bar[i] = i < fill ? '#' : '.';
+    bar[30] = '\0';
+    fprintf(stderr, "\r  [%s] %3.0f%%  step %d/%d  t=%-10.4g ETA %6.1fs  %.3g DOF/s ", bar,
+            100 * frac, step, last_step, t, eta, rate);
+    if (step == last_step) fputc('\n', stderr);
   } else {
-    for (int d = 0; d < 3; ++d) {
-      DG_CHECK(c->box_cells[d] > 0, DG_ERR_INPUT, "box resolution must be positive");
-      lo[d] = c->box_lo[d];
-      hi[d] = c->box_hi[d];
-    }
-    DG_CALL_GOTO(done, dg_mesh_box(&mesh, lo, hi, c->box_cells[0], c->box_cells[1], c->box_cells[2]));
+    fprintf(stderr, "  step %d/%d  t=%.4g  %.0f%%  ETA %.1fs  %.3g DOF/s\n", step, last_step, t,
+            100 * frac, eta, rate);
   }
-  dg_cavity_mode mode;
-  DG_CALL_GOTO(done, dg_cavity_mode_init(&mode, c->mode[0], c->mode[1], c->mode[2],
-                                         c->has_amp ? c->amp : NULL, lo, hi));
-  DG_CALL_GOTO(done, dg_refel_create(&ref, c->order));
-  DG_CALL_GOTO(done, dg_geom_create(&geom, mesh, ref));
-  DG_CALL_GOTO(done, dg_maxwell_create(&phys, geom));
-  phys->alpha = c->alpha;
+}
 
-  const size_t n = DG_NFIELDS * (size_t)mesh->K * ref->Np;
-  DG_CALL_GOTO(done, DG_ALLOC(q, n));
-  DG_CALL_GOTO(done, DG_ALLOC(res, n));
-  DG_CALL_GOTO(done, DG_ALLOC(rhs, n));
-  dg_maxwell_interpolate(geom, dg_cavity_mode_eval, &mode, 0.0, q);
+dg_status dg_run(const dg_case *c, dg_run_result *r) {
+  dg_status st = DG_OK;
+  run_state s;
+  memset(&s, 0, sizeof s);
+  memset(r, 0, sizeof *r);
+  s.c = c;
+  double lo[3], hi[3];
 
-  /* Whole number of equal steps that lands exactly on the final time. */
-  const double dt_max = dg_maxwell_dt(phys, c->cfl);
-  const int steps = (int)ceil(c->final_time / dt_max - 1e-12);
-  const double dt = c->final_time / steps;
+  DG_CHECK(c->cfl > 0, DG_ERR_INPUT, "the CFL factor must be positive, got %g", c->cfl);
+  DG_CHECK(c->steps > 0 || c->final_time > 0, DG_ERR_INPUT, "the final time must be positive, got %g",
+           c->final_time);
+  if (c->mesh_file[0]) {
+    DG_CALL_GOTO(done, dg_mesh_read(&s.mesh, c->mesh_file));
+  } else {
+    for (int d = 0; d < 3; ++d) lo[d] = c->box_lo[d], hi[d] = c->box_hi[d];
+    DG_CALL_GOTO(done, dg_mesh_box(&s.mesh, lo, hi, c->box_cells[0], c->box_cells[1], c->box_cells[2]));
+  }
+  if (c->has_cavity_mode) {
+    if (c->mesh_file[0]) DG_CALL_GOTO(done, check_mesh_is_box(s.mesh, c->mesh_file, lo, hi));
+    DG_CALL_GOTO(done, dg_cavity_mode_init(&s.mode, c->mode[0], c->mode[1], c->mode[2],
+                                           c->has_amp ? c->amp : NULL, lo, hi));
+  }
+  DG_CALL_GOTO(done, dg_refel_create(&s.ref, c->order));
+  DG_CALL_GOTO(done, dg_geom_create(&s.geom, s.mesh, s.ref));
+  DG_CALL_GOTO(done, dg_maxwell_create(&s.phys, s.geom));
+  DG_CALL_GOTO(done, apply_materials_and_boundaries(&s));
+  DG_CALL_GOTO(done, add_sources(&s));
+  if (c->n_probes) {
+    double *xyz = NULL;
+    DG_CALL_GOTO(done, DG_ALLOC(xyz, 3 * c->n_probes));
+    for (int i = 0; i < c->n_probes; ++i) memcpy(xyz + 3 * i, c->probes[i].pos, sizeof c->probes[i].pos);
+    st = dg_probes_create(&s.probes, s.geom, c->n_probes, xyz);
+    dg_free(&xyz);
+    if (st != DG_OK) {
+      st = dg_error_prefix(st, "%s: probes: ", c->source);
+      goto done;
+    }
+  }
 
-  r->K = mesh->K;
-  r->N = ref->N;
-  r->Np = ref->Np;
-  r->dofs = (long long)n;
-  r->steps = steps;
-  r->dt = dt;
-  r->final_time = c->final_time;
-  r->omega = mode.omega;
-  r->energy_start = dg_maxwell_energy(phys, q);
-  memcpy(r->mode, c->mode, sizeof r->mode);
-  r->amp[0] = mode.A, r->amp[1] = mode.B, r->amp[2] = mode.C;
+  s.n = DG_NFIELDS * (size_t)s.mesh->K * s.ref->Np;
+  DG_CALL_GOTO(done, DG_ALLOC(s.q, s.n));
+  if (c->has_cavity_mode) dg_maxwell_interpolate(s.geom, dg_cavity_mode_eval, &s.mode, 0.0, s.q);
 
-  if (c->backend == DG_BACKEND_REF)
-    DG_CALL_GOTO(done, step_ref(c, phys, n, steps, dt, q, res, rhs, r));
-  else
-    DG_CALL_GOTO(done, step_opencl(c, phys, steps, dt, q, r));
-  r->dofs_per_s = (double)n * DG_LSERK_STAGES * steps / r->wall_s;
-  r->energy_end = dg_maxwell_energy(phys, q);
-  for (size_t i = 0; i < n; ++i)
-    DG_CHECK_GOTO(done, isfinite(q[i]), DG_ERR_NUMERIC,
-                  "the solution is not finite at the final time (unstable time step?)");
-  double norm = 0;
-  DG_CALL_GOTO(done, dg_maxwell_l2_error(geom, q, dg_cavity_mode_eval, &mode, c->final_time,
-                                         &r->l2_error, &norm));
-  r->l2_rel_error = norm > 0 ? r->l2_error / norm : r->l2_error;
+  /* Time step: the stable automatic one, shortened to land exactly on the final time. */
+  const double dt_max = dg_maxwell_dt(s.phys, c->cfl);
+  if (c->steps > 0) {
+    s.steps = c->steps;
+    s.dt = dt_max;
+  } else {
+    s.steps = (int)ceil(c->final_time / dt_max - 1e-12);
+    s.dt = c->final_time / s.steps;
+  }
+  double t = 0;
+  if (c->restart[0]) DG_CALL_GOTO(done, read_restart(&s, &t));
 
+  r->K = s.mesh->K, r->N = s.ref->N, r->Np = s.ref->Np;
+  r->dofs = (long long)s.n;
+  r->dt = s.dt;
+  r->final_time = s.steps * s.dt;
+  r->first_step = s.first_step;
+  s.energy0 = s.energy_ref = dg_maxwell_energy(s.phys, s.q);
+  r->energy_start = s.energy0;
+  if (c->has_cavity_mode) {
+    r->omega = s.mode.omega;
+    memcpy(r->mode, c->mode, sizeof r->mode);
+    r->amp[0] = s.mode.A, r->amp[1] = s.mode.B, r->amp[2] = s.mode.C;
+  }
+
+  if (c->backend == DG_BACKEND_OPENCL) {
+    DG_CALL_GOTO(done, start_opencl(&s, r));
+    DG_CALL_GOTO(done, dg_cl_maxwell_set_state(s.op, s.q));
+  } else {
+    DG_CALL_GOTO(done, DG_ALLOC(s.res, s.n));
+    DG_CALL_GOTO(done, DG_ALLOC(s.rhs, s.n));
+    snprintf(r->variant, sizeof r->variant, "ref");
+  }
+
+  /* Outputs. */
+  const int want_files = c->output_dir[0] != '\0';
+  DG_CHECK_GOTO(done, want_files || !(c->vtu_every || c->n_vtu_times || c->checkpoint_every ||
+                                      c->checkpoint_seconds > 0 || c->energy_every || c->n_probes),
+                DG_ERR_INPUT, "%s: output files were asked for but no output directory was given "
+                "(\"output\": {\"directory\": ...} or --output DIR)", c->source);
+  if (want_files) {
+    char path[DG_CASE_PATH + 32];
+    DG_CALL_GOTO(done, make_dir(c->output_dir));
+    if (c->n_probes) {
+      out_path(&s, "probes.csv", path, sizeof path);
+      DG_CALL_GOTO(done, dg_probe_log_create(&s.probe_log, path));
+      if (c->restart[0]) DG_CALL_GOTO(done, dg_series_resume(s.probe_log, "t", t * (1 + 1e-12)));
+    }
+    if (c->energy_every) {
+      out_path(&s, "energy.csv", path, sizeof path);
+      DG_CALL_GOTO(done, dg_energy_log_create(&s.energy_log, path));
+      if (c->restart[0]) DG_CALL_GOTO(done, dg_series_resume(s.energy_log, "step", s.first_step));
+    }
+  }
+  /* How often the host looks at the state for blow-up: ~100 times a run, or with the
+   * energy log. */
+  const int health_every = c->energy_every ? c->energy_every : (s.steps >= 100 ? s.steps / 100 : 1);
+  int next_time = 0; /* next entry of vtu_times */
+  while (next_time < c->n_vtu_times && c->vtu_times[next_time] < t - 0.5 * s.dt) ++next_time;
+  if (s.probe_log && !c->restart[0]) DG_CALL_GOTO(done, dg_probes_record(s.probes, t, s.q, s.probe_log));
+  if (s.energy_log && !c->restart[0]) {
+    const double row[3] = {0, 0, s.energy0};
+    DG_CALL_GOTO(done, dg_series_append(s.energy_log, row));
+  }
+  if (want_files && c->vtu_every && !c->restart[0]) DG_CALL_GOTO(done, write_vtu(&s, 0, 0));
+
+  ref_ctx rctx = {s.phys};
+  const double t0_wall = now_s();
+  double last_print = 0, last_checkpoint = t0_wall;
+  for (int step = s.first_step; step < s.steps; ++step) {
+    if (s.op) DG_CALL_GOTO(done, dg_cl_maxwell_step(s.op, t, s.dt));
+    else dg_lserk_step(s.n, s.q, s.res, s.rhs, t, s.dt, ref_rhs, &rctx);
+    const int now = step + 1;
+    t = now * s.dt;
+    const int probe_due = s.probe_log && now % c->probe_every == 0;
+    const int energy_due = now % health_every == 0 || now == s.steps;
+    const int vtu_due = want_files && ((c->vtu_every && now % c->vtu_every == 0) ||
+                                       (next_time < c->n_vtu_times && fabs(c->vtu_times[next_time] - t) <= 0.5 * s.dt));
+    const int chk_due = want_files && ((c->checkpoint_every && now % c->checkpoint_every == 0) ||
+                                       (c->checkpoint_seconds > 0 && now_s() - last_checkpoint >= c->checkpoint_seconds));
+    if (probe_due || energy_due || vtu_due || chk_due) DG_CALL_GOTO(done, fetch_state(&s));
+    if (probe_due) DG_CALL_GOTO(done, dg_probes_record(s.probes, t, s.q, s.probe_log));
+    if (energy_due) {
+      const double e = dg_maxwell_energy(s.phys, s.q);
+      DG_CALL_GOTO(done, check_health(&s, now, t, e));
+      if (s.energy_log && now % c->energy_every == 0) {
+        const double row[3] = {now, t, e};
+        DG_CALL_GOTO(done, dg_series_append(s.energy_log, row));
+      }
+    }
+    if (vtu_due) {
+      DG_CALL_GOTO(done, write_vtu(&s, now, t));
+      while (next_time < c->n_vtu_times && c->vtu_times[next_time] <= t + 0.5 * s.dt) ++next_time;
+    }
+    if (chk_due) {
+      DG_CALL_GOTO(done, write_checkpoint(&s, now, t, r->variant));
+      last_checkpoint = now_s();
+      ++r->n_checkpoints;
+    }
+    progress(c, now, s.steps, t, t0_wall, s.first_step, r->dofs, &last_print);
+  }
+  if (s.op) DG_CALL_GOTO(done, dg_cl_maxwell_finish(s.op));
+  r->wall_s = now_s() - t0_wall;
+  r->steps = s.steps - s.first_step;
+  r->dofs_per_s = r->wall_s > 0 ? (double)s.n * DG_LSERK_STAGES * r->steps / r->wall_s : 0;
+  DG_CALL_GOTO(done, fetch_state(&s));
+  r->energy_end = dg_maxwell_energy(s.phys, s.q);
+  DG_CALL_GOTO(done, check_health(&s, s.steps, t, r->energy_end));
+  if (s.probe_log) DG_CALL_GOTO(done, dg_series_commit(s.probe_log));
+  if (s.energy_log) DG_CALL_GOTO(done, dg_series_commit(s.energy_log));
+  r->n_vtu = s.n_vtu;
+  if (c->has_cavity_mode) {
+    double norm = 0;
+    DG_CALL_GOTO(done, dg_maxwell_l2_error(s.geom, s.q, dg_cavity_mode_eval, &s.mode, t,
+                                           &r->l2_error, &norm));
+    r->l2_rel_error = norm > 0 ? r->l2_error / norm : r->l2_error;
+    r->has_error = 1;
+  }
 done:
-  dg_free(&q);
-  dg_free(&res);
-  dg_free(&rhs);
-  dg_maxwell_destroy(&phys);
-  dg_geom_destroy(&geom);
-  dg_refel_destroy(&ref);
-  dg_mesh_destroy(&mesh);
+  run_state_free(&s);
   return st;
 }

@@ -10,7 +10,8 @@
 #include "device/program.h"
 #include "dg/lserk.h"
 
-enum { EG = 12, FD = 10, WG1 = 64 }; /* as in common.cl */
+enum { EG = 12, FD = 12, WG1 = 64 }; /* as in common.cl */
+enum { SRC_BATCH = 16 };              /* sources per launch of the source kernel (source.cl) */
 
 struct dg_cl_maxwell {
   dg_device *dev;      /* borrowed */
@@ -19,9 +20,13 @@ struct dg_cl_maxwell {
   int N, K, Kpad, NP, NFP, NPP, FLUXP, VL, nblk;
   size_t fs, ffs, rs;  /* field stride, flux field stride (reals), real size */
   cl_program prog;
-  cl_kernel k_volume, k_flux, k_lift, k_update, k_curl;
-  char name_volume[32], name_flux[32], name_lift[32], name_update[32], name_curl[32];
+  cl_kernel k_volume, k_flux, k_lift, k_update, k_curl, k_source;
+  char name_volume[32], name_flux[32], name_lift[32], name_update[32], name_curl[32],
+      name_source[32];
   cl_mem d_q, d_res, d_rhs, d_flux, d_egeo, d_fdata, d_vmapM, d_vmapP;
+  const dg_plane_wave *pw; /* borrowed from phys; NULL without an incident wave */
+  cl_mem d_xyz;            /* with pw: node coordinates, 3 fields in the field layout */
+  cl_mem d_sprof, d_snode; /* point sources: dir profile / eps (3 x NP), node indices */
   cl_mem d_DrT, d_DsT, d_DtT, d_LIFTT; /* operators, transposed: OpT[j*NP + n] */
   cl_mem d_Dall, d_D, d_LIFTrm;        /* CLBlast path: [Dr;Ds;Dt] (3NPP x NP), D, LIFT */
   void *stage;                         /* host staging, 6*fs reals */
@@ -105,8 +110,13 @@ static dg_status build_face_data(dg_cl_maxwell *op, cl_mem *d_fdata, cl_mem *d_v
       const double cH = g->Fscale[fid] / (p->mu[k] * (YM + YP));
       const double bcE = bc == DG_BC_PEC ? -2 : bc == DG_BC_ABC ? -1 : 0;
       const double bcH = bc == DG_BC_PMC ? -2 : bc == DG_BC_ABC ? -1 : 0;
+      /* Incident weights, from the exterior states of dg_maxwell_rhs: total-field absorbing
+       * E+ = E_inc, H+ = H_inc; scattered-field PEC E+ = -E- - 2 E_inc. */
+      const int total_abc = op->pw && !p->scattered && bc == DG_BC_ABC;
+      const int scat_pec = op->pw && p->scattered && bc == DG_BC_PEC;
+      const double incE = total_abc ? 1 : scat_pec ? -2 : 0, incH = total_abc ? 1 : 0;
       const double val[FD] = {g->nx[fid], g->ny[fid], g->nz[fid], cE * ZP, cE * p->alpha,
-                              cH * YP, cH * p->alpha, bcE, bcH, 0};
+                              cH * YP, cH * p->alpha, bcE, bcH, incE, incH, 0};
       for (int c = 0; c < FD; ++c)
         fd[(size_t)(k / op->VL) * 4 * FD * op->VL + (size_t)(f * FD + c) * op->VL +
            (size_t)(k % op->VL)] = val[c];
@@ -138,6 +148,49 @@ done:
   return st;
 }
 
+/* Node coordinates x, y, z in the field layout (for the incident wave at face nodes). */
+static dg_status build_coordinates(dg_cl_maxwell *op, cl_mem *out) {
+  const dg_geom *g = op->phys->geom;
+  dg_status st = DG_OK;
+  double *xyz = NULL;
+  DG_CALL(DG_ALLOC(xyz, 3 * op->fs));
+  const double *c3[3] = {g->x, g->y, g->z};
+  for (int c = 0; c < 3; ++c)
+    for (int k = 0; k < op->K; ++k)
+      for (int n = 0; n < op->NP; ++n)
+        xyz[c * op->fs + dev_index(op, k, n)] = c3[c][(size_t)k * op->NP + n];
+  DG_CALL_GOTO(done, upload_reals(op, xyz, 3 * op->fs, out));
+done:
+  dg_free(&xyz);
+  return st;
+}
+
+/* Point sources: P = dir profile / eps (3 x NP per source) and the device index of each of
+ * the source element's nodes (source.cl). */
+static dg_status build_source_data(dg_cl_maxwell *op, cl_mem *d_prof, cl_mem *d_node) {
+  const dg_maxwell *p = op->phys;
+  const int S = p->n_sources, Np = op->NP;
+  dg_status st = DG_OK;
+  double *prof = NULL;
+  int *node = NULL;
+  DG_CALL_GOTO(done, DG_ALLOC(prof, (size_t)S * 3 * Np));
+  DG_CALL_GOTO(done, DG_ALLOC(node, (size_t)S * Np));
+  for (int s = 0; s < S; ++s) {
+    const dg_point_source *src = &p->sources[s];
+    for (int c = 0; c < 3; ++c)
+      for (int n = 0; n < Np; ++n)
+        prof[((size_t)s * 3 + c) * Np + n] = src->dir[c] * src->profile[n] / p->eps[src->elem];
+    for (int n = 0; n < Np; ++n) node[(size_t)s * Np + n] = (int)dev_index(op, src->elem, n);
+  }
+  DG_CALL_GOTO(done, upload_reals(op, prof, (size_t)S * 3 * Np, d_prof));
+  DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_ONLY, (size_t)S * Np * sizeof(int),
+                                      node, d_node));
+done:
+  dg_free(&prof);
+  dg_free(&node);
+  return st;
+}
+
 /* Transposed operators: out[j*rows... ] = A[n][j] for an NP x cols row-major A. */
 static void transpose(const double *A, int rows, int cols, double *out) {
   for (int n = 0; n < rows; ++n)
@@ -145,6 +198,41 @@ static void transpose(const double *A, int rows, int cols, double *out) {
 }
 
 /* ---- program ---------------------------------------------------------------------------- */
+
+/* A real constant for the source: full precision, an f suffix in float programs (so they
+ * need no fp64). */
+static dg_status define_real(dg_kernel_spec *s, const char *name, double x, int fl) {
+  DG_CALL(dg_kernel_spec_define(s, name, "((real_t)%.17e%s)", x, fl ? "f" : ""));
+  return DG_OK;
+}
+
+/* The plane wave baked into surface.cl (DG_INC_*), so a program without one pays nothing. */
+static dg_status define_incident(dg_kernel_spec *s, const dg_plane_wave *pw, int fl) {
+  const double *k = pw->k, *p = pw->pol;
+  const double h[3] = {k[1] * p[2] - k[2] * p[1], k[2] * p[0] - k[0] * p[2],
+                       k[0] * p[1] - k[1] * p[0]};
+  const dg_pulse *g = &pw->pulse;
+  DG_CALL(dg_kernel_spec_define(s, "DG_INCIDENT", "1"));
+  DG_CALL(define_real(s, "DG_INC_KX", k[0], fl));
+  DG_CALL(define_real(s, "DG_INC_KY", k[1], fl));
+  DG_CALL(define_real(s, "DG_INC_KZ", k[2], fl));
+  DG_CALL(define_real(s, "DG_INC_KX0", k[0] * pw->x0[0] + k[1] * pw->x0[1] + k[2] * pw->x0[2],
+                      fl));
+  DG_CALL(define_real(s, "DG_INC_PX", p[0], fl));
+  DG_CALL(define_real(s, "DG_INC_PY", p[1], fl));
+  DG_CALL(define_real(s, "DG_INC_PZ", p[2], fl));
+  DG_CALL(define_real(s, "DG_INC_HX", h[0], fl));
+  DG_CALL(define_real(s, "DG_INC_HY", h[1], fl));
+  DG_CALL(define_real(s, "DG_INC_HZ", h[2], fl));
+  DG_CALL(dg_kernel_spec_define(s, "DG_INC_SHAPE", "%d", (int)g->shape));
+  DG_CALL(define_real(s, "DG_INC_F0", g->f0, fl));
+  DG_CALL(define_real(s, "DG_INC_T0", g->t0, fl));
+  DG_CALL(define_real(s, "DG_INC_AMP", g->amplitude, fl));
+  const int ramp_on = g->shape == DG_PULSE_HARMONIC && g->ramp > 0;
+  DG_CALL(dg_kernel_spec_define(s, "DG_INC_RAMP_ON", "%d", ramp_on));
+  DG_CALL(define_real(s, "DG_INC_F0_RAMP", ramp_on ? g->f0 / g->ramp : 0, fl));
+  return DG_OK;
+}
 
 static dg_status render_source(dg_cl_maxwell *op, const double *ops_t[4], char **src) {
   const dg_variant *v = &op->v;
@@ -170,6 +258,7 @@ static dg_status render_source(dg_cl_maxwell *op, const double *ops_t[4], char *
   DG_CALL(dg_kernel_spec_define(&s, "DG_LITERAL_OPS", "%d", v->literal));
   DG_CALL(dg_kernel_spec_define(&s, "VARIANT", "%s", suffix));
   DG_CALL(dg_kernel_spec_define(&s, "WG1", "%d", WG1));
+  if (op->pw) DG_CALL(define_incident(&s, op->pw, v->precision == DG_PREC_FLOAT));
   if (v->test == DG_VTEST_FLIP) DG_CALL(dg_kernel_spec_define(&s, "DG_TEST_FLIP", "1"));
   if (v->test == DG_VTEST_SYNTAX) DG_CALL(dg_kernel_spec_define(&s, "DG_TEST_SYNTAX", "1"));
   DG_CALL(dg_kernel_spec_file(&s, "common.cl"));
@@ -177,6 +266,7 @@ static dg_status render_source(dg_cl_maxwell *op, const double *ops_t[4], char *
   DG_CALL(dg_kernel_spec_file(&s, "surface.cl"));
   DG_CALL(dg_kernel_spec_file(&s, "update.cl"));
   if (blas) DG_CALL(dg_kernel_spec_file(&s, "blas_pointwise.cl"));
+  if (op->phys->n_sources) DG_CALL(dg_kernel_spec_file(&s, "source.cl"));
   if (v->literal && !blas) {
     const int np2 = op->NP * op->NP;
     DG_CALL(dg_kernel_spec_array(&s, "c_DrT", ops_t[0], np2));
@@ -221,6 +311,8 @@ static dg_status build_program(dg_cl_maxwell *op, const double *ops_t[4], const 
     DG_CALL_GOTO(done, make_kernel(op, lift_name, op->name_lift, &op->k_lift));
   }
   DG_CALL_GOTO(done, make_kernel(op, "update", op->name_update, &op->k_update));
+  if (op->phys->n_sources)
+    DG_CALL_GOTO(done, make_kernel(op, "source", op->name_source, &op->k_source));
 done:
   dg_free(&src);
   return st;
@@ -253,6 +345,7 @@ static dg_status set_static_args(dg_cl_maxwell *op) {
     DG_CALL(DG_KERNEL_ARG(k, 3, op->d_vmapP));
     DG_CALL(DG_KERNEL_ARG(k, 4, op->d_fdata));
     DG_CALL(DG_KERNEL_ARG(k, 5, op->d_flux));
+    if (op->pw) DG_CALL(DG_KERNEL_ARG(k, 6, op->d_xyz)); /* 7: the stage time */
   }
   if (op->k_lift) {
     cl_kernel k = op->k_lift;
@@ -264,6 +357,7 @@ static dg_status set_static_args(dg_cl_maxwell *op) {
       DG_CALL(DG_KERNEL_ARG(k, 4, op->d_fdata));
       DG_CALL(DG_KERNEL_ARG(k, 5, op->d_rhs));
       DG_CALL(DG_KERNEL_ARG(k, 6, op->d_LIFTT));
+      if (op->pw) DG_CALL(DG_KERNEL_ARG(k, 7, op->d_xyz)); /* 8: the stage time */
     } else {
       DG_CALL(DG_KERNEL_ARG(k, 0, op->d_flux));
       DG_CALL(DG_KERNEL_ARG(k, 1, ffs));
@@ -279,6 +373,11 @@ static dg_status set_static_args(dg_cl_maxwell *op) {
   DG_CALL(DG_KERNEL_ARG(op->k_update, 0, op->d_q));
   DG_CALL(DG_KERNEL_ARG(op->k_update, 1, op->d_res));
   DG_CALL(DG_KERNEL_ARG(op->k_update, 2, op->d_rhs));
+  if (op->k_source) { /* 0, 1 (targets) and 5..8 (batch) are set per launch */
+    DG_CALL(DG_KERNEL_ARG(op->k_source, 2, fs));
+    DG_CALL(DG_KERNEL_ARG(op->k_source, 3, op->d_sprof));
+    DG_CALL(DG_KERNEL_ARG(op->k_source, 4, op->d_snode));
+  }
   return DG_OK;
 }
 
@@ -294,11 +393,17 @@ dg_status dg_cl_maxwell_create(dg_cl_maxwell **out, dg_device *dev, const dg_max
   DG_CHECK(dg_variant_check(v, &dev->info, g->N, why, sizeof why), DG_ERR_INPUT,
            "variant '%s' cannot run on '%s' at N=%d: %s",
            dg_variant_print(v, spec, sizeof spec), dev->info.name, g->N, why);
-  DG_CHECK(!phys->incident, DG_ERR_UNSUPPORTED,
-           "OpenCL operator: incident fields on absorbing faces are not supported yet");
+  /* The kernels evaluate the incident field themselves, so it must be a known one. */
+  DG_CHECK(!phys->incident || phys->incident == dg_plane_wave_eval, DG_ERR_UNSUPPORTED,
+           "OpenCL operator: the incident field must be a plane wave (dg_plane_wave_eval)");
+  const dg_plane_wave *pw = phys->incident ? phys->incident_ctx : NULL;
+  DG_CHECK(!pw || pw->scattered == phys->scattered, DG_ERR_INPUT,
+           "OpenCL operator: the plane wave says scattered=%d but the problem says %d (set "
+           "both with dg_maxwell_set_plane_wave)", pw ? pw->scattered : 0, phys->scattered);
   DG_CALL(DG_ALLOC(op, 1));
   op->dev = dev;
   op->phys = phys;
+  op->pw = pw;
   op->v = *v;
   op->N = g->N;
   op->K = g->K;
@@ -342,6 +447,8 @@ dg_status dg_cl_maxwell_create(dg_cl_maxwell **out, dg_device *dev, const dg_max
                                       &op->d_flux));
   DG_CALL_GOTO(fail, build_element_data(op, &op->d_egeo));
   DG_CALL_GOTO(fail, build_face_data(op, &op->d_fdata, &op->d_vmapM, &op->d_vmapP));
+  if (op->pw) DG_CALL_GOTO(fail, build_coordinates(op, &op->d_xyz));
+  if (phys->n_sources) DG_CALL_GOTO(fail, build_source_data(op, &op->d_sprof, &op->d_snode));
   DG_CALL_GOTO(fail, upload_reals(op, ops_t[0], (size_t)Np * Np, &op->d_DrT));
   DG_CALL_GOTO(fail, upload_reals(op, ops_t[1], (size_t)Np * Np, &op->d_DsT));
   DG_CALL_GOTO(fail, upload_reals(op, ops_t[2], (size_t)Np * Np, &op->d_DtT));
@@ -372,12 +479,14 @@ void dg_cl_maxwell_destroy(dg_cl_maxwell **pop) {
   dg_cl_maxwell *op = *pop;
   if (!op) return;
   if (op->dev && op->dev->queue) clFinish(op->dev->queue);
-  cl_kernel *ks[] = {&op->k_volume, &op->k_flux, &op->k_lift, &op->k_update, &op->k_curl};
+  cl_kernel *ks[] = {&op->k_volume, &op->k_flux, &op->k_lift,
+                     &op->k_update, &op->k_curl, &op->k_source};
   for (size_t i = 0; i < sizeof ks / sizeof ks[0]; ++i) dg_kernel_release(ks[i]);
   dg_program_release(&op->prog);
   cl_mem *bs[] = {&op->d_q,    &op->d_res,   &op->d_rhs,  &op->d_flux,  &op->d_egeo,
                   &op->d_fdata, &op->d_vmapM, &op->d_vmapP, &op->d_DrT, &op->d_DsT,
-                  &op->d_DtT,  &op->d_LIFTT, &op->d_Dall, &op->d_D,     &op->d_LIFTrm};
+                  &op->d_DtT,  &op->d_LIFTT, &op->d_Dall, &op->d_D,     &op->d_LIFTrm,
+                  &op->d_xyz,  &op->d_sprof, &op->d_snode};
   for (size_t i = 0; i < sizeof bs / sizeof bs[0]; ++i) dg_buffer_release(bs[i]);
   free(op->stage);
   dg_free(pop);
@@ -432,8 +541,8 @@ static dg_status run(dg_cl_maxwell *op, cl_kernel k, const char *name, cl_uint d
   if (t && t->n < DG_CL_MAX_STAGE_KERNELS) {
     snprintf(t->name[t->n], sizeof t->name[t->n], "%s", name);
     t->ns[t->n++] = ns;
-    t->total_ns += ns;
   }
+  if (t) t->total_ns += ns; /* counted even when the list is full (many source batches) */
   return DG_OK;
 }
 
@@ -466,11 +575,47 @@ done:
   return st;
 }
 
-/* One RK stage: rhs from q, then (if update) res = a res + dt rhs, q += b res. Without
- * update the result is in rhs, except for lift=fused-update, which then runs with
- * (a, dt, b) = (0, 1, 0) and leaves the result in res. */
-static dg_status run_stage(dg_cl_maxwell *op, double a, double dt, double b, int update,
-                           dg_cl_stage_timing *t) {
+/* A by-value real16 argument from 16 doubles. */
+static dg_status set_real16_arg(const dg_cl_maxwell *op, cl_kernel k, cl_uint i,
+                                const double x[SRC_BATCH]) {
+  if (op->rs == 8) return dg_kernel_set_arg(k, i, SRC_BATCH * sizeof(double), x);
+  float f[SRC_BATCH];
+  for (int j = 0; j < SRC_BATCH; ++j) f[j] = (float)x[j];
+  return dg_kernel_set_arg(k, i, sizeof f, f);
+}
+
+/* The point sources at time t (source.cl): out_a -= sa g P and out_b -= sb g P, in batches
+ * of SRC_BATCH sources. */
+static dg_status apply_sources(dg_cl_maxwell *op, double t, cl_mem out_a, double sa,
+                               cl_mem out_b, double sb, dg_cl_stage_timing *tm) {
+  const dg_maxwell *p = op->phys;
+  const size_t l1 = WG1, g1 = (size_t)(3 * op->NP + WG1 - 1) / WG1 * WG1;
+  cl_kernel k = op->k_source;
+  DG_CALL(DG_KERNEL_ARG(k, 0, out_a));
+  DG_CALL(DG_KERNEL_ARG(k, 1, out_b));
+  for (int first = 0; first < p->n_sources; first += SRC_BATCH) {
+    const int count = p->n_sources - first < SRC_BATCH ? p->n_sources - first : SRC_BATCH;
+    double ga[SRC_BATCH] = {0}, gb[SRC_BATCH] = {0};
+    for (int s = 0; s < count; ++s) {
+      const double g = dg_pulse_eval(&p->sources[first + s].pulse, t);
+      ga[s] = sa * g;
+      gb[s] = sb * g;
+    }
+    DG_CALL(DG_KERNEL_ARG(k, 5, first));
+    DG_CALL(DG_KERNEL_ARG(k, 6, count));
+    DG_CALL(set_real16_arg(op, k, 7, ga));
+    DG_CALL(set_real16_arg(op, k, 8, gb));
+    DG_CALL(run(op, k, op->name_source, 1, &g1, &l1, tm));
+  }
+  return DG_OK;
+}
+
+/* One RK stage at time ts: rhs from q, then (if update) res = a res + dt rhs, q += b res.
+ * Without update the result is in rhs, except for lift=fused-update, which then runs with
+ * (a, dt, b) = (0, 1, 0) and leaves the result in res. Point sources come last, as a
+ * correction of whichever buffer holds the result. */
+static dg_status run_stage(dg_cl_maxwell *op, double ts, double a, double dt, double b,
+                           int update, dg_cl_stage_timing *t) {
   const dg_variant *v = &op->v;
   const size_t g2[2] = {(size_t)op->NP, (size_t)op->nblk};
   const size_t lv[2] = {(size_t)op->NP, (size_t)v->kb}, ll[2] = {(size_t)op->NP, (size_t)v->lkb};
@@ -483,12 +628,16 @@ static dg_status run_stage(dg_cl_maxwell *op, double a, double dt, double b, int
                  (size_t)op->NP, op->d_q, (size_t)op->NPP, 0.0, op->d_D, 3 * (size_t)op->NPP,
                  "gemm_volume", t));
     DG_CALL(run(op, op->k_curl, op->name_curl, 1, &gcurl, &l1, t));
+    if (op->pw) DG_CALL(set_real_arg(op, op->k_flux, 7, ts));
     DG_CALL(run(op, op->k_flux, op->name_flux, 1, &gflux, &l1, t));
     DG_CALL(gemm(op, (size_t)op->NP, 6 * (size_t)op->Kpad, 4 * (size_t)op->NFP, op->d_LIFTrm,
                  4 * (size_t)op->NFP, op->d_flux, (size_t)op->FLUXP, 1.0, op->d_rhs,
                  (size_t)op->NPP, "gemm_lift", t));
   } else {
     DG_CALL(run(op, op->k_volume, op->name_volume, 2, g2, lv, t));
+    if (op->pw) /* the stage time follows the coordinates in flux / fluxlift */
+      DG_CALL(set_real_arg(op, v->lift == DG_LIFT_FUSED ? op->k_lift : op->k_flux,
+                           v->lift == DG_LIFT_FUSED ? 8 : 7, ts));
     if (v->lift != DG_LIFT_FUSED) DG_CALL(run(op, op->k_flux, op->name_flux, 1, &gflux, &l1, t));
     if (v->lift == DG_LIFT_FUSED_UPDATE) {
       DG_CALL(set_real_arg(op, op->k_lift, 7, update ? a : 0.0));
@@ -496,34 +645,38 @@ static dg_status run_stage(dg_cl_maxwell *op, double a, double dt, double b, int
       DG_CALL(set_real_arg(op, op->k_lift, 9, update ? b : 0.0));
     }
     DG_CALL(run(op, op->k_lift, op->name_lift, 2, g2, ll, t));
-    if (v->lift == DG_LIFT_FUSED_UPDATE) return DG_OK;
   }
-  if (update) {
+  const int fused_update = v->path == DG_PATH_KERNELS && v->lift == DG_LIFT_FUSED_UPDATE;
+  if (update && !fused_update) {
     DG_CALL(set_real_arg(op, op->k_update, 3, a));
     DG_CALL(set_real_arg(op, op->k_update, 4, dt));
     DG_CALL(set_real_arg(op, op->k_update, 5, b));
     DG_CALL(run(op, op->k_update, op->name_update, 1, &gupd, &l1, t));
   }
+  if (op->k_source) {
+    if (update) /* res = a res + dt (rhs - s), q += b res */
+      DG_CALL(apply_sources(op, ts, op->d_res, dt, op->d_q, b * dt, t));
+    else        /* the result holds rhs; q is left as it is (times 0) */
+      DG_CALL(apply_sources(op, ts, fused_update ? op->d_res : op->d_rhs, 1.0, op->d_q, 0.0, t));
+  }
   return DG_OK;
 }
 
 dg_status dg_cl_maxwell_rhs(dg_cl_maxwell *op, double t, const double *q, double *rhs) {
-  (void)t; /* no time-dependent data yet (incident fields come later) */
   DG_CALL(dg_cl_maxwell_set_state(op, q));
-  DG_CALL(run_stage(op, 0, 1, 0, 0, NULL));
+  DG_CALL(run_stage(op, t, 0, 1, 0, 0, NULL));
   const int in_res = op->v.path == DG_PATH_KERNELS && op->v.lift == DG_LIFT_FUSED_UPDATE;
   DG_CALL(download(op, in_res ? op->d_res : op->d_rhs, rhs));
   return DG_OK;
 }
 
 dg_status dg_cl_maxwell_step(dg_cl_maxwell *op, double t, double dt) {
-  (void)t;
   for (int s = 0; s < DG_LSERK_STAGES; ++s)
-    DG_CALL(run_stage(op, dg_lserk_a[s], dt, dg_lserk_b[s], 1, NULL));
+    DG_CALL(run_stage(op, t + dg_lserk_c[s] * dt, dg_lserk_a[s], dt, dg_lserk_b[s], 1, NULL));
   return DG_OK;
 }
 
 dg_status dg_cl_maxwell_time_stage(dg_cl_maxwell *op, dg_cl_stage_timing *t) {
-  DG_CALL(run_stage(op, dg_lserk_a[1], 1e-3, dg_lserk_b[1], 1, t));
+  DG_CALL(run_stage(op, 0.0, dg_lserk_a[1], 1e-3, dg_lserk_b[1], 1, t));
   return DG_OK;
 }

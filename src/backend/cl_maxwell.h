@@ -8,11 +8,21 @@
  *   have zero data and stay zero).
  * - per element: rx..tz, 1/eps, 1/mu, sigma/eps (12 reals, interleaved like the fields);
  * - per face: normal, the material flux coefficients (Fscale, impedances, alpha, 1/eps,
- *   1/mu folded in on the host) and the boundary factors bcE, bcH (surface.cl);
+ *   1/mu folded in on the host), the boundary factors bcE, bcH and the incident-wave
+ *   weights incE, incH (surface.cl);
  * - per face node: vmapM, vmapP as indices into the padded layout (vmapP = vmapM on faces
  *   with a boundary condition, which makes the boundary treatment branch-free).
- * Absorbing faces see a zero exterior field (dg_maxwell.incident must be NULL); the source
- * term J is not supported yet (the reference with J = NULL). */
+ *
+ * Sources, as the reference has them (dg_maxwell_rhs with J = NULL):
+ * - an incident plane wave (phys->incident == dg_plane_wave_eval, set with
+ *   dg_maxwell_set_plane_wave; any other incident function is DG_ERR_UNSUPPORTED): its
+ *   constants are baked into the program (DG_INC_* in surface.cl), the flux kernel evaluates
+ *   it at the face nodes (coordinates uploaded in the field layout) at the stage time, in the
+ *   total-field (absorbing faces) or scattered-field (PEC faces) formulation as
+ *   phys->scattered says. The wave is read at create time: changing it needs a new operator.
+ * - point dipoles (phys->sources): profiles uploaded at create time; the host evaluates the
+ *   pulses at each stage time and a small kernel (source.cl) corrects the stage's update.
+ *   Dipoles added after create are not seen. */
 #ifndef DG_BACKEND_CL_MAXWELL_H
 #define DG_BACKEND_CL_MAXWELL_H
 
@@ -48,7 +58,7 @@ dg_status dg_cl_maxwell_step(dg_cl_maxwell *op, double t, double dt) DG_NODISCAR
 
 /* Profiled run of one RK stage's kernels on the current state (which changes): the name and
  * time of each kernel or GEMM in order, and their sum. */
-enum { DG_CL_MAX_STAGE_KERNELS = 6 };
+enum { DG_CL_MAX_STAGE_KERNELS = 8 };
 typedef struct {
   int n;
   char name[DG_CL_MAX_STAGE_KERNELS][32];

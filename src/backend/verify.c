@@ -41,6 +41,55 @@ fail:
   return st;
 }
 
+static dg_status add_dipole_at(dg_verify_case *c, const double x[3], const double dir[3],
+                               dg_pulse pulse) {
+  double rst[3];
+  const int k = dg_mesh_locate(c->mesh, x, rst);
+  DG_CHECK(k >= 0, DG_ERR_INTERNAL, "verification dipole (%g, %g, %g) outside the mesh", x[0], x[1], x[2]);
+  const dg_dipole d = {{x[0], x[1], x[2]}, {dir[0], dir[1], dir[2]}, pulse};
+  DG_CALL(dg_maxwell_add_dipole(c->phys, &d, k, rst));
+  return DG_OK;
+}
+
+dg_status dg_verify_case_add_sources(dg_verify_case *c, unsigned flags) {
+  const dg_pulse ricker = {DG_PULSE_RICKER, 1.0, 0.7, 1.5, 0};
+  const dg_pulse gauss = {DG_PULSE_GAUSSIAN, 2.0, 0.9, -0.8, 0};
+  const dg_pulse harm = {DG_PULSE_HARMONIC, 1.3, 0.2, 1.1, 1.0};
+  if (flags & DG_VERIFY_DIPOLES) {
+    /* Two in one element of the eps = 2 half (they must add up), one in vacuum ... */
+    const double x0[3] = {0.2, 0.3, 0.7}, d0[3] = {1, -0.5, 0.25};
+    double rst[3];
+    const int k = dg_mesh_locate(c->mesh, x0, rst);
+    DG_CHECK(k >= 0, DG_ERR_INTERNAL, "verification dipole outside the mesh");
+    DG_CALL(add_dipole_at(c, x0, d0, ricker));
+    const double rst2[3] = {-0.6, -0.5, -0.4}, d1[3] = {0, 1, 0};
+    const dg_dipole second = {{x0[0], x0[1], x0[2]}, {d1[0], d1[1], d1[2]}, gauss}; /* nearby */
+    DG_CALL(dg_maxwell_add_dipole(c->phys, &second, k, rst2));
+    const double x2[3] = {0.8, 0.6, 0.3}, d2[3] = {0.3, 0.3, -1};
+    DG_CALL(add_dipole_at(c, x2, d2, harm));
+    /* ... and 16 more along a diagonal, so the sources take two device launches. */
+    for (int i = 0; i < 16; ++i) {
+      const double u = (i + 0.5) / 16;
+      const double x[3] = {u, 0.1 + 0.8 * u, 0.9 - 0.7 * u}, d[3] = {u, 1 - u, 0.5};
+      DG_CALL(add_dipole_at(c, x, d, i % 3 == 0 ? ricker : i % 3 == 1 ? gauss : harm));
+    }
+  }
+  if (flags & DG_VERIFY_PLANE_WAVE) {
+    const int scat = (flags & DG_VERIFY_SCATTERED) != 0;
+    /* Oblique, so every face normal sees it; k.x0 != 0 checks the reference point. */
+    const dg_plane_wave pw = {{1, 0.4, -0.3},
+                              {0.3, 0, 1},
+                              {0.1, -0.2, 0.05},
+                              scat ? (dg_pulse){DG_PULSE_HARMONIC, 1.0, 0.1, 1.2, 0.5}
+                                   : (dg_pulse){DG_PULSE_RICKER, 1.0, 0.5, 1.5, 0},
+                              scat};
+    c->pw = pw;
+    DG_CALL(dg_plane_wave_init(&c->pw));
+    dg_maxwell_set_plane_wave(c->phys, &c->pw);
+  }
+  return DG_OK;
+}
+
 void dg_verify_case_destroy(dg_verify_case **pc) {
   dg_verify_case *c = *pc;
   if (!c) return;
@@ -69,6 +118,12 @@ void dg_verify_random_fields(uint64_t seed, size_t n, double *q) {
 
 dg_status dg_cl_verify_op(dg_cl_maxwell *op, dg_maxwell *phys, uint64_t seed, double *rel_diff,
                           int *pass) {
+  DG_CALL(dg_cl_verify_op_at(op, phys, 0.0, seed, rel_diff, pass));
+  return DG_OK;
+}
+
+dg_status dg_cl_verify_op_at(dg_cl_maxwell *op, dg_maxwell *phys, double t, uint64_t seed,
+                             double *rel_diff, int *pass) {
   dg_status st = DG_OK;
   const dg_geom *g = phys->geom;
   const dg_variant *v = dg_cl_maxwell_variant(op);
@@ -80,8 +135,8 @@ dg_status dg_cl_verify_op(dg_cl_maxwell *op, dg_maxwell *phys, uint64_t seed, do
   DG_CALL_GOTO(done, DG_ALLOC(ref, n));
   DG_CALL_GOTO(done, DG_ALLOC(got, n));
   dg_verify_random_fields(seed, n, q);
-  dg_maxwell_rhs(phys, 0.0, q, NULL, ref);
-  DG_CALL_GOTO(done, dg_cl_maxwell_rhs(op, 0.0, q, got));
+  dg_maxwell_rhs(phys, t, q, NULL, ref);
+  DG_CALL_GOTO(done, dg_cl_maxwell_rhs(op, t, q, got));
   double num = 0, den = 0;
   for (size_t i = 0; i < n; ++i) {
     num += (got[i] - ref[i]) * (got[i] - ref[i]);
@@ -93,8 +148,9 @@ dg_status dg_cl_verify_op(dg_cl_maxwell *op, dg_maxwell *phys, uint64_t seed, do
   if (!*pass) {
     char spec[DG_VARIANT_SPEC_MAX];
     st = DG_ERROR(DG_ERR_NUMERIC,
-                  "variant '%s' failed verification at N=%d: relative L2 difference %.3e > %.0e",
-                  dg_variant_print(v, spec, sizeof spec), g->N, *rel_diff, tol);
+                  "variant '%s' failed verification at N=%d, t=%g: relative L2 difference "
+                  "%.3e > %.0e",
+                  dg_variant_print(v, spec, sizeof spec), g->N, t, *rel_diff, tol);
   }
 done:
   dg_free(&q);

@@ -25,9 +25,22 @@ typedef struct {
   dg_refel *ref;
   dg_geom *geom;
   dg_maxwell *phys;
+  dg_plane_wave pw; /* the incident wave, if dg_verify_case_add_sources added one */
 } dg_verify_case;
 dg_status dg_verify_case_create(dg_verify_case **out, int N, int n) DG_NODISCARD;
 void dg_verify_case_destroy(dg_verify_case **c);
+
+/* Sources for the verification problem, as bit flags:
+ * - DG_VERIFY_DIPOLES: 19 point dipoles (more than one launch of the device's source kernel
+ *   holds), two of them in one element, in both materials, with all three pulse shapes;
+ * - DG_VERIFY_PLANE_WAVE: an oblique plane wave entering through the absorbing faces z=0,1
+ *   (total field; a Ricker pulse), or with DG_VERIFY_SCATTERED too, the scattered-field
+ *   formulation on the PEC faces x=0,1 (a ramped harmonic). c->pw may be changed before an
+ *   operator is built (it is borrowed by c->phys).
+ * Every source is active at t = DG_VERIFY_SOURCE_TIME. */
+enum { DG_VERIFY_DIPOLES = 1, DG_VERIFY_PLANE_WAVE = 2, DG_VERIFY_SCATTERED = 4 };
+#define DG_VERIFY_SOURCE_TIME 0.8
+dg_status dg_verify_case_add_sources(dg_verify_case *c, unsigned flags) DG_NODISCARD;
 
 /* n values uniform in +-[0.5, 1) (never zero), from seed (splitmix64; no global state). */
 void dg_verify_random_fields(uint64_t seed, size_t n, double *q);
@@ -43,6 +56,10 @@ dg_status dg_cl_verify_problem(dg_device *dev, const dg_variant *v, dg_maxwell *
  * the kernels it will use). Replaces the device state and clobbers the RK residual. */
 dg_status dg_cl_verify_op(dg_cl_maxwell *op, dg_maxwell *phys, uint64_t seed, double *rel_diff,
                           int *pass) DG_NODISCARD;
+/* The same at time t (dg_cl_verify_op uses t = 0): with sources, choose a t at which they
+ * are active, or the check says little about them. */
+dg_status dg_cl_verify_op_at(dg_cl_maxwell *op, dg_maxwell *phys, double t, uint64_t seed,
+                             double *rel_diff, int *pass) DG_NODISCARD;
 
 /* The same on the standard verification problem at order N (a 2x2x2 box: 48 elements). */
 dg_status dg_cl_verify(dg_device *dev, const dg_variant *v, int N, uint64_t seed,

@@ -21,6 +21,20 @@ dg_status dg_error_raise(dg_status code, const char *file, int line, const char 
   return code;
 }
 
+dg_status dg_error_prefix(dg_status code, const char *fmt, ...) {
+  char prefix[512], old[DG_MSG_LEN];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(prefix, sizeof prefix, fmt, ap);
+  va_end(ap);
+  memcpy(old, g_msg, sizeof old);
+  g_msg[0] = '\0';
+  strncat(g_msg, prefix, sizeof g_msg - 1);
+  strncat(g_msg, old, sizeof g_msg - strlen(g_msg) - 1);
+  g_code = code;
+  return code;
+}
+
 dg_status dg_error_trace(dg_status code, const char *file, int line, const char *func,
                          const char *call) {
   size_t used = strlen(g_trace);

@@ -35,6 +35,9 @@ typedef enum {
 /* Record a new error (clearing any older trace) and return code. */
 dg_status dg_error_raise(dg_status code, const char *file, int line, const char *func,
                          const char *fmt, ...) DG_PRINTF(5, 6);
+/* Put a formatted prefix before the current message (keeping the trace), e.g. the file a
+ * lower-level error was found in; returns code. */
+dg_status dg_error_prefix(dg_status code, const char *fmt, ...) DG_PRINTF(2, 3);
 /* Append one traceback frame to the current error and return code. */
 dg_status dg_error_trace(dg_status code, const char *file, int line, const char *func,
                          const char *call);

@@ -1,6 +1,8 @@
 #include "dg/maxwell.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -57,7 +59,42 @@ void dg_maxwell_destroy(dg_maxwell **pp) {
   dg_free(&p->DsT);
   dg_free(&p->DtT);
   dg_free(&p->LIFTT);
+  for (int i = 0; i < p->n_sources; ++i) dg_free(&p->sources[i].profile);
+  dg_free(&p->sources);
   dg_free(pp);
+}
+
+dg_status dg_maxwell_add_dipole(dg_maxwell *p, const dg_dipole *d, int elem,
+                                const double rst[3]) {
+  const dg_geom *g = p->geom;
+  char what[48];
+  snprintf(what, sizeof what, "dipole %d", p->n_sources + 1);
+  DG_CHECK(elem >= 0 && elem < g->K, DG_ERR_INPUT, "%s: element %d out of range 0..%d", what,
+           elem, g->K - 1);
+  DG_CHECK(isfinite(d->dir[0]) && isfinite(d->dir[1]) && isfinite(d->dir[2]), DG_ERR_INPUT,
+           "%s: direction must be finite", what);
+  DG_CALL(dg_pulse_check(&d->pulse, what));
+  double *profile = NULL;
+  DG_CALL(DG_ALLOC(profile, g->Np));
+  dg_point_source *grown = realloc(p->sources, (size_t)(p->n_sources + 1) * sizeof *grown);
+  if (!grown) {
+    dg_free(&profile);
+    return DG_ERROR(DG_ERR_MEMORY, "%s: out of memory", what);
+  }
+  p->sources = grown;
+  dg_dipole_profile(g, elem, rst, profile);
+  dg_point_source *s = &p->sources[p->n_sources++];
+  s->elem = elem;
+  s->profile = profile;
+  for (int c = 0; c < 3; ++c) s->dir[c] = d->dir[c];
+  s->pulse = d->pulse;
+  return DG_OK;
+}
+
+void dg_maxwell_set_plane_wave(dg_maxwell *p, dg_plane_wave *pw) {
+  p->incident = dg_plane_wave_eval;
+  p->incident_ctx = pw;
+  p->scattered = pw->scattered;
 }
 
 static void cross(const double a[3], const double b[3], double c[3]) {
@@ -82,13 +119,19 @@ static void face_jumps(const dg_maxwell *p, int face, int idM, int idP, double t
   case DG_BC_NONE: break;
   case DG_BC_PEC:
     for (int c = 0; c < 3; ++c) Ep[c] = -Em[c], Hp[c] = Hm[c];
+    if (p->scattered && p->incident) { /* the total field E + E_inc is mirrored */
+      double Ei[3], Hi[3];
+      p->incident(p->incident_ctx, g->x[idM], g->y[idM], g->z[idM], t, Ei, Hi);
+      for (int c = 0; c < 3; ++c) Ep[c] -= 2 * Ei[c];
+    }
     break;
   case DG_BC_PMC:
     for (int c = 0; c < 3; ++c) Ep[c] = Em[c], Hp[c] = -Hm[c];
     break;
   case DG_BC_ABC:
     for (int c = 0; c < 3; ++c) Ep[c] = 0, Hp[c] = 0;
-    if (p->incident) p->incident(p->incident_ctx, g->x[idM], g->y[idM], g->z[idM], t, Ep, Hp);
+    if (p->incident && !p->scattered) /* total field: the wave comes in from outside */
+      p->incident(p->incident_ctx, g->x[idM], g->y[idM], g->z[idM], t, Ep, Hp);
     break;
   }
   for (int c = 0; c < 3; ++c) {
@@ -196,6 +239,16 @@ void dg_maxwell_rhs(dg_maxwell *p, double t, const double *q, const double *J,
 #undef DX
 #undef DY
 #undef DZ
+  }
+  /* Point dipoles: eps dE/dt gets -J_h, J_h = dir g(t) profile, in the source's element. */
+  for (int i = 0; i < p->n_sources; ++i) {
+    const dg_point_source *s = &p->sources[i];
+    const double gt = dg_pulse_eval(&s->pulse, t);
+    for (int c = 0; c < 3; ++c) {
+      const double w = s->dir[c] * gt / p->eps[s->elem];
+      double *out = rhs + c * KNp + (size_t)s->elem * Np;
+      for (int n = 0; n < Np; ++n) out[n] -= w * s->profile[n];
+    }
   }
 }
 

@@ -13,6 +13,7 @@
 
 #include "core/status.h"
 #include "dg/geom.h"
+#include "dg/source.h"
 
 enum { DG_NFIELDS = 6 };
 enum { DG_EX, DG_EY, DG_EZ, DG_HX, DG_HY, DG_HZ };
@@ -24,6 +25,15 @@ typedef enum { DG_BC_NONE = 0, DG_BC_PEC = 1, DG_BC_PMC = 2, DG_BC_ABC = 3 } dg_
 typedef void (*dg_field_fn)(void *ctx, double x, double y, double z, double t, double e[3],
                             double h[3]);
 
+/* A point current source projected on one element: J = dir g(t) profile at its Np nodes,
+ * profile = (1/J_k) M^-1 phi(pos) (dg/source.h). */
+typedef struct {
+  int elem;
+  double *profile;      /* Np values, owned */
+  double dir[3];
+  dg_pulse pulse;
+} dg_point_source;
+
 typedef struct {
   const dg_geom *geom;  /* borrowed */
   double alpha;         /* 1 upwind, 0 central */
@@ -31,6 +41,11 @@ typedef struct {
   unsigned char *bc;    /* per face (K*4), a dg_bc */
   dg_field_fn incident; /* exterior state on absorbing faces; NULL means zero */
   void *incident_ctx;
+  /* Scattered-field formulation: absorbing faces see zero, PEC faces see the mirror of
+   * -E_inc (E+ = -E- - 2 E_inc, H+ = H-), so the unknowns are the scattered field. */
+  int scattered;
+  int n_sources;
+  dg_point_source *sources; /* owned; added with dg_maxwell_add_dipole */
   double *work;         /* scratch for dg_maxwell_rhs (one element at a time) */
   double *DrT, *DsT, *DtT, *LIFTT; /* transposed reference operators */
 } dg_maxwell;
@@ -39,7 +54,17 @@ typedef struct {
 dg_status dg_maxwell_create(dg_maxwell **out, const dg_geom *g) DG_NODISCARD;
 void dg_maxwell_destroy(dg_maxwell **p);
 
-/* rhs = dq/dt at time t. J (3*K*Np: Jx,Jy,Jz) may be NULL. Uses p->work, so one call at
+/* Add a point dipole located in element elem at reference coordinates rst (the caller
+ * locates the point). */
+dg_status dg_maxwell_add_dipole(dg_maxwell *p, const dg_dipole *d, int elem,
+                                const double rst[3]) DG_NODISCARD;
+
+/* Incident plane wave pw (initialised with dg_plane_wave_init; borrowed, must outlive p):
+ * incident = dg_plane_wave_eval, incident_ctx = pw, scattered = pw->scattered. The OpenCL
+ * backend recognises exactly this incident function. */
+void dg_maxwell_set_plane_wave(dg_maxwell *p, dg_plane_wave *pw);
+
+/* rhs = dq/dt at time t, including the point sources. J (3*K*Np: Jx,Jy,Jz) may be NULL. Uses p->work, so one call at
  * a time per problem. */
 void dg_maxwell_rhs(dg_maxwell *p, double t, const double *q, const double *J,
                     double *rhs);

@@ -21,9 +21,6 @@ typedef struct {
   double *w;    /* n*Np: u(probe i) = sum_j w[i*Np+j] u[elem[i]*Np + j] */
 } dg_probes;
 
-/* A point on a face or vertex (within the tolerance below) belongs to one of the elements
- * sharing it; any of them gives the same value for a continuous field. */
-#define DG_PROBE_TOL 1e-9 /* barycentric coordinates may be this far below 0 */
 
 /* Locate n points xyz[3i..3i+2]. A point outside the mesh is DG_ERR_INPUT naming its index
  * and coordinates. */
@@ -40,8 +37,5 @@ dg_status dg_probe_log_create(dg_series **out, const char *path) DG_NODISCARD;
 dg_status dg_probes_record(const dg_probes *p, double t, const double *q,
                            dg_series *log) DG_NODISCARD;
 
-/* The element containing point x (-1 if none) and, if found, the reference coordinates
- * rst of x in it. O(K); among elements within tolerance, the one x is deepest inside. */
-int dg_probe_locate(const dg_mesh *m, const double x[3], double rst[3]);
 
 #endif

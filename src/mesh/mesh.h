@@ -59,6 +59,12 @@ dg_status dg_mesh_connect(dg_mesh *m, int ntri, const int *tri, const int *tri_t
 int dg_mesh_phys_tag(const dg_mesh *m, int dim, const char *name);
 /* Signed volume of element k. */
 double dg_mesh_elem_volume(const dg_mesh *m, int k);
+/* The element containing point x, or -1 if none, and x's reference coordinates rst in it.
+ * A point on a shared face or vertex (barycentric coordinates down to -DG_MESH_LOCATE_TOL)
+ * goes to the element it is deepest inside; rounding is clamped back into the element.
+ * A linear scan: for placing a few probes and sources. */
+#define DG_MESH_LOCATE_TOL 1e-9
+int dg_mesh_locate(const dg_mesh *m, const double x[3], double rst[3]);
 /* Bounding box. */
 void dg_mesh_bbox(const dg_mesh *m, double lo[3], double hi[3]);
 

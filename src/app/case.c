@@ -1,0 +1,568 @@
+#include "app/case.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "core/alloc.h"
+
+void dg_case_default(dg_case *c) {
+  memset(c, 0, sizeof *c);
+  snprintf(c->source, sizeof c->source, "built-in");
+  for (int d = 0; d < 3; ++d) {
+    c->box_lo[d] = 0;
+    c->box_hi[d] = 1;
+    c->box_cells[d] = 4;
+    c->mode[d] = 1;
+  }
+  c->order = 3;
+  c->precision = DG_PREC_FLOAT;
+  c->backend = DG_BACKEND_OPENCL;
+  c->final_time = 1.0;
+  c->cfl = 1.0;
+  c->alpha = 1.0;
+  c->has_default_bc = 1;
+  c->default_bc = DG_BC_PEC;
+  c->has_cavity_mode = 1;
+  c->vtu_mode = DG_VTU_LAGRANGE;
+  c->probe_every = 1;
+}
+
+void dg_case_free(dg_case *c) {
+  dg_free(&c->materials);
+  dg_free(&c->boundaries);
+  dg_free(&c->dipoles);
+  dg_free(&c->probes);
+  dg_free(&c->vtu_times);
+  c->n_materials = c->n_boundaries = c->n_dipoles = c->n_probes = c->n_vtu_times = 0;
+}
+
+int dg_edit_distance(const char *a, const char *b) {
+  const size_t n = strlen(a), m = strlen(b);
+  if (n > 63 || m > 63) return 99;
+  int d[64][64];
+  for (size_t i = 0; i <= n; ++i) d[i][0] = (int)i;
+  for (size_t j = 0; j <= m; ++j) d[0][j] = (int)j;
+  for (size_t i = 1; i <= n; ++i)
+    for (size_t j = 1; j <= m; ++j) {
+      const int sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+      const int del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
+      d[i][j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+    }
+  return d[n][m];
+}
+
+/* Parsing context: the file (for messages) and the key path of the current object. */
+typedef struct {
+  const char *file;
+} ctx;
+
+/* Reject keys of obj that are not in allowed[], suggesting the closest allowed one. */
+static dg_status check_keys(const ctx *x, const cJSON *obj, const char *where,
+                            const char *const *allowed) {
+  for (const cJSON *it = obj->child; it; it = it->next) {
+    int ok = 0, best = 99;
+    const char *guess = NULL;
+    for (const char *const *a = allowed; *a; ++a) {
+      if (!strcmp(it->string, *a)) ok = 1;
+      int dist = dg_edit_distance(it->string, *a);
+      if (strstr(it->string, *a) || strstr(*a, it->string)) dist = dist < 3 ? dist : 3;
+      if (dist < best) best = dist, guess = *a;
+    }
+    if (ok) continue;
+    /* Close in spelling, or one name contained in the other ("epsilon" for "eps"). */
+    if (guess && (best <= 3 || strstr(it->string, guess) || strstr(guess, it->string)))
+      return DG_ERROR(DG_ERR_INPUT, "%s: %s%sunknown key \"%s\" (did you mean \"%s\"?)", x->file,
+                      where, *where ? ": " : "", it->string, guess);
+    char list[512] = "";
+    for (const char *const *a = allowed; *a; ++a) {
+      strncat(list, *a, sizeof list - strlen(list) - 1);
+      if (a[1]) strncat(list, ", ", sizeof list - strlen(list) - 1);
+    }
+    return DG_ERROR(DG_ERR_INPUT, "%s: %s%sunknown key \"%s\" (known keys: %s)", x->file, where,
+                    *where ? ": " : "", it->string, list);
+  }
+  return DG_OK;
+}
+
+static const char *type_name(const cJSON *v) {
+  if (cJSON_IsNumber(v)) return "a number";
+  if (cJSON_IsString(v)) return "a string";
+  if (cJSON_IsBool(v)) return "a boolean";
+  if (cJSON_IsArray(v)) return "an array";
+  if (cJSON_IsObject(v)) return "an object";
+  if (cJSON_IsNull(v)) return "null";
+  return "something else";
+}
+
+static dg_status get_number(const ctx *x, const cJSON *v, const char *path, double *out) {
+  DG_CHECK(cJSON_IsNumber(v) && isfinite(v->valuedouble), DG_ERR_INPUT,
+           "%s: %s: expected a number, got %s", x->file, path, type_name(v));
+  *out = v->valuedouble;
+  return DG_OK;
+}
+
+static dg_status get_int(const ctx *x, const cJSON *v, const char *path, int lo, int hi, int *out) {
+  double d;
+  DG_CALL(get_number(x, v, path, &d));
+  DG_CHECK(d == floor(d), DG_ERR_INPUT, "%s: %s: expected an integer, got %g", x->file, path, d);
+  DG_CHECK(d >= lo && d <= hi, DG_ERR_INPUT, "%s: %s: %g is out of range [%d, %d]", x->file,
+           path, d, lo, hi);
+  *out = (int)d;
+  return DG_OK;
+}
+
+static dg_status get_positive(const ctx *x, const cJSON *v, const char *path, double *out) {
+  DG_CALL(get_number(x, v, path, out));
+  DG_CHECK(*out > 0, DG_ERR_INPUT, "%s: %s: must be positive, got %g", x->file, path, *out);
+  return DG_OK;
+}
+
+static dg_status get_string(const ctx *x, const cJSON *v, const char *path, char *out, size_t cap) {
+  DG_CHECK(cJSON_IsString(v), DG_ERR_INPUT, "%s: %s: expected a string, got %s", x->file, path,
+           type_name(v));
+  DG_CHECK(strlen(v->valuestring) < cap, DG_ERR_INPUT, "%s: %s: string too long", x->file, path);
+  strcpy(out, v->valuestring);
+  return DG_OK;
+}
+
+/* One of the names in choices[] (NULL-terminated); *out is its index. */
+static dg_status get_choice(const ctx *x, const cJSON *v, const char *path,
+                            const char *const *choices, int *out) {
+  char s[64];
+  DG_CALL(get_string(x, v, path, s, sizeof s));
+  char list[256] = "";
+  for (int i = 0; choices[i]; ++i) {
+    if (!strcmp(s, choices[i])) {
+      *out = i;
+      return DG_OK;
+    }
+    strncat(list, choices[i], sizeof list - strlen(list) - 1);
+    if (choices[i + 1]) strncat(list, ", ", sizeof list - strlen(list) - 1);
+  }
+  return DG_ERROR(DG_ERR_INPUT, "%s: %s: \"%s\" is not one of %s", x->file, path, s, list);
+}
+
+static dg_status get_vec(const ctx *x, const cJSON *v, const char *path, int n, double *out) {
+  DG_CHECK(cJSON_IsArray(v) && cJSON_GetArraySize(v) == n, DG_ERR_INPUT,
+           "%s: %s: expected an array of %d numbers, got %s", x->file, path, n, type_name(v));
+  int i = 0;
+  for (const cJSON *it = v->child; it; it = it->next, ++i) {
+    char p[160];
+    snprintf(p, sizeof p, "%s[%d]", path, i);
+    DG_CALL(get_number(x, it, p, &out[i]));
+  }
+  return DG_OK;
+}
+
+/* A physical group given as a name or a tag number. */
+static dg_status get_group(const ctx *x, const cJSON *v, const char *path, dg_group_ref *g) {
+  g->name[0] = '\0';
+  g->tag = -1;
+  if (cJSON_IsString(v)) return get_string(x, v, path, g->name, sizeof g->name);
+  DG_CHECK(cJSON_IsNumber(v), DG_ERR_INPUT,
+           "%s: %s: expected a physical group name (string) or tag (integer), got %s", x->file,
+           path, type_name(v));
+  return get_int(x, v, path, 0, 1 << 30, &g->tag);
+}
+
+static dg_status parse_mesh(const ctx *x, const cJSON *v, dg_case *c) {
+  static const char *const keys[] = {"file", "box", NULL};
+  static const char *const box_keys[] = {"lo", "hi", "cells", NULL};
+  DG_CHECK(cJSON_IsObject(v), DG_ERR_INPUT, "%s: mesh: expected an object, got %s", x->file,
+           type_name(v));
+  DG_CALL(check_keys(x, v, "mesh", keys));
+  const cJSON *file = cJSON_GetObjectItemCaseSensitive(v, "file");
+  const cJSON *box = cJSON_GetObjectItemCaseSensitive(v, "box");
+  DG_CHECK(!file != !box, DG_ERR_INPUT, "%s: mesh: give exactly one of \"file\" and \"box\"",
+           x->file);
+  if (file) {
+    char name[DG_CASE_PATH];
+    DG_CALL(get_string(x, file, "mesh.file", name, sizeof name));
+    /* Relative mesh paths are relative to the case file's directory. */
+    const char *slash = strrchr(x->file, '/');
+    if (name[0] != '/' && slash) {
+      const int dir = (int)(slash - x->file);
+      DG_CHECK(dir + 1 + strlen(name) < sizeof c->mesh_file, DG_ERR_INPUT, "%s: mesh.file: path too long", x->file);
+      memcpy(c->mesh_file, x->file, (size_t)dir + 1); /* the directory with its slash */
+      strcpy(c->mesh_file + dir + 1, name);
+    } else {
+      strcpy(c->mesh_file, name);
+    }
+    return DG_OK;
+  }
+  DG_CHECK(cJSON_IsObject(box), DG_ERR_INPUT, "%s: mesh.box: expected an object", x->file);
+  DG_CALL(check_keys(x, box, "mesh.box", box_keys));
+  c->mesh_file[0] = '\0';
+  const cJSON *it;
+  if ((it = cJSON_GetObjectItemCaseSensitive(box, "lo"))) DG_CALL(get_vec(x, it, "mesh.box.lo", 3, c->box_lo));
+  if ((it = cJSON_GetObjectItemCaseSensitive(box, "hi"))) DG_CALL(get_vec(x, it, "mesh.box.hi", 3, c->box_hi));
+  if ((it = cJSON_GetObjectItemCaseSensitive(box, "cells"))) {
+    double cells[3];
+    DG_CALL(get_vec(x, it, "mesh.box.cells", 3, cells));
+    for (int d = 0; d < 3; ++d) {
+      DG_CHECK(cells[d] >= 1 && cells[d] <= 1000 && cells[d] == floor(cells[d]), DG_ERR_INPUT,
+               "%s: mesh.box.cells[%d]: expected an integer in [1, 1000], got %g", x->file, d, cells[d]);
+      c->box_cells[d] = (int)cells[d];
+    }
+  }
+  for (int d = 0; d < 3; ++d)
+    DG_CHECK(c->box_hi[d] > c->box_lo[d], DG_ERR_INPUT,
+             "%s: mesh.box: hi[%d] = %g must exceed lo[%d] = %g", x->file, d, c->box_hi[d], d, c->box_lo[d]);
+  return DG_OK;
+}
+
+static dg_status parse_pulse(const ctx *x, const cJSON *v, const char *path, dg_pulse *p) {
+  static const char *const keys[] = {"shape", "frequency", "delay", "amplitude", "ramp", NULL};
+  static const char *const shapes[] = {"gaussian", "ricker", "harmonic", NULL};
+  char where[160];
+  DG_CHECK(cJSON_IsObject(v), DG_ERR_INPUT, "%s: %s: expected an object", x->file, path);
+  DG_CALL(check_keys(x, v, path, keys));
+  memset(p, 0, sizeof *p);
+  p->amplitude = 1.0;
+  int shape = 0;
+  const cJSON *it;
+  snprintf(where, sizeof where, "%s.shape", path);
+  DG_CHECK((it = cJSON_GetObjectItemCaseSensitive(v, "shape")), DG_ERR_INPUT,
+           "%s: %s: missing key \"shape\" (gaussian, ricker or harmonic)", x->file, path);
+  DG_CALL(get_choice(x, it, where, shapes, &shape));
+  p->shape = (dg_pulse_shape)shape;
+  snprintf(where, sizeof where, "%s.frequency", path);
+  DG_CHECK((it = cJSON_GetObjectItemCaseSensitive(v, "frequency")), DG_ERR_INPUT,
+           "%s: %s: missing key \"frequency\" (the centre frequency)", x->file, path);
+  DG_CALL(get_positive(x, it, where, &p->f0));
+  /* Default delay: the pulse starts from (almost) zero. */
+  p->t0 = p->shape == DG_PULSE_HARMONIC ? 0.0 : 1.5 / p->f0;
+  snprintf(where, sizeof where, "%s.delay", path);
+  if ((it = cJSON_GetObjectItemCaseSensitive(v, "delay"))) DG_CALL(get_number(x, it, where, &p->t0));
+  snprintf(where, sizeof where, "%s.amplitude", path);
+  if ((it = cJSON_GetObjectItemCaseSensitive(v, "amplitude"))) DG_CALL(get_number(x, it, where, &p->amplitude));
+  snprintf(where, sizeof where, "%s.ramp", path);
+  if ((it = cJSON_GetObjectItemCaseSensitive(v, "ramp"))) {
+    DG_CALL(get_number(x, it, where, &p->ramp));
+    DG_CHECK(p->ramp >= 0, DG_ERR_INPUT, "%s: %s: must be >= 0 periods, got %g", x->file, where, p->ramp);
+  }
+  return DG_OK;
+}
+
+static dg_status parse_source(const ctx *x, const cJSON *v, int i, dg_case *c) {
+  static const char *const types[] = {"dipole", "plane_wave", NULL};
+  static const char *const dipole_keys[] = {"type", "position", "direction", "pulse", NULL};
+  static const char *const pw_keys[] = {"type", "direction", "polarization", "origin", "pulse",
+                                        "formulation", NULL};
+  static const char *const forms[] = {"total-field", "scattered-field", NULL};
+  char path[64], where[96];
+  snprintf(path, sizeof path, "sources[%d]", i);
+  DG_CHECK(cJSON_IsObject(v), DG_ERR_INPUT, "%s: %s: expected an object", x->file, path);
+  const cJSON *t = cJSON_GetObjectItemCaseSensitive(v, "type"), *it;
+  DG_CHECK(t, DG_ERR_INPUT, "%s: %s: missing key \"type\" (dipole or plane_wave)", x->file, path);
+  int type;
+  snprintf(where, sizeof where, "%s.type", path);
+  DG_CALL(get_choice(x, t, where, types, &type));
+  if (type == 0) {
+    DG_CALL(check_keys(x, v, path, dipole_keys));
+    dg_dipole d;
+    memset(&d, 0, sizeof d);
+    snprintf(where, sizeof where, "%s.position", path);
+    DG_CHECK((it = cJSON_GetObjectItemCaseSensitive(v, "position")), DG_ERR_INPUT, "%s: %s: missing key \"position\"", x->file, path);
+    DG_CALL(get_vec(x, it, where, 3, d.pos));
+    snprintf(where, sizeof where, "%s.direction", path);
+    DG_CHECK((it = cJSON_GetObjectItemCaseSensitive(v, "direction")), DG_ERR_INPUT, "%s: %s: missing key \"direction\"", x->file, path);
+    DG_CALL(get_vec(x, it, where, 3, d.dir));
+    DG_CHECK(d.dir[0] != 0 || d.dir[1] != 0 || d.dir[2] != 0, DG_ERR_INPUT, "%s: %s: is zero", x->file, where);
+    snprintf(where, sizeof where, "%s.pulse", path);
+    DG_CHECK((it = cJSON_GetObjectItemCaseSensitive(v, "pulse")), DG_ERR_INPUT, "%s: %s: missing key \"pulse\"", x->file, path);
+    DG_CALL(parse_pulse(x, it, where, &d.pulse));
+    dg_dipole *grown = realloc(c->dipoles, (size_t)(c->n_dipoles + 1) * sizeof *grown);
+    DG_CHECK(grown, DG_ERR_MEMORY, "out of memory");
+    c->dipoles = grown;
+    c->dipoles[c->n_dipoles++] = d;
+    return DG_OK;
+  }
+  DG_CALL(check_keys(x, v, path, pw_keys));
+  DG_CHECK(!c->has_plane_wave, DG_ERR_INPUT, "%s: %s: only one plane wave per case", x->file, path);
+  dg_plane_wave *pw = &c->plane_wave;
+  memset(pw, 0, sizeof *pw);
+  snprintf(where, sizeof where, "%s.direction", path);
+  DG_CHECK((it = cJSON_GetObjectItemCaseSensitive(v, "direction")), DG_ERR_INPUT, "%s: %s: missing key \"direction\"", x->file, path);
+  DG_CALL(get_vec(x, it, where, 3, pw->k));
+  snprintf(where, sizeof where, "%s.polarization", path);
+  DG_CHECK((it = cJSON_GetObjectItemCaseSensitive(v, "polarization")), DG_ERR_INPUT, "%s: %s: missing key \"polarization\"", x->file, path);
+  DG_CALL(get_vec(x, it, where, 3, pw->pol));
+  snprintf(where, sizeof where, "%s.origin", path);
+  if ((it = cJSON_GetObjectItemCaseSensitive(v, "origin"))) DG_CALL(get_vec(x, it, where, 3, pw->x0));
+  snprintf(where, sizeof where, "%s.pulse", path);
+  DG_CHECK((it = cJSON_GetObjectItemCaseSensitive(v, "pulse")), DG_ERR_INPUT, "%s: %s: missing key \"pulse\"", x->file, path);
+  DG_CALL(parse_pulse(x, it, where, &pw->pulse));
+  int form = 0;
+  snprintf(where, sizeof where, "%s.formulation", path);
+  if ((it = cJSON_GetObjectItemCaseSensitive(v, "formulation"))) DG_CALL(get_choice(x, it, where, forms, &form));
+  pw->scattered = form == 1;
+  dg_status st = dg_plane_wave_init(pw);
+  if (st != DG_OK)
+    return dg_error_prefix(st, "%s: %s: ", x->file, path);
+  c->has_plane_wave = 1;
+  return DG_OK;
+}
+
+/* Parse an array of objects with parse_item(x, item, index, c). */
+static dg_status parse_array(const ctx *x, const cJSON *v, const char *path,
+                             dg_status (*parse_item)(const ctx *, const cJSON *, int, dg_case *),
+                             dg_case *c) {
+  DG_CHECK(cJSON_IsArray(v), DG_ERR_INPUT, "%s: %s: expected an array, got %s", x->file, path,
+           type_name(v));
+  int i = 0;
+  for (const cJSON *it = v->child; it; it = it->next, ++i) DG_CALL(parse_item(x, it, i, c));
+  return DG_OK;
+}
+
+static dg_status parse_material(const ctx *x, const cJSON *v, int i, dg_case *c) {
+  static const char *const keys[] = {"volume", "eps", "mu", "sigma", NULL};
+  char path[64], where[96];
+  snprintf(path, sizeof path, "materials[%d]", i);
+  DG_CHECK(cJSON_IsObject(v), DG_ERR_INPUT, "%s: %s: expected an object", x->file, path);
+  DG_CALL(check_keys(x, v, path, keys));
+  dg_case_material *m = &c->materials[i];
+  m->eps = m->mu = 1.0;
+  m->sigma = 0.0;
+  const cJSON *it;
+  DG_CHECK((it = cJSON_GetObjectItemCaseSensitive(v, "volume")), DG_ERR_INPUT,
+           "%s: %s: missing key \"volume\" (a physical volume name or tag)", x->file, path);
+  snprintf(where, sizeof where, "%s.volume", path);
+  DG_CALL(get_group(x, it, where, &m->volume));
+  snprintf(where, sizeof where, "%s.eps", path);
+  if ((it = cJSON_GetObjectItemCaseSensitive(v, "eps"))) DG_CALL(get_positive(x, it, where, &m->eps));
+  snprintf(where, sizeof where, "%s.mu", path);
+  if ((it = cJSON_GetObjectItemCaseSensitive(v, "mu"))) DG_CALL(get_positive(x, it, where, &m->mu));
+  snprintf(where, sizeof where, "%s.sigma", path);
+  if ((it = cJSON_GetObjectItemCaseSensitive(v, "sigma"))) {
+    DG_CALL(get_number(x, it, where, &m->sigma));
+    DG_CHECK(m->sigma >= 0, DG_ERR_INPUT, "%s: %s: must be >= 0, got %g", x->file, where, m->sigma);
+  }
+  return DG_OK;
+}
+
+static const char *const bc_names[] = {"none", "pec", "pmc", "absorbing", NULL};
+
+static dg_status parse_boundary(const ctx *x, const cJSON *v, int i, dg_case *c) {
+  static const char *const keys[] = {"surface", "type", NULL};
+  char path[64], where[96];
+  snprintf(path, sizeof path, "boundaries[%d]", i);
+  DG_CHECK(cJSON_IsObject(v), DG_ERR_INPUT, "%s: %s: expected an object", x->file, path);
+  DG_CALL(check_keys(x, v, path, keys));
+  dg_case_boundary *b = &c->boundaries[i];
+  const cJSON *it;
+  DG_CHECK((it = cJSON_GetObjectItemCaseSensitive(v, "surface")), DG_ERR_INPUT,
+           "%s: %s: missing key \"surface\" (a physical surface name or tag)", x->file, path);
+  snprintf(where, sizeof where, "%s.surface", path);
+  DG_CALL(get_group(x, it, where, &b->surface));
+  DG_CHECK((it = cJSON_GetObjectItemCaseSensitive(v, "type")), DG_ERR_INPUT,
+           "%s: %s: missing key \"type\" (pec, pmc or absorbing)", x->file, path);
+  snprintf(where, sizeof where, "%s.type", path);
+  int bc;
+  DG_CALL(get_choice(x, it, where, bc_names + 1, &bc));
+  b->bc = (dg_bc)(bc + 1);
+  return DG_OK;
+}
+
+static dg_status parse_probe(const ctx *x, const cJSON *v, int i, dg_case *c) {
+  static const char *const keys[] = {"name", "position", NULL};
+  char path[64], where[96];
+  snprintf(path, sizeof path, "probes[%d]", i);
+  DG_CHECK(cJSON_IsObject(v), DG_ERR_INPUT, "%s: %s: expected an object", x->file, path);
+  DG_CALL(check_keys(x, v, path, keys));
+  dg_case_probe *p = &c->probes[i];
+  snprintf(p->name, sizeof p->name, "probe%d", i);
+  const cJSON *it;
+  snprintf(where, sizeof where, "%s.name", path);
+  if ((it = cJSON_GetObjectItemCaseSensitive(v, "name"))) DG_CALL(get_string(x, it, where, p->name, sizeof p->name));
+  DG_CHECK((it = cJSON_GetObjectItemCaseSensitive(v, "position")), DG_ERR_INPUT,
+           "%s: %s: missing key \"position\"", x->file, path);
+  snprintf(where, sizeof where, "%s.position", path);
+  return get_vec(x, it, where, 3, p->pos);
+}
+
+static dg_status parse_initial(const ctx *x, const cJSON *v, dg_case *c) {
+  static const char *const keys[] = {"type", "mode", "amplitudes", NULL};
+  static const char *const types[] = {"zero", "cavity_mode", NULL};
+  DG_CHECK(cJSON_IsObject(v), DG_ERR_INPUT, "%s: initial: expected an object", x->file);
+  DG_CALL(check_keys(x, v, "initial", keys));
+  const cJSON *it = cJSON_GetObjectItemCaseSensitive(v, "type");
+  DG_CHECK(it, DG_ERR_INPUT, "%s: initial: missing key \"type\" (zero or cavity_mode)", x->file);
+  int type;
+  DG_CALL(get_choice(x, it, "initial.type", types, &type));
+  c->has_cavity_mode = type == 1;
+  if (!c->has_cavity_mode) return DG_OK;
+  if ((it = cJSON_GetObjectItemCaseSensitive(v, "mode"))) {
+    double m[3];
+    DG_CALL(get_vec(x, it, "initial.mode", 3, m));
+    for (int d = 0; d < 3; ++d) {
+      DG_CHECK(m[d] >= 0 && m[d] == floor(m[d]), DG_ERR_INPUT,
+               "%s: initial.mode[%d]: expected a non-negative integer, got %g", x->file, d, m[d]);
+      c->mode[d] = (int)m[d];
+    }
+  }
+  if ((it = cJSON_GetObjectItemCaseSensitive(v, "amplitudes"))) {
+    DG_CALL(get_vec(x, it, "initial.amplitudes", 3, c->amp));
+    c->has_amp = 1;
+  }
+  return DG_OK;
+}
+
+static dg_status parse_output(const ctx *x, const cJSON *v, dg_case *c) {
+  static const char *const keys[] = {"directory", "vtu_every", "vtu_times", "vtu_format",
+                                     "energy_every", "probe_every", NULL};
+  static const char *const formats[] = {"lagrange", "linear", NULL};
+  DG_CHECK(cJSON_IsObject(v), DG_ERR_INPUT, "%s: output: expected an object", x->file);
+  DG_CALL(check_keys(x, v, "output", keys));
+  const cJSON *it;
+  if ((it = cJSON_GetObjectItemCaseSensitive(v, "directory")))
+    DG_CALL(get_string(x, it, "output.directory", c->output_dir, sizeof c->output_dir));
+  if ((it = cJSON_GetObjectItemCaseSensitive(v, "vtu_every")))
+    DG_CALL(get_int(x, it, "output.vtu_every", 0, 1 << 30, &c->vtu_every));
+  if ((it = cJSON_GetObjectItemCaseSensitive(v, "energy_every")))
+    DG_CALL(get_int(x, it, "output.energy_every", 0, 1 << 30, &c->energy_every));
+  if ((it = cJSON_GetObjectItemCaseSensitive(v, "probe_every")))
+    DG_CALL(get_int(x, it, "output.probe_every", 1, 1 << 30, &c->probe_every));
+  if ((it = cJSON_GetObjectItemCaseSensitive(v, "vtu_format"))) {
+    int f;
+    DG_CALL(get_choice(x, it, "output.vtu_format", formats, &f));
+    c->vtu_mode = f == 0 ? DG_VTU_LAGRANGE : DG_VTU_SUBDIVIDED;
+  }
+  if ((it = cJSON_GetObjectItemCaseSensitive(v, "vtu_times"))) {
+    DG_CHECK(cJSON_IsArray(it), DG_ERR_INPUT, "%s: output.vtu_times: expected an array of times", x->file);
+    const int n = cJSON_GetArraySize(it);
+    DG_CALL(DG_ALLOC(c->vtu_times, n));
+    c->n_vtu_times = n;
+    DG_CALL(get_vec(x, it, "output.vtu_times", n, c->vtu_times));
+  }
+  return DG_OK;
+}
+
+static dg_status parse_checkpoint(const ctx *x, const cJSON *v, dg_case *c) {
+  static const char *const keys[] = {"every_steps", "every_seconds", NULL};
+  DG_CHECK(cJSON_IsObject(v), DG_ERR_INPUT, "%s: checkpoint: expected an object", x->file);
+  DG_CALL(check_keys(x, v, "checkpoint", keys));
+  const cJSON *it;
+  if ((it = cJSON_GetObjectItemCaseSensitive(v, "every_steps")))
+    DG_CALL(get_int(x, it, "checkpoint.every_steps", 0, 1 << 30, &c->checkpoint_every));
+  if ((it = cJSON_GetObjectItemCaseSensitive(v, "every_seconds")))
+    DG_CALL(get_positive(x, it, "checkpoint.every_seconds", &c->checkpoint_seconds));
+  return DG_OK;
+}
+
+/* The line and column of a byte offset, for JSON syntax errors. */
+static void line_col(const char *text, const char *at, int *line, int *col) {
+  *line = 1, *col = 1;
+  for (const char *p = text; p < at && *p; ++p) {
+    if (*p == '\n') ++*line, *col = 1;
+    else ++*col;
+  }
+}
+
+dg_status dg_case_parse(dg_case *c, const char *json, const char *path) {
+  static const char *const keys[] = {
+      "mesh", "order", "precision", "backend", "final_time", "steps", "cfl", "flux",
+      "materials", "boundaries", "default_boundary", "sources", "initial", "probes", "output",
+      "checkpoint", "variant", "device", NULL};
+  static const char *const precisions[] = {"float", "double", NULL};
+  static const char *const backends[] = {"opencl", "ref", NULL};
+  static const char *const fluxes[] = {"upwind", "central", NULL};
+  ctx x = {path};
+  const char *end = NULL;
+  cJSON *root = cJSON_ParseWithOpts(json, &end, 1);
+  if (!root) {
+    int line, col;
+    const char *at = end ? end : cJSON_GetErrorPtr();
+    line_col(json, at ? at : json, &line, &col);
+    return DG_ERROR(DG_ERR_PARSE, "%s:%d:%d: invalid JSON near \"%.20s\"", path, line, col,
+                    at ? at : "");
+  }
+  dg_status st = DG_OK;
+  DG_CHECK_GOTO(done, cJSON_IsObject(root), DG_ERR_INPUT, "%s: expected a JSON object at the top level", path);
+  DG_CALL_GOTO(done, check_keys(&x, root, "", keys));
+  snprintf(c->source, sizeof c->source, "%s", path);
+  /* A case file describes its own problem: no cavity mode and no default boundary unless
+   * it asks for them. */
+  c->has_cavity_mode = 0;
+  c->has_default_bc = 0;
+  const cJSON *it;
+  if ((it = cJSON_GetObjectItemCaseSensitive(root, "mesh"))) DG_CALL_GOTO(done, parse_mesh(&x, it, c));
+  if ((it = cJSON_GetObjectItemCaseSensitive(root, "order"))) DG_CALL_GOTO(done, get_int(&x, it, "order", 1, DG_MAX_ORDER, &c->order));
+  int choice;
+  if ((it = cJSON_GetObjectItemCaseSensitive(root, "precision"))) {
+    DG_CALL_GOTO(done, get_choice(&x, it, "precision", precisions, &choice));
+    c->precision = choice ? DG_PREC_DOUBLE : DG_PREC_FLOAT;
+  }
+  if ((it = cJSON_GetObjectItemCaseSensitive(root, "backend"))) {
+    DG_CALL_GOTO(done, get_choice(&x, it, "backend", backends, &choice));
+    c->backend = choice ? DG_BACKEND_REF : DG_BACKEND_OPENCL;
+  }
+  if ((it = cJSON_GetObjectItemCaseSensitive(root, "flux"))) {
+    DG_CALL_GOTO(done, get_choice(&x, it, "flux", fluxes, &choice));
+    c->alpha = choice ? 0.0 : 1.0;
+  }
+  const cJSON *tf = cJSON_GetObjectItemCaseSensitive(root, "final_time");
+  const cJSON *ns = cJSON_GetObjectItemCaseSensitive(root, "steps");
+  DG_CHECK_GOTO(done, !(tf && ns), DG_ERR_INPUT, "%s: give \"final_time\" or \"steps\", not both", path);
+  if (tf) DG_CALL_GOTO(done, get_positive(&x, tf, "final_time", &c->final_time));
+  if (ns) DG_CALL_GOTO(done, get_int(&x, ns, "steps", 1, 1 << 30, &c->steps));
+  if ((it = cJSON_GetObjectItemCaseSensitive(root, "cfl"))) DG_CALL_GOTO(done, get_positive(&x, it, "cfl", &c->cfl));
+  if ((it = cJSON_GetObjectItemCaseSensitive(root, "materials"))) {
+    DG_CHECK_GOTO(done, cJSON_IsArray(it), DG_ERR_INPUT, "%s: materials: expected an array", path);
+    c->n_materials = cJSON_GetArraySize(it);
+    DG_CALL_GOTO(done, DG_ALLOC(c->materials, c->n_materials));
+    DG_CALL_GOTO(done, parse_array(&x, it, "materials", parse_material, c));
+  }
+  if ((it = cJSON_GetObjectItemCaseSensitive(root, "boundaries"))) {
+    DG_CHECK_GOTO(done, cJSON_IsArray(it), DG_ERR_INPUT, "%s: boundaries: expected an array", path);
+    c->n_boundaries = cJSON_GetArraySize(it);
+    DG_CALL_GOTO(done, DG_ALLOC(c->boundaries, c->n_boundaries));
+    DG_CALL_GOTO(done, parse_array(&x, it, "boundaries", parse_boundary, c));
+  }
+  if ((it = cJSON_GetObjectItemCaseSensitive(root, "default_boundary"))) {
+    DG_CALL_GOTO(done, get_choice(&x, it, "default_boundary", bc_names + 1, &choice));
+    c->has_default_bc = 1;
+    c->default_bc = (dg_bc)(choice + 1);
+  }
+  if ((it = cJSON_GetObjectItemCaseSensitive(root, "sources")))
+    DG_CALL_GOTO(done, parse_array(&x, it, "sources", parse_source, c));
+  if ((it = cJSON_GetObjectItemCaseSensitive(root, "initial"))) DG_CALL_GOTO(done, parse_initial(&x, it, c));
+  if ((it = cJSON_GetObjectItemCaseSensitive(root, "probes"))) {
+    DG_CHECK_GOTO(done, cJSON_IsArray(it), DG_ERR_INPUT, "%s: probes: expected an array", path);
+    c->n_probes = cJSON_GetArraySize(it);
+    DG_CALL_GOTO(done, DG_ALLOC(c->probes, c->n_probes));
+    DG_CALL_GOTO(done, parse_array(&x, it, "probes", parse_probe, c));
+  }
+  if ((it = cJSON_GetObjectItemCaseSensitive(root, "output"))) DG_CALL_GOTO(done, parse_output(&x, it, c));
+  if ((it = cJSON_GetObjectItemCaseSensitive(root, "checkpoint"))) DG_CALL_GOTO(done, parse_checkpoint(&x, it, c));
+  if ((it = cJSON_GetObjectItemCaseSensitive(root, "variant"))) DG_CALL_GOTO(done, get_string(&x, it, "variant", c->variant, sizeof c->variant));
+  if ((it = cJSON_GetObjectItemCaseSensitive(root, "device"))) DG_CALL_GOTO(done, get_string(&x, it, "device", c->device, sizeof c->device));
+done:
+  cJSON_Delete(root);
+  return st;
+}
+
+dg_status dg_case_read(dg_case *c, const char *path) {
+  FILE *f = fopen(path, "rb");
+  DG_CHECK(f, DG_ERR_IO, "cannot open case file %s: %s", path, strerror(errno));
+  char *text = NULL;
+  long n = -1;
+  if (fseek(f, 0, SEEK_END) == 0) n = ftell(f);
+  dg_status st = DG_OK;
+  DG_CHECK_GOTO(done, n >= 0 && n < (1L << 26) && fseek(f, 0, SEEK_SET) == 0, DG_ERR_IO,
+                "cannot read case file %s (unreadable or larger than 64 MiB)", path);
+  DG_CALL_GOTO(done, DG_ALLOC(text, n + 1));
+  DG_CHECK_GOTO(done, fread(text, 1, (size_t)n, f) == (size_t)n, DG_ERR_IO,
+                "cannot read case file %s: %s", path, strerror(errno));
+  text[n] = '\0';
+  DG_CALL_GOTO(done, dg_case_parse(c, text, path));
+done:
+  fclose(f);
+  dg_free(&text);
+  return st;
+}

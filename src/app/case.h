@@ -1,0 +1,106 @@
+/* A simulation case: everything `dgtd run` needs, from a JSON case file (cJSON), the
+ * built-in default (the PEC cavity eigenmode) and command-line overrides. Every key is
+ * documented in README.md ("Case files"). Errors name the file and the key path, e.g.
+ * "cases/x.json: materials[1].eps: must be positive, got -1", and unknown keys get a
+ * did-you-mean. */
+#ifndef DG_APP_CASE_H
+#define DG_APP_CASE_H
+
+#include "backend/variant.h"
+#include "core/status.h"
+#include "dg/maxwell.h"
+#include "dg/source.h"
+#include "io/vtu.h"
+
+enum { DG_CASE_NAME = 128, DG_CASE_PATH = 1024 };
+
+typedef enum { DG_BACKEND_OPENCL = 0, DG_BACKEND_REF } dg_backend;
+
+/* A physical group named by name or by tag number. */
+typedef struct {
+  char name[DG_CASE_NAME]; /* "" when given by tag */
+  int tag;                 /* -1 when given by name */
+} dg_group_ref;
+
+typedef struct {
+  dg_group_ref volume;
+  double eps, mu, sigma;
+} dg_case_material;
+
+typedef struct {
+  dg_group_ref surface;
+  dg_bc bc;
+} dg_case_boundary;
+
+typedef struct {
+  char name[DG_CASE_NAME];
+  double pos[3];
+} dg_case_probe;
+
+typedef struct {
+  char source[DG_CASE_PATH]; /* the case file, or "built-in" */
+  /* mesh */
+  char mesh_file[DG_CASE_PATH]; /* "" for the built-in box */
+  double box_lo[3], box_hi[3];
+  int box_cells[3];
+  /* discretisation and time */
+  int order;
+  dg_precision precision;
+  dg_backend backend;
+  double final_time;        /* used when steps == 0 */
+  int steps;                /* > 0: a fixed number of steps (dt from the CFL rule) */
+  double cfl;
+  double alpha;             /* flux: 1 upwind, 0 central */
+  /* media and boundaries */
+  int n_materials;
+  dg_case_material *materials;
+  int n_boundaries;
+  dg_case_boundary *boundaries;
+  int has_default_bc;
+  dg_bc default_bc;         /* for boundary surfaces no entry names */
+  /* sources */
+  int n_dipoles;
+  dg_dipole *dipoles;
+  int has_plane_wave;
+  dg_plane_wave plane_wave;
+  /* initial state: zero, or a cavity eigenmode (which is then also the exact solution) */
+  int has_cavity_mode;
+  int mode[3];
+  int has_amp;
+  double amp[3];
+  /* probes and output */
+  int n_probes;
+  dg_case_probe *probes;
+  char output_dir[DG_CASE_PATH]; /* "" = no files */
+  int vtu_every;            /* steps between VTU snapshots (0: none) */
+  int n_vtu_times;
+  double *vtu_times;        /* snapshot times (the step closest to each) */
+  dg_vtu_mode vtu_mode;
+  int energy_every;         /* steps between energy log rows (0: none) */
+  int probe_every;          /* steps between probe samples */
+  int checkpoint_every;     /* steps (0: none) */
+  double checkpoint_seconds;/* wall seconds (0: none) */
+  char restart[DG_CASE_PATH];
+  /* OpenCL */
+  char variant[DG_VARIANT_SPEC_MAX];
+  char device[256];
+  char dump_dir[DG_CASE_PATH];
+  /* terminal */
+  int quiet;
+  int json;
+} dg_case;
+
+/* The built-in default: PEC cavity (unit cube, 4x4x4 box cells), order 3, mode (1,1,1),
+ * final time 1, upwind, OpenCL in float. */
+void dg_case_default(dg_case *c);
+/* Replace c's settings with those of a JSON case file (keys not given keep the built-in
+ * defaults, except that a case file without "initial" starts from zero fields). */
+dg_status dg_case_read(dg_case *c, const char *path) DG_NODISCARD;
+/* The same from a string (path is only used in messages). */
+dg_status dg_case_parse(dg_case *c, const char *json, const char *path) DG_NODISCARD;
+void dg_case_free(dg_case *c);
+
+/* Edit distance, for did-you-mean (exposed for tests). */
+int dg_edit_distance(const char *a, const char *b);
+
+#endif
