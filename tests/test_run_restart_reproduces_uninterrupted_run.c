@@ -1,0 +1,97 @@
+/* Checkpoint/restart through dg_run on OpenCL (PoCL, float, with a dipole source and
+ * probes): 10 steps, checkpoint, restart to 20 gives the same final checkpoint file byte
+ * for byte and the same probe series as 20 uninterrupted steps; a checkpoint from another
+ * order is refused. */
+#include "test_util.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "app/case.h"
+#include "app/simulate.h"
+
+static const char *case_json =
+    "{\"mesh\": {\"box\": {\"lo\": [0, 0, 0], \"hi\": [1, 1, 1], \"cells\": [2, 2, 2]}},"
+    " \"order\": 3, \"default_boundary\": \"absorbing\","
+    " \"sources\": [{\"type\": \"dipole\", \"position\": [0.4, 0.5, 0.55], \"direction\": [0, 0, 1],"
+    "   \"pulse\": {\"shape\": \"ricker\", \"frequency\": 2, \"delay\": 0.05}}],"
+    " \"probes\": [{\"position\": [0.7, 0.5, 0.5]}]}";
+
+static void run_case(const char *dir, int steps, int every, const char *restart, int order) {
+  dg_case c;
+  dg_run_result r;
+  dg_case_default(&c);
+  assert_dg_ok(dg_case_parse(&c, case_json, "restart-test"));
+  c.quiet = 1;
+  c.order = order;
+  c.steps = steps;
+  c.checkpoint_every = every;
+  snprintf(c.output_dir, sizeof c.output_dir, "%s", dir);
+  if (restart) snprintf(c.restart, sizeof c.restart, "%s", restart);
+  assert_dg_ok(dg_run(&c, &r));
+  dg_case_free(&c);
+}
+
+static char *slurp(const char *path, size_t *n) {
+  FILE *f = fopen(path, "rb");
+  assert_non_null(f);
+  fseek(f, 0, SEEK_END);
+  *n = (size_t)ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *buf = malloc(*n + 1);
+  assert_int_equal(fread(buf, 1, *n, f), *n);
+  fclose(f);
+  return buf;
+}
+
+static void assert_same_file(const char *a, const char *b) {
+  size_t na, nb;
+  char *x = slurp(a, &na), *y = slurp(b, &nb);
+  assert_int_equal(na, nb);
+  if (memcmp(x, y, na) != 0) fail_msg("%s and %s differ", a, b);
+  free(x);
+  free(y);
+}
+
+static void restart_is_bit_exact(void **state) {
+  (void)state;
+  char base[] = "/tmp/dgtd-restart-XXXXXX";
+  assert_non_null(mkdtemp(base));
+  char whole[128], parts[128], chk_w[160], chk_p[160], pr_w[160], pr_p[160];
+  snprintf(whole, sizeof whole, "%s/whole", base);
+  snprintf(parts, sizeof parts, "%s/parts", base);
+  snprintf(chk_w, sizeof chk_w, "%s/checkpoint.chk", whole);
+  snprintf(chk_p, sizeof chk_p, "%s/checkpoint.chk", parts);
+  snprintf(pr_w, sizeof pr_w, "%s/probes.csv", whole);
+  snprintf(pr_p, sizeof pr_p, "%s/probes.csv", parts);
+
+  run_case(whole, 20, 20, NULL, 3);                /* uninterrupted, checkpoint at the end */
+  run_case(parts, 10, 10, NULL, 3);                /* stopped after 10 steps */
+  char chk10[200];
+  snprintf(chk10, sizeof chk10, "%s/step10.chk", base);
+  assert_int_equal(rename(chk_p, chk10), 0);
+  run_case(parts, 20, 20, chk10, 3);               /* continued to 20 */
+  assert_same_file(chk_w, chk_p);
+  assert_same_file(pr_w, pr_p);
+
+  /* The same checkpoint for an order-2 run is refused, naming the difference. */
+  dg_case c;
+  dg_run_result r;
+  dg_case_default(&c);
+  assert_dg_ok(dg_case_parse(&c, case_json, "restart-test"));
+  c.quiet = 1;
+  c.order = 2;
+  c.steps = 20;
+  snprintf(c.output_dir, sizeof c.output_dir, "%s", parts);
+  snprintf(c.restart, sizeof c.restart, "%s", chk10);
+  assert_dg_error(dg_run(&c, &r), DG_ERR_INPUT, "order N=3, this run has N=2");
+  dg_case_free(&c);
+  char cmd[300];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", base);
+  assert_int_equal(system(cmd), 0);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {cmocka_unit_test(restart_is_bit_exact)};
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
