@@ -16,8 +16,8 @@ WARN     = -Wall -Wextra -Werror
 ALL_CFLAGS = -std=c11 $(OPT) -g $(WARN) $(SAN) -D_XOPEN_SOURCE=700 \
            -DCL_TARGET_OPENCL_VERSION=120 -Isrc $(CFLAGS)
 # pkg-config is asked in the recipes, after the deps check has installed the packages.
-PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
-PKG_LIBS   = $(shell pkg-config --libs $(PKGS)) -lm
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS)) -I/usr/include/scotch
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS)) -lscotch -lscotcherr -lm
 
 LIB_SRC  := $(filter-out src/app/main.c,$(wildcard src/*/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
