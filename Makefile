@@ -8,7 +8,7 @@
 CC      ?= cc
 BUILD   ?= build
 BIN     ?= bin
-PKGS     = OpenCL clblast libcjson lapacke cmocka
+PKGS     = OpenCL clblast libcjson lapacke cmocka mpich
 OPT     ?= -O2
 SAN     ?=
 CFLAGS  ?=

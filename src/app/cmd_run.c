@@ -1,5 +1,6 @@
 /* dgtd run [CASE.json] [OPTIONS]: a case file (or the built-in cavity), options on top. */
 #include <getopt.h>
+#include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +67,10 @@ static void print_text(const dg_case *c, const dg_run_result *r) {
            r->verify_rel_diff);
   }
   printf("  flux          %s\n", c->alpha == 1.0 ? "upwind" : c->alpha == 0.0 ? "central" : "alpha");
+  if (r->nranks > 1)
+    printf("  MPI           %d ranks, partition imbalance %.3f, %d cut faces; exchange %.3f s, "
+           "of it waiting %.3f s (rank 0)\n", r->nranks, r->imbalance, r->cut_faces,
+           r->exchange_s, r->exchange_wait_s);
   printf("  K             %d\n", r->K);
   printf("  N             %d (Np = %d)\n", r->N, r->Np);
   printf("  DOFs          %lld\n", r->dofs);
@@ -96,6 +101,14 @@ static void print_json(const dg_case *c, const dg_run_result *r) {
   }
   cJSON_AddStringToObject(o, "mesh", c->mesh_file[0] ? c->mesh_file : "box");
   cJSON_AddNumberToObject(o, "flux_alpha", c->alpha);
+  cJSON_AddNumberToObject(o, "ranks", r->nranks);
+  if (r->nranks > 1) {
+    cJSON_AddNumberToObject(o, "imbalance", r->imbalance);
+    cJSON_AddNumberToObject(o, "cut_faces", r->cut_faces);
+    cJSON_AddNumberToObject(o, "exchange_s", r->exchange_s);
+    cJSON_AddNumberToObject(o, "exchange_wait_s", r->exchange_wait_s);
+    cJSON_AddNumberToObject(o, "exchanges", (double)r->exchanges);
+  }
   cJSON_AddNumberToObject(o, "K", r->K);
   cJSON_AddNumberToObject(o, "N", r->N);
   cJSON_AddNumberToObject(o, "Np", r->Np);
@@ -274,8 +287,13 @@ int dg_cmd_run(int argc, char **argv) {
     dg_case_free(&c);
     return dg_status_exit_code(st);
   }
-  if (c.json) print_json(&c, &r);
-  else print_text(&c, &r);
+  int mpi = 0, rank = 0;
+  MPI_Initialized(&mpi);
+  if (mpi) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) { /* the figures are global; one rank prints them */
+    if (c.json) print_json(&c, &r);
+    else print_text(&c, &r);
+  }
   dg_case_free(&c);
   return 0;
 }

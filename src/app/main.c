@@ -1,5 +1,7 @@
-/* bin/dgtd: dispatch to a subcommand. */
+/* bin/dgtd: dispatch to a subcommand; under mpiexec, also MPI_Init/MPI_Finalize. */
+#include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "app/commands.h"
@@ -21,7 +23,16 @@ static void usage(FILE *f) {
   fprintf(f, "\n'dgtd COMMAND --help' describes each command's options.\n");
 }
 
-int main(int argc, char **argv) {
+/* Started by an MPI launcher? (Hydra and PMIx set these.) Without one the program runs
+ * as a plain single process and never touches MPI. */
+static int under_mpiexec(void) {
+  const char *vars[] = {"PMI_SIZE", "PMI_RANK", "PMIX_RANK", "OMPI_COMM_WORLD_SIZE", NULL};
+  for (int i = 0; vars[i]; ++i)
+    if (getenv(vars[i])) return 1;
+  return 0;
+}
+
+static int dispatch(int argc, char **argv) {
   if (argc < 2) {
     usage(stderr);
     return 2;
@@ -35,4 +46,21 @@ int main(int argc, char **argv) {
   fprintf(stderr, "dgtd: unknown command '%s'\n\n", argv[1]);
   usage(stderr);
   return 2;
+}
+
+int main(int argc, char **argv) {
+  const int mpi = under_mpiexec();
+  if (mpi && MPI_Init(&argc, &argv) != MPI_SUCCESS) {
+    fprintf(stderr, "dgtd: MPI_Init failed\n");
+    return 1;
+  }
+  const int rc = dispatch(argc, argv);
+  if (mpi) {
+    int size = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    /* One rank failing while the others wait in a collective would hang the job. */
+    if (rc != 0 && size > 1) MPI_Abort(MPI_COMM_WORLD, rc);
+    MPI_Finalize();
+  }
+  return rc;
 }

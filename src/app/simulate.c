@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -21,6 +22,9 @@
 #include "io/series.h"
 #include "io/vtu.h"
 #include "mesh/mesh.h"
+#include "part/dist.h"
+#include "part/exchange.h"
+#include "part/part.h"
 #include "refel/refel.h"
 
 static double now_s(void) {
@@ -32,6 +36,14 @@ static double now_s(void) {
 /* Everything a run owns, released in one place. */
 typedef struct {
   const dg_case *c;
+  /* MPI: this rank of `size`; the whole mesh (every rank reads it) and the partition. */
+  int rank, size;
+  dg_mesh *global;           /* the whole mesh; == mesh on one process */
+  int *part;                 /* size > 1: owner rank of each global element */
+  dg_dist_mesh *dist;        /* size > 1: owned elements + ghosts, exchange lists */
+  dg_exchange *xchg;         /* size > 1 */
+  int *send_slot, *recv_slot;
+  int *probe_ids;            /* case index of each probe this rank owns */
   dg_mesh *mesh;
   dg_refel *ref;
   dg_geom *geom;
@@ -53,6 +65,14 @@ typedef struct {
 } run_state;
 
 static void run_state_free(run_state *s) {
+  if (s->global != s->mesh) dg_mesh_destroy(&s->global);
+  s->global = NULL;
+  dg_free(&s->part);
+  dg_dist_mesh_destroy(&s->dist);
+  dg_exchange_destroy(&s->xchg);
+  dg_free(&s->send_slot);
+  dg_free(&s->recv_slot);
+  dg_free(&s->probe_ids);
   dg_free(&s->q);
   dg_free(&s->res);
   dg_free(&s->rhs);
@@ -215,9 +235,13 @@ static dg_status add_sources(run_state *s) {
   const dg_case *c = s->c;
   for (int i = 0; i < c->n_dipoles; ++i) {
     double rst[3];
-    const int k = dg_mesh_locate(s->mesh, c->dipoles[i].pos, rst);
-    DG_CHECK(k >= 0, DG_ERR_INPUT, "%s: sources[%d].position (%g, %g, %g) is outside the mesh",
+    /* The rank owning the element the whole mesh puts the point in gets the source. */
+    const int g = dg_mesh_locate(s->global, c->dipoles[i].pos, rst);
+    DG_CHECK(g >= 0, DG_ERR_INPUT, "%s: sources[%d].position (%g, %g, %g) is outside the mesh",
              c->source, i, c->dipoles[i].pos[0], c->dipoles[i].pos[1], c->dipoles[i].pos[2]);
+    if (s->part && s->part[g] != s->rank) continue;
+    const int k = dg_mesh_locate(s->mesh, c->dipoles[i].pos, rst);
+    DG_CHECK(k >= 0, DG_ERR_INTERNAL, "sources[%d]: not found in the owning rank's part", i);
     DG_CALL(dg_maxwell_add_dipole(s->phys, &c->dipoles[i], k, rst));
   }
   if (c->has_plane_wave) {
@@ -253,8 +277,73 @@ static dg_status make_dir(const char *dir) {
 }
 
 static void out_path(const run_state *s, const char *name, char *buf, size_t cap) {
-  snprintf(buf, cap, "%s/%s", s->c->output_dir, name);
+  buf[0] = '\0';
+  strncat(buf, s->c->output_dir, cap - 1);
+  strncat(buf, "/", cap - strlen(buf) - 1);
+  strncat(buf, name, cap - strlen(buf) - 1);
 }
+
+/* ---- MPI ---------------------------------------------------------------------------------- */
+
+/* Sum over ranks (identity on one process). */
+static double sum_ranks(const run_state *s, double x) {
+  if (s->size > 1) MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  return x;
+}
+
+static double total_energy(run_state *s) { return sum_ranks(s, dg_maxwell_energy(s->phys, s->q)); }
+
+/* A per-rank file name: NAME.EXT -> NAME_rR.EXT when running on several ranks. */
+static void rank_path(const run_state *s, const char *path, char *buf, size_t cap) {
+  const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+  if (s->size == 1 || !dot || (slash && dot < slash)) {
+    snprintf(buf, cap, "%s", path);
+    return;
+  }
+  snprintf(buf, cap, "%.*s_r%d%s", (int)(dot - path), path, s->rank, dot);
+}
+
+/* Every rank reads the whole mesh; rank 0 partitions it with Scotch and broadcasts the
+ * owners; each rank keeps its part plus ghost copies of its neighbours' elements. */
+static dg_status distribute(run_state *s, dg_run_result *r) {
+  DG_CHECK(s->size <= s->global->K, DG_ERR_INPUT, "%d ranks for a mesh of %d elements", s->size,
+           s->global->K);
+  DG_CALL(DG_ALLOC(s->part, s->global->K));
+  dg_partition_stats stats;
+  memset(&stats, 0, sizeof stats);
+  dg_status st = DG_OK;
+  if (s->rank == 0) st = dg_partition(s->global, s->size, NULL, s->part, &stats);
+  int ok = st == DG_OK;
+  MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (!ok) {
+    dg_partition_stats_free(&stats);
+    return s->rank == 0 ? st : DG_ERROR(DG_ERR_INTERNAL, "partitioning failed on rank 0");
+  }
+  MPI_Bcast(s->part, s->global->K, MPI_INT, 0, MPI_COMM_WORLD);
+  if (s->rank == 0) {
+    r->imbalance = stats.imbalance;
+    r->cut_faces = stats.cut_faces;
+  }
+  dg_partition_stats_free(&stats);
+  DG_CALL(dg_dist_mesh_create(&s->dist, s->global, s->size, s->part, s->rank));
+  s->mesh = s->dist->mesh;
+  s->dist->mesh = NULL; /* run_state owns it now */
+  return DG_OK;
+}
+
+/* The exchange buffers and slots, once the order is known. */
+static dg_status setup_exchange(run_state *s, size_t value_bytes) {
+  const dg_refel *ref = s->ref;
+  s->dist->mesh = s->mesh; /* dg_dist_slots reads K from it */
+  dg_status st = dg_dist_slots(s->dist, ref->Np, ref->Nfp, ref->Fmask, &s->send_slot, &s->recv_slot);
+  s->dist->mesh = NULL;
+  DG_CALL(st);
+  DG_CALL(dg_exchange_create(&s->xchg, s->dist, ref->Nfp, value_bytes, MPI_COMM_WORLD));
+  return DG_OK;
+}
+
+static dg_status xchg_begin(void *ctx) { return dg_exchange_begin(ctx); }
+static dg_status xchg_end(void *ctx) { return dg_exchange_end(ctx); }
 
 /* ---- the time loop's pieces ------------------------------------------------------------- */
 
@@ -267,8 +356,31 @@ static dg_status fetch_state(run_state *s) {
 static dg_status write_vtu(run_state *s, int step, double t) {
   char name[64], path[DG_CASE_PATH + 64];
   snprintf(name, sizeof name, "fields_%06d.vtu", step);
-  out_path(s, name, path, sizeof path);
-  DG_CALL(dg_vtu_write(path, s->geom, s->q, t, s->c->vtu_mode));
+  if (s->size > 1) {
+    /* One piece per rank, and a .pvtu that strings them together. */
+    char piece[80];
+    snprintf(piece, sizeof piece, "fields_%06d_r%d.vtu", step, s->rank);
+    out_path(s, piece, path, sizeof path);
+    DG_CALL(dg_vtu_write(path, s->geom, s->q, t, s->c->vtu_mode));
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (s->rank != 0) return DG_OK;
+    snprintf(name, sizeof name, "fields_%06d.pvtu", step);
+    out_path(s, name, path, sizeof path);
+    char **pieces = NULL;
+    DG_CALL(DG_ALLOC(pieces, s->size));
+    dg_status st = DG_OK;
+    for (int i = 0; i < s->size && st == DG_OK; ++i) {
+      st = DG_ALLOC(pieces[i], 64);
+      if (st == DG_OK) snprintf(pieces[i], 64, "fields_%06d_r%d.vtu", step, i);
+    }
+    if (st == DG_OK) st = dg_pvtu_write(path, s->size, (const char *const *)pieces);
+    for (int i = 0; i < s->size; ++i) dg_free(&pieces[i]);
+    dg_free(&pieces);
+    DG_CALL(st);
+  } else {
+    out_path(s, name, path, sizeof path);
+    DG_CALL(dg_vtu_write(path, s->geom, s->q, t, s->c->vtu_mode));
+  }
   double *times = realloc(s->vtu_t, (size_t)(s->n_vtu + 1) * sizeof *times);
   DG_CHECK(times, DG_ERR_MEMORY, "out of memory");
   s->vtu_t = times;
@@ -285,10 +397,14 @@ static dg_status write_vtu(run_state *s, int step, double t) {
 
 /* Blow-up: non-finite values, or energy growing beyond what the sources put in. */
 static dg_status check_health(run_state *s, int step, double t, double energy) {
-  for (size_t i = 0; i < s->n; ++i)
-    DG_CHECK(isfinite(s->q[i]), DG_ERR_NUMERIC,
-             "the solution became non-finite at step %d (t = %g): the time step is probably too "
-             "large (try a smaller --cfl) or a material value is bad", step, t);
+  const size_t KNp = (size_t)s->mesh->K * s->ref->Np, own = (size_t)s->mesh->K_owned * s->ref->Np;
+  double bad = 0;
+  for (int f = 0; f < DG_NFIELDS; ++f)
+    for (size_t i = 0; i < own; ++i) bad += !isfinite(s->q[f * KNp + i]);
+  bad = sum_ranks(s, bad);
+  DG_CHECK(bad == 0, DG_ERR_NUMERIC,
+           "the solution became non-finite at step %d (t = %g): the time step is probably too "
+           "large (try a smaller --cfl) or a material value is bad", step, t);
   if (sources_active(s, t)) {
     s->energy_ref = fmax(s->energy_ref, energy);
     return DG_OK;
@@ -303,6 +419,13 @@ static dg_status check_health(run_state *s, int step, double t, double energy) {
   return DG_OK;
 }
 
+/* The identity a checkpoint must match: the whole mesh, and which part of it this is. */
+static uint64_t checkpoint_hash(const run_state *s) {
+  uint64_t h = dg_checkpoint_mesh_hash(s->global);
+  if (s->size > 1) h ^= 0x9e3779b97f4a7c15ull * (uint64_t)(s->rank + 1) + (uint64_t)s->size;
+  return h;
+}
+
 static dg_status write_checkpoint(run_state *s, int step, double t, const char *variant) {
   const dg_case *c = s->c;
   const int single = c->backend == DG_BACKEND_OPENCL && c->precision == DG_PREC_FLOAT;
@@ -310,7 +433,7 @@ static dg_status write_checkpoint(run_state *s, int step, double t, const char *
   memset(&h, 0, sizeof h);
   h.K = s->mesh->K, h.N = s->ref->N, h.Np = s->ref->Np;
   h.precision = single ? 4 : 8;
-  h.mesh_hash = dg_checkpoint_mesh_hash(s->mesh);
+  h.mesh_hash = checkpoint_hash(s);
   snprintf(h.variant, sizeof h.variant, "%s", variant);
   h.step = step, h.time = t, h.dt = s->dt;
   /* LSERK4's first stage has a = 0, so the residual is dead between steps: it is stored
@@ -323,8 +446,9 @@ static dg_status write_checkpoint(run_state *s, int step, double t, const char *
     if (single) ((float *)q)[i] = (float)s->q[i];
     else ((double *)q)[i] = s->q[i];
   }
-  char path[DG_CASE_PATH + 32];
-  out_path(s, "checkpoint.chk", path, sizeof path);
+  char name[DG_CASE_PATH + 32], path[DG_CASE_PATH + 48];
+  out_path(s, "checkpoint.chk", name, sizeof name);
+  rank_path(s, name, path, sizeof path);
   DG_CALL_GOTO(done, dg_checkpoint_write(path, &h, q, res));
   if (s->probe_log) DG_CALL_GOTO(done, dg_series_commit(s->probe_log));
   if (s->energy_log) DG_CALL_GOTO(done, dg_series_commit(s->energy_log));
@@ -341,17 +465,19 @@ static dg_status read_restart(run_state *s, double *t) {
   memset(&want, 0, sizeof want);
   want.K = s->mesh->K, want.N = s->ref->N, want.Np = s->ref->Np;
   want.precision = single ? 4 : 8;
-  want.mesh_hash = dg_checkpoint_mesh_hash(s->mesh);
+  want.mesh_hash = checkpoint_hash(s);
   void *q = NULL, *res = NULL;
   dg_status st = DG_OK;
   DG_CALL_GOTO(done, dg_calloc(&q, s->n, (size_t)want.precision));
   DG_CALL_GOTO(done, dg_calloc(&res, s->n, (size_t)want.precision));
-  DG_CALL_GOTO(done, dg_checkpoint_read(c->restart, &want, &got, q, res));
+  char path[DG_CASE_PATH + 48];
+  rank_path(s, c->restart, path, sizeof path);
+  DG_CALL_GOTO(done, dg_checkpoint_read(path, &want, &got, q, res));
   DG_CHECK_GOTO(done, got.dt == s->dt, DG_ERR_INPUT,
                 "checkpoint %s was written with dt = %.17g, this run has dt = %.17g (same case, "
-                "CFL and final time needed)", c->restart, got.dt, s->dt);
+                "CFL and final time needed)", path, got.dt, s->dt);
   DG_CHECK_GOTO(done, got.step <= s->steps, DG_ERR_INPUT,
-                "checkpoint %s is at step %lld, past this run's %d steps", c->restart,
+                "checkpoint %s is at step %lld, past this run's %d steps", path,
                 (long long)got.step, s->steps);
   for (size_t i = 0; i < s->n; ++i) s->q[i] = single ? ((float *)q)[i] : ((double *)q)[i];
   s->first_step = (int)got.step;
@@ -362,14 +488,72 @@ done:
   return st;
 }
 
+/* Probes: each rank evaluates the ones in its elements; rank 0 gathers and logs them. */
+static dg_status setup_probes(run_state *s) {
+  const dg_case *c = s->c;
+  double *xyz = NULL;
+  int n = 0;
+  dg_status st = DG_OK;
+  DG_CALL(DG_ALLOC(xyz, 3 * c->n_probes + 1));
+  DG_CALL_GOTO(done, DG_ALLOC(s->probe_ids, c->n_probes + 1));
+  for (int i = 0; i < c->n_probes; ++i) {
+    double rst[3];
+    const int g = dg_mesh_locate(s->global, c->probes[i].pos, rst);
+    DG_CHECK_GOTO(done, g >= 0, DG_ERR_INPUT, "%s: probes[%d] (\"%s\") at (%g, %g, %g) is outside the mesh",
+                  c->source, i, c->probes[i].name, c->probes[i].pos[0], c->probes[i].pos[1],
+                  c->probes[i].pos[2]);
+    if (s->part && s->part[g] != s->rank) continue;
+    memcpy(xyz + 3 * n, c->probes[i].pos, 3 * sizeof(double));
+    s->probe_ids[n++] = i;
+  }
+  DG_CALL_GOTO(done, dg_probes_create(&s->probes, s->geom, n, xyz));
+done:
+  dg_free(&xyz);
+  return st;
+}
+
+static dg_status record_probes(run_state *s, double t) {
+  const int n = s->c->n_probes, mine = s->probes->n;
+  double *all = NULL, *vals = NULL;
+  dg_status st = DG_OK;
+  DG_CALL(DG_ALLOC(all, 6 * n + 1));
+  DG_CALL_GOTO(done, DG_ALLOC(vals, 6 * mine + 1));
+  dg_probes_eval(s->probes, s->q, vals);
+  for (int i = 0; i < mine; ++i) memcpy(all + 6 * s->probe_ids[i], vals + 6 * i, 6 * sizeof(double));
+  if (s->size > 1)
+    MPI_Reduce(s->rank == 0 ? MPI_IN_PLACE : all, all, 6 * n, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+  if (s->probe_log)
+    for (int i = 0; i < n; ++i) {
+      double row[8] = {i, t};
+      memcpy(row + 2, all + 6 * i, 6 * sizeof(double));
+      DG_CALL_GOTO(done, dg_series_append(s->probe_log, row));
+    }
+done:
+  dg_free(&all);
+  dg_free(&vals);
+  return st;
+}
+
 /* ---- backends ----------------------------------------------------------------------------- */
 
 typedef struct {
-  dg_maxwell *phys;
+  run_state *s;
+  dg_status st; /* an exchange failure, reported after the step */
 } ref_ctx;
 
+/* The reference RHS; on several ranks the ghosts' face traces are exchanged first (without
+ * overlap: the reference is for checking, not speed). */
 static void ref_rhs(void *ctx, double t, const double *q, double *rhs) {
-  dg_maxwell_rhs(((ref_ctx *)ctx)->phys, t, q, NULL, rhs);
+  ref_ctx *rc = ctx;
+  run_state *s = rc->s;
+  if (s->xchg && rc->st == DG_OK) {
+    double *send = s->xchg->send, *recv = s->xchg->recv, *qw = (double *)q;
+    for (size_t b = 0; b < s->xchg->n; ++b) send[b] = q[s->send_slot[b]];
+    rc->st = dg_exchange_begin(s->xchg);
+    if (rc->st == DG_OK) rc->st = dg_exchange_end(s->xchg);
+    for (size_t b = 0; b < s->xchg->n; ++b) qw[s->recv_slot[b]] = recv[b];
+  }
+  dg_maxwell_rhs(s->phys, t, q, NULL, rhs);
 }
 
 /* The variant to run: the case's or --variant's spec (its prec key, if any, wins over the
@@ -378,7 +562,26 @@ static dg_status start_opencl(run_state *s, dg_run_result *r) {
   const dg_case *c = s->c;
   dg_variant v;
   int pass = 0;
-  DG_CALL(dg_device_create(&s->dev, c->device[0] ? c->device : NULL));
+  char spec[32];
+  const char *dev_spec = c->device[0] ? c->device : NULL;
+  const char *env = getenv("DGTD_DEVICE");
+  if (!dev_spec && !(env && *env) && s->size > 1) {
+    /* Ranks on one node take its devices round-robin by their rank on the node. */
+    MPI_Comm node;
+    int local = 0, count = 0;
+    dg_device_info *list = NULL;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, s->rank, MPI_INFO_NULL, &node);
+    MPI_Comm_rank(node, &local);
+    MPI_Comm_free(&node);
+    DG_CALL(dg_device_list(&list, &count));
+    if (count > 0) {
+      const dg_device_info *d = &list[local % count];
+      snprintf(spec, sizeof spec, "%d:%d", d->P, d->D);
+      dev_spec = spec;
+    }
+    dg_free(&list);
+  }
+  DG_CALL(dg_device_create(&s->dev, dev_spec));
   snprintf(r->device, sizeof r->device, "%d:%d %s", s->dev->info.P, s->dev->info.D, s->dev->info.name);
   if (c->variant[0]) {
     DG_CALL(dg_variant_parse(c->variant, &v));
@@ -438,14 +641,24 @@ dg_status dg_run(const dg_case *c, dg_run_result *r) {
   DG_CHECK(c->cfl > 0, DG_ERR_INPUT, "the CFL factor must be positive, got %g", c->cfl);
   DG_CHECK(c->steps > 0 || c->final_time > 0, DG_ERR_INPUT, "the final time must be positive, got %g",
            c->final_time);
+  int mpi = 0;
+  s.size = 1;
+  MPI_Initialized(&mpi);
+  if (mpi) {
+    MPI_Comm_rank(MPI_COMM_WORLD, &s.rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &s.size);
+  }
+  r->nranks = s.size;
   if (c->mesh_file[0]) {
-    DG_CALL_GOTO(done, dg_mesh_read(&s.mesh, c->mesh_file));
+    DG_CALL_GOTO(done, dg_mesh_read(&s.global, c->mesh_file));
   } else {
     for (int d = 0; d < 3; ++d) lo[d] = c->box_lo[d], hi[d] = c->box_hi[d];
-    DG_CALL_GOTO(done, dg_mesh_box(&s.mesh, lo, hi, c->box_cells[0], c->box_cells[1], c->box_cells[2]));
+    DG_CALL_GOTO(done, dg_mesh_box(&s.global, lo, hi, c->box_cells[0], c->box_cells[1], c->box_cells[2]));
   }
+  s.mesh = s.global;
+  if (s.size > 1) DG_CALL_GOTO(done, distribute(&s, r));
   if (c->has_cavity_mode) {
-    if (c->mesh_file[0]) DG_CALL_GOTO(done, check_mesh_is_box(s.mesh, c->mesh_file, lo, hi));
+    if (c->mesh_file[0]) DG_CALL_GOTO(done, check_mesh_is_box(s.global, c->mesh_file, lo, hi));
     DG_CALL_GOTO(done, dg_cavity_mode_init(&s.mode, c->mode[0], c->mode[1], c->mode[2],
                                            c->has_amp ? c->amp : NULL, lo, hi));
   }
@@ -454,24 +667,16 @@ dg_status dg_run(const dg_case *c, dg_run_result *r) {
   DG_CALL_GOTO(done, dg_maxwell_create(&s.phys, s.geom));
   DG_CALL_GOTO(done, apply_materials_and_boundaries(&s));
   DG_CALL_GOTO(done, add_sources(&s));
-  if (c->n_probes) {
-    double *xyz = NULL;
-    DG_CALL_GOTO(done, DG_ALLOC(xyz, 3 * c->n_probes));
-    for (int i = 0; i < c->n_probes; ++i) memcpy(xyz + 3 * i, c->probes[i].pos, sizeof c->probes[i].pos);
-    st = dg_probes_create(&s.probes, s.geom, c->n_probes, xyz);
-    dg_free(&xyz);
-    if (st != DG_OK) {
-      st = dg_error_prefix(st, "%s: probes: ", c->source);
-      goto done;
-    }
-  }
+  if (c->n_probes) DG_CALL_GOTO(done, setup_probes(&s));
 
   s.n = DG_NFIELDS * (size_t)s.mesh->K * s.ref->Np;
   DG_CALL_GOTO(done, DG_ALLOC(s.q, s.n));
   if (c->has_cavity_mode) dg_maxwell_interpolate(s.geom, dg_cavity_mode_eval, &s.mode, 0.0, s.q);
 
-  /* Time step: the stable automatic one, shortened to land exactly on the final time. */
-  const double dt_max = dg_maxwell_dt(s.phys, c->cfl);
+  /* Time step: the stable automatic one (the smallest over all ranks), shortened to land
+   * exactly on the final time. */
+  double dt_max = dg_maxwell_dt(s.phys, c->cfl);
+  if (s.size > 1) MPI_Allreduce(MPI_IN_PLACE, &dt_max, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
   if (c->steps > 0) {
     s.steps = c->steps;
     s.dt = dt_max;
@@ -482,12 +687,12 @@ dg_status dg_run(const dg_case *c, dg_run_result *r) {
   double t = 0;
   if (c->restart[0]) DG_CALL_GOTO(done, read_restart(&s, &t));
 
-  r->K = s.mesh->K, r->N = s.ref->N, r->Np = s.ref->Np;
-  r->dofs = (long long)s.n;
+  r->K = s.global->K, r->N = s.ref->N, r->Np = s.ref->Np;
+  r->dofs = 6LL * s.global->K * s.ref->Np;
   r->dt = s.dt;
   r->final_time = s.steps * s.dt;
   r->first_step = s.first_step;
-  s.energy0 = s.energy_ref = dg_maxwell_energy(s.phys, s.q);
+  s.energy0 = s.energy_ref = total_energy(&s);
   r->energy_start = s.energy0;
   if (c->has_cavity_mode) {
     r->omega = s.mode.omega;
@@ -497,10 +702,17 @@ dg_status dg_run(const dg_case *c, dg_run_result *r) {
 
   if (c->backend == DG_BACKEND_OPENCL) {
     DG_CALL_GOTO(done, start_opencl(&s, r));
+    if (s.size > 1) {
+      /* After verification (which compares one rank's operator without exchange). */
+      DG_CALL_GOTO(done, setup_exchange(&s, c->precision == DG_PREC_DOUBLE || strstr(r->variant, "prec=double") ? 8 : 4));
+      const dg_cl_halo h = {xchg_begin, xchg_end, s.xchg, s.xchg->send, s.xchg->recv};
+      DG_CALL_GOTO(done, dg_cl_maxwell_set_halo(s.op, s.xchg->n, s.send_slot, s.recv_slot, &h));
+    }
     DG_CALL_GOTO(done, dg_cl_maxwell_set_state(s.op, s.q));
   } else {
     DG_CALL_GOTO(done, DG_ALLOC(s.res, s.n));
     DG_CALL_GOTO(done, DG_ALLOC(s.rhs, s.n));
+    if (s.size > 1) DG_CALL_GOTO(done, setup_exchange(&s, sizeof(double)));
     snprintf(r->variant, sizeof r->variant, "ref");
   }
 
@@ -512,13 +724,16 @@ dg_status dg_run(const dg_case *c, dg_run_result *r) {
                 "(\"output\": {\"directory\": ...} or --output DIR)", c->source);
   if (want_files) {
     char path[DG_CASE_PATH + 32];
-    DG_CALL_GOTO(done, make_dir(c->output_dir));
-    if (c->n_probes) {
+    if (s.rank == 0) st = make_dir(c->output_dir);
+    if (s.size > 1) MPI_Bcast(&st, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    DG_CHECK_GOTO(done, st == DG_OK, st, "cannot create the output directory %s", c->output_dir);
+    /* Only rank 0 writes the logs (probes are gathered to it). */
+    if (c->n_probes && s.rank == 0) {
       out_path(&s, "probes.csv", path, sizeof path);
       DG_CALL_GOTO(done, dg_probe_log_create(&s.probe_log, path));
       if (c->restart[0]) DG_CALL_GOTO(done, dg_series_resume(s.probe_log, "t", t * (1 + 1e-12)));
     }
-    if (c->energy_every) {
+    if (c->energy_every && s.rank == 0) {
       out_path(&s, "energy.csv", path, sizeof path);
       DG_CALL_GOTO(done, dg_energy_log_create(&s.energy_log, path));
       if (c->restart[0]) DG_CALL_GOTO(done, dg_series_resume(s.energy_log, "step", s.first_step));
@@ -529,31 +744,34 @@ dg_status dg_run(const dg_case *c, dg_run_result *r) {
   const int health_every = c->energy_every ? c->energy_every : (s.steps >= 100 ? s.steps / 100 : 1);
   int next_time = 0; /* next entry of vtu_times */
   while (next_time < c->n_vtu_times && c->vtu_times[next_time] < t - 0.5 * s.dt) ++next_time;
-  if (s.probe_log && !c->restart[0]) DG_CALL_GOTO(done, dg_probes_record(s.probes, t, s.q, s.probe_log));
+  if (want_files && s.probes && !c->restart[0]) DG_CALL_GOTO(done, record_probes(&s, t));
   if (s.energy_log && !c->restart[0]) {
     const double row[3] = {0, 0, s.energy0};
     DG_CALL_GOTO(done, dg_series_append(s.energy_log, row));
   }
   if (want_files && c->vtu_every && !c->restart[0]) DG_CALL_GOTO(done, write_vtu(&s, 0, 0));
 
-  ref_ctx rctx = {s.phys};
+  ref_ctx rctx = {&s, DG_OK};
   const double t0_wall = now_s();
   double last_print = 0, last_checkpoint = t0_wall;
   for (int step = s.first_step; step < s.steps; ++step) {
     if (s.op) DG_CALL_GOTO(done, dg_cl_maxwell_step(s.op, t, s.dt));
     else dg_lserk_step(s.n, s.q, s.res, s.rhs, t, s.dt, ref_rhs, &rctx);
+    DG_CALL_GOTO(done, rctx.st);
     const int now = step + 1;
     t = now * s.dt;
-    const int probe_due = s.probe_log && now % c->probe_every == 0;
+    const int probe_due = want_files && s.probes && now % c->probe_every == 0;
     const int energy_due = now % health_every == 0 || now == s.steps;
     const int vtu_due = want_files && ((c->vtu_every && now % c->vtu_every == 0) ||
                                        (next_time < c->n_vtu_times && fabs(c->vtu_times[next_time] - t) <= 0.5 * s.dt));
-    const int chk_due = want_files && ((c->checkpoint_every && now % c->checkpoint_every == 0) ||
-                                       (c->checkpoint_seconds > 0 && now_s() - last_checkpoint >= c->checkpoint_seconds));
+    int chk_due = want_files && ((c->checkpoint_every && now % c->checkpoint_every == 0) ||
+                                 (c->checkpoint_seconds > 0 && now_s() - last_checkpoint >= c->checkpoint_seconds));
+    if (s.size > 1) /* every rank checkpoints the same step */
+      MPI_Allreduce(MPI_IN_PLACE, &chk_due, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (probe_due || energy_due || vtu_due || chk_due) DG_CALL_GOTO(done, fetch_state(&s));
-    if (probe_due) DG_CALL_GOTO(done, dg_probes_record(s.probes, t, s.q, s.probe_log));
+    if (probe_due) DG_CALL_GOTO(done, record_probes(&s, t));
     if (energy_due) {
-      const double e = dg_maxwell_energy(s.phys, s.q);
+      const double e = total_energy(&s);
       DG_CALL_GOTO(done, check_health(&s, now, t, e));
       if (s.energy_log && now % c->energy_every == 0) {
         const double row[3] = {now, t, e};
@@ -569,14 +787,21 @@ dg_status dg_run(const dg_case *c, dg_run_result *r) {
       last_checkpoint = now_s();
       ++r->n_checkpoints;
     }
-    progress(c, now, s.steps, t, t0_wall, s.first_step, r->dofs, &last_print);
+    if (s.rank == 0) progress(c, now, s.steps, t, t0_wall, s.first_step, r->dofs, &last_print);
   }
   if (s.op) DG_CALL_GOTO(done, dg_cl_maxwell_finish(s.op));
   r->wall_s = now_s() - t0_wall;
   r->steps = s.steps - s.first_step;
-  r->dofs_per_s = r->wall_s > 0 ? (double)s.n * DG_LSERK_STAGES * r->steps / r->wall_s : 0;
+  if (s.size > 1) /* the slowest rank's time */
+    MPI_Allreduce(MPI_IN_PLACE, &r->wall_s, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  r->dofs_per_s = r->wall_s > 0 ? (double)r->dofs * DG_LSERK_STAGES * r->steps / r->wall_s : 0;
+  if (s.xchg) {
+    r->exchange_wait_s = s.xchg->wait_s;
+    r->exchange_s = s.xchg->exchange_s;
+    r->exchanges = s.xchg->count;
+  }
   DG_CALL_GOTO(done, fetch_state(&s));
-  r->energy_end = dg_maxwell_energy(s.phys, s.q);
+  r->energy_end = total_energy(&s);
   DG_CALL_GOTO(done, check_health(&s, s.steps, t, r->energy_end));
   if (s.probe_log) DG_CALL_GOTO(done, dg_series_commit(s.probe_log));
   if (s.energy_log) DG_CALL_GOTO(done, dg_series_commit(s.energy_log));
@@ -585,6 +810,8 @@ dg_status dg_run(const dg_case *c, dg_run_result *r) {
     double norm = 0;
     DG_CALL_GOTO(done, dg_maxwell_l2_error(s.geom, s.q, dg_cavity_mode_eval, &s.mode, t,
                                            &r->l2_error, &norm));
+    r->l2_error = sqrt(sum_ranks(&s, r->l2_error * r->l2_error));
+    norm = sqrt(sum_ranks(&s, norm * norm));
     r->l2_rel_error = norm > 0 ? r->l2_error / norm : r->l2_error;
     r->has_error = 1;
   }

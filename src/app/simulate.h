@@ -24,6 +24,13 @@ typedef struct {
   int mode[3];
   double amp[3];
   int n_vtu, n_checkpoints;
+  /* MPI */
+  int nranks;
+  double imbalance;        /* largest part / mean part (rank 0) */
+  int cut_faces;           /* faces between parts */
+  double exchange_s;       /* this rank: from posting the exchanges to their completion */
+  double exchange_wait_s;  /* this rank: blocked waiting for them (the part not hidden) */
+  long exchanges;
   /* OpenCL backend only */
   char device[300];        /* "P:D name" */
   char variant[DG_VARIANT_SPEC_MAX];

@@ -30,6 +30,12 @@ struct dg_cl_maxwell {
   cl_mem d_DrT, d_DsT, d_DtT, d_LIFTT; /* operators, transposed: OpT[j*NP + n] */
   cl_mem d_Dall, d_D, d_LIFTrm;        /* CLBlast path: [Dr;Ds;Dt] (3NPP x NP), D, LIFT */
   void *stage;                         /* host staging, 6*fs reals */
+  /* MPI halo (dg_cl_maxwell_set_halo): n trace values each way */
+  size_t halo_n;
+  dg_cl_halo halo;
+  cl_program halo_prog;
+  cl_kernel k_pack, k_unpack;
+  cl_mem d_send, d_recv, d_sslot, d_rslot;
 };
 
 /* Device index of node n of element k (variant.h). */
@@ -488,6 +494,11 @@ void dg_cl_maxwell_destroy(dg_cl_maxwell **pop) {
                   &op->d_DtT,  &op->d_LIFTT, &op->d_Dall, &op->d_D,     &op->d_LIFTrm,
                   &op->d_xyz,  &op->d_sprof, &op->d_snode};
   for (size_t i = 0; i < sizeof bs / sizeof bs[0]; ++i) dg_buffer_release(bs[i]);
+  dg_kernel_release(&op->k_pack);
+  dg_kernel_release(&op->k_unpack);
+  dg_program_release(&op->halo_prog);
+  cl_mem *hb[] = {&op->d_send, &op->d_recv, &op->d_sslot, &op->d_rslot};
+  for (size_t i = 0; i < sizeof hb / sizeof hb[0]; ++i) dg_buffer_release(hb[i]);
   free(op->stage);
   dg_free(pop);
 }
@@ -610,6 +621,83 @@ static dg_status apply_sources(dg_cl_maxwell *op, double t, cl_mem out_a, double
   return DG_OK;
 }
 
+/* ---- MPI halo ------------------------------------------------------------------------- */
+
+dg_status dg_cl_maxwell_set_halo(dg_cl_maxwell *op, size_t n, const int *send_slot,
+                                 const int *recv_slot, const dg_cl_halo *h) {
+  dg_status st = DG_OK;
+  int *ds = NULL, *dr = NULL;
+  char *src = NULL;
+  op->halo_n = 0;
+  if (n == 0) return DG_OK;
+  DG_CHECK(n < (size_t)1 << 31, DG_ERR_UNSUPPORTED, "halo too large for 32-bit indices");
+  /* Reference-layout slots f*K*Np + k*Np + node -> device indices. */
+  DG_CALL(DG_ALLOC(ds, n));
+  DG_CALL_GOTO(done, DG_ALLOC(dr, n));
+  const size_t KNp = (size_t)op->K * op->NP;
+  for (size_t i = 0; i < n; ++i) {
+    const int *slot[2] = {send_slot, recv_slot};
+    int *out[2] = {ds, dr};
+    for (int w = 0; w < 2; ++w) {
+      const size_t x = (size_t)slot[w][i], f = x / KNp, r = x % KNp;
+      DG_CHECK_GOTO(done, f < 6, DG_ERR_INTERNAL, "halo slot %zu out of range", x);
+      out[w][i] = (int)(f * op->fs + dev_index(op, (int)(r / op->NP), (int)(r % op->NP)));
+    }
+  }
+  dg_kernel_spec s;
+  memset(&s, 0, sizeof s);
+  DG_CALL_GOTO(done, dg_kernel_spec_define(&s, "DG_DOUBLE", "%d", op->rs == 8));
+  DG_CALL_GOTO(done, dg_kernel_spec_file(&s, "common.cl"));
+  DG_CALL_GOTO(done, dg_kernel_spec_file(&s, "halo.cl"));
+  DG_CALL_GOTO(done, dg_codegen_render(&s, &src));
+  DG_CALL_GOTO(done, dg_program_build(op->dev, src, NULL, op->rs == 8 ? "halo_double" : "halo_float",
+                                      NULL, &op->halo_prog));
+  DG_CALL_GOTO(done, dg_kernel_create(op->halo_prog, "halo_pack", &op->k_pack));
+  DG_CALL_GOTO(done, dg_kernel_create(op->halo_prog, "halo_unpack", &op->k_unpack));
+  DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_ONLY, n * sizeof(int), ds, &op->d_sslot));
+  DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_ONLY, n * sizeof(int), dr, &op->d_rslot));
+  DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_WRITE, n * op->rs, NULL, &op->d_send));
+  DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_WRITE, n * op->rs, NULL, &op->d_recv));
+  const int ni = (int)n;
+  DG_CALL_GOTO(done, DG_KERNEL_ARG(op->k_pack, 0, op->d_q));
+  DG_CALL_GOTO(done, DG_KERNEL_ARG(op->k_pack, 1, op->d_sslot));
+  DG_CALL_GOTO(done, DG_KERNEL_ARG(op->k_pack, 2, op->d_send));
+  DG_CALL_GOTO(done, DG_KERNEL_ARG(op->k_pack, 3, ni));
+  DG_CALL_GOTO(done, DG_KERNEL_ARG(op->k_unpack, 0, op->d_q));
+  DG_CALL_GOTO(done, DG_KERNEL_ARG(op->k_unpack, 1, op->d_rslot));
+  DG_CALL_GOTO(done, DG_KERNEL_ARG(op->k_unpack, 2, op->d_recv));
+  DG_CALL_GOTO(done, DG_KERNEL_ARG(op->k_unpack, 3, ni));
+  op->halo = *h;
+  op->halo_n = n;
+done:
+  dg_free(&ds);
+  dg_free(&dr);
+  dg_free(&src);
+  return st;
+}
+
+/* Pack the outgoing traces, bring them to the host and start the exchange. */
+static dg_status halo_begin(dg_cl_maxwell *op) {
+  if (!op->halo_n) return DG_OK;
+  const size_t g = (op->halo_n + WG1 - 1) / WG1 * WG1, l = WG1;
+  DG_CALL(dg_kernel_run(op->dev, op->k_pack, 1, &g, &l, NULL));
+  DG_CALL(dg_buffer_read(op->dev, op->d_send, 0, op->halo_n * op->rs, op->halo.send));
+  DG_CALL(op->halo.begin(op->halo.ctx));
+  return DG_OK;
+}
+
+/* With the volume kernel queued: let it run while waiting for the neighbours' traces,
+ * then scatter them into the ghosts. */
+static dg_status halo_end(dg_cl_maxwell *op) {
+  if (!op->halo_n) return DG_OK;
+  DG_CL(clFlush(op->dev->queue));
+  DG_CALL(op->halo.end(op->halo.ctx));
+  const size_t g = (op->halo_n + WG1 - 1) / WG1 * WG1, l = WG1;
+  DG_CALL(dg_buffer_write(op->dev, op->d_recv, 0, op->halo_n * op->rs, op->halo.recv));
+  DG_CALL(dg_kernel_run(op->dev, op->k_unpack, 1, &g, &l, NULL));
+  return DG_OK;
+}
+
 /* One RK stage at time ts: rhs from q, then (if update) res = a res + dt rhs, q += b res.
  * Without update the result is in rhs, except for lift=fused-update, which then runs with
  * (a, dt, b) = (0, 1, 0) and leaves the result in res. Point sources come last, as a
@@ -623,11 +711,13 @@ static dg_status run_stage(dg_cl_maxwell *op, double ts, double a, double dt, do
   const size_t gflux = op->ffs / (size_t)vw;
   const size_t gupd = 6 * op->fs, gcurl = op->fs, l1 = WG1;
   if (t) memset(t, 0, sizeof *t);
+  DG_CALL(halo_begin(op));
   if (v->path == DG_PATH_CLBLAST) {
     DG_CALL(gemm(op, 3 * (size_t)op->NPP, 6 * (size_t)op->Kpad, (size_t)op->NP, op->d_Dall,
                  (size_t)op->NP, op->d_q, (size_t)op->NPP, 0.0, op->d_D, 3 * (size_t)op->NPP,
                  "gemm_volume", t));
     DG_CALL(run(op, op->k_curl, op->name_curl, 1, &gcurl, &l1, t));
+    DG_CALL(halo_end(op));
     if (op->pw) DG_CALL(set_real_arg(op, op->k_flux, 7, ts));
     DG_CALL(run(op, op->k_flux, op->name_flux, 1, &gflux, &l1, t));
     DG_CALL(gemm(op, (size_t)op->NP, 6 * (size_t)op->Kpad, 4 * (size_t)op->NFP, op->d_LIFTrm,
@@ -635,6 +725,7 @@ static dg_status run_stage(dg_cl_maxwell *op, double ts, double a, double dt, do
                  (size_t)op->NPP, "gemm_lift", t));
   } else {
     DG_CALL(run(op, op->k_volume, op->name_volume, 2, g2, lv, t));
+    DG_CALL(halo_end(op));
     if (op->pw) /* the stage time follows the coordinates in flux / fluxlift */
       DG_CALL(set_real_arg(op, v->lift == DG_LIFT_FUSED ? op->k_lift : op->k_flux,
                            v->lift == DG_LIFT_FUSED ? 8 : 7, ts));

@@ -56,6 +56,24 @@ dg_status dg_cl_maxwell_rhs(dg_cl_maxwell *op, double t, const double *q,
  * copied back). */
 dg_status dg_cl_maxwell_step(dg_cl_maxwell *op, double t, double dt) DG_NODISCARD;
 
+/* Halo exchange between MPI ranks (part/dist.h), overlapped with the volume kernel. Each
+ * stage then runs: pack the n outgoing trace values on the device and read them into the
+ * host buffer `send`; begin(ctx) (start the non-blocking exchange); enqueue the volume
+ * kernel and flush; end(ctx) (wait: `recv` is then filled); write `recv` to the device and
+ * scatter it into the ghost elements; surface, lift, update. send and recv hold n reals of
+ * the operator's precision. */
+typedef struct {
+  dg_status (*begin)(void *ctx);
+  dg_status (*end)(void *ctx);
+  void *ctx;
+  void *send, *recv;
+} dg_cl_halo;
+
+/* Install the exchange: send_slot/recv_slot (n each) index the state in the reference
+ * layout (dg_dist_slots). Builds the small pack/unpack program. */
+dg_status dg_cl_maxwell_set_halo(dg_cl_maxwell *op, size_t n, const int *send_slot,
+                                 const int *recv_slot, const dg_cl_halo *h) DG_NODISCARD;
+
 /* Profiled run of one RK stage's kernels on the current state (which changes): the name and
  * time of each kernel or GEMM in order, and their sum. */
 enum { DG_CL_MAX_STAGE_KERNELS = 8 };

@@ -38,7 +38,7 @@ dg_status dg_maxwell_l2_error(const dg_geom *g, const double *q, dg_field_fn f, 
   dg_matmul(nq, Np, Np, psi, ref->Vinv, interp);
 
   double e2 = 0, n2 = 0;
-  for (int k = 0; k < g->K; ++k) {
+  for (int k = 0; k < m->K_owned; ++k) { /* ghost copies belong to other ranks */
     const int *v = m->EToV + 4 * k;
     for (int i = 0; i < nq; ++i) {
       const double l0 = -(qr[i] + qs[i] + qt[i] + 1), l1 = 1 + qr[i], l2 = 1 + qs[i],

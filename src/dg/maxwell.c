@@ -257,7 +257,7 @@ double dg_maxwell_energy(const dg_maxwell *p, const double *q) {
   const int Np = g->Np;
   const size_t KNp = (size_t)g->K * Np;
   double total = 0;
-  for (int k = 0; k < g->K; ++k) {
+  for (int k = 0; k < g->mesh->K_owned; ++k) { /* ghost copies belong to other ranks */
     for (int f = 0; f < DG_NFIELDS; ++f) {
       const double *u = q + f * KNp + (size_t)k * Np;
       double uMu = 0;

@@ -198,11 +198,13 @@ dg_status dg_vtu_write(const char *path, const dg_geom *g, const double *q, doub
   DG_CHECK(mode == DG_VTU_LAGRANGE || mode == DG_VTU_SUBDIVIDED, DG_ERR_INPUT,
            "dg_vtu_write: unknown output mode %d", (int)mode);
   const dg_mesh *m = g->mesh;
-  const int N = g->N, Np = g->Np, K = g->K;
-  const size_t KNp = (size_t)K * Np;
+  /* Only this process's elements (ghost copies on an MPI rank are not output); fields are
+   * strided by all K elements. */
+  const int N = g->N, Np = g->Np, K = m->K_owned;
+  const size_t KNp = (size_t)g->K * Np;
   const int sub = mode == DG_VTU_SUBDIVIDED ? N * N * N : 1; /* cells per element */
   const int per_cell = mode == DG_VTU_SUBDIVIDED ? 4 : Np;     /* points per cell */
-  const uint64_t npts = KNp, ncells = (uint64_t)K * sub;
+  const uint64_t npts = (uint64_t)K * Np, ncells = (uint64_t)K * sub;
 
   int *w = NULL, *tets = NULL;
   double *I = NULL, *buf = NULL;
@@ -374,6 +376,34 @@ dg_status dg_pvd_write(const char *path, int n, const double *times,
     fprintf(f.fp, "\"/>\n");
   }
   fprintf(f.fp, "  </Collection>\n</VTKFile>\n");
+  DG_CALL(dg_atomic_commit(&f));
+  return DG_OK;
+}
+
+dg_status dg_pvtu_write(const char *path, int n, const char *const *pieces) {
+  DG_CHECK(n > 0 && pieces, DG_ERR_INPUT, "dg_pvtu_write: no pieces given");
+  dg_atomic_file f = {0};
+  DG_CALL(dg_atomic_open(&f, path));
+  /* The same arrays, types and byte order as dg_vtu_write's pieces. */
+  fprintf(f.fp,
+          "<?xml version=\"1.0\"?>\n"
+          "<VTKFile type=\"PUnstructuredGrid\" version=\"1.0\" byte_order=\"%s\" "
+          "header_type=\"UInt64\">\n"
+          "  <PUnstructuredGrid GhostLevel=\"0\">\n"
+          "    <PPointData Vectors=\"E\">\n"
+          "      <PDataArray type=\"Float64\" Name=\"E\" NumberOfComponents=\"3\"/>\n"
+          "      <PDataArray type=\"Float64\" Name=\"H\" NumberOfComponents=\"3\"/>\n"
+          "    </PPointData>\n"
+          "    <PPoints>\n"
+          "      <PDataArray type=\"Float64\" Name=\"Points\" NumberOfComponents=\"3\"/>\n"
+          "    </PPoints>\n",
+          host_is_little_endian() ? "LittleEndian" : "BigEndian");
+  for (int i = 0; i < n; i++) {
+    fprintf(f.fp, "    <Piece Source=\"");
+    xml_attr(f.fp, pieces[i]);
+    fprintf(f.fp, "\"/>\n");
+  }
+  fprintf(f.fp, "  </PUnstructuredGrid>\n</VTKFile>\n");
   DG_CALL(dg_atomic_commit(&f));
   return DG_OK;
 }

@@ -29,6 +29,10 @@ dg_status dg_vtu_write(const char *path, const dg_geom *g, const double *q, doub
 dg_status dg_pvd_write(const char *path, int n, const double *times,
                        const char *const *files) DG_NODISCARD;
 
+/* Parallel collection of one snapshot: n pieces written by dg_vtu_write (one per MPI rank),
+ * file names as given (relative to the .pvtu's directory). */
+dg_status dg_pvtu_write(const char *path, int n, const char *const *pieces) DG_NODISCARD;
+
 /* Building blocks, exposed for tests. */
 
 /* VTK's point order of a Lagrange tetrahedron of order 1 <= N <= DG_MAX_ORDER: for point

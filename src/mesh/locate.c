@@ -33,7 +33,7 @@ static void barycentric(const dg_mesh *m, int k, const double x[3], double l[4])
 int dg_mesh_locate(const dg_mesh *m, const double x[3], double rst[3]) {
   int best = -1;
   double best_min = -DBL_MAX, best_l[4] = {0};
-  for (int k = 0; k < m->K; k++) {
+  for (int k = 0; k < m->K_owned; k++) { /* not in ghost copies of other ranks' elements */
     double l[4];
     barycentric(m, k, x, l);
     double lmin = l[0];

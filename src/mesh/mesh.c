@@ -20,6 +20,7 @@ dg_status dg_mesh_alloc(dg_mesh **out, int Nv, int K) {
   DG_CALL(DG_ALLOC(m, 1));
   m->Nv = Nv;
   m->K = K;
+  m->K_owned = K;
   DG_CALL_GOTO(fail, DG_ALLOC(m->VX, Nv));
   DG_CALL_GOTO(fail, DG_ALLOC(m->VY, Nv));
   DG_CALL_GOTO(fail, DG_ALLOC(m->VZ, Nv));

@@ -20,6 +20,9 @@ typedef struct {
   int Nv;          /* number of vertices */
   double *VX, *VY, *VZ;
   int K;           /* number of tetrahedra */
+  int K_owned;     /* elements 0..K_owned-1 are this process's; the rest (on an MPI rank)
+                      are ghost copies of neighbours' elements across shared faces, whose
+                      face traces arrive by exchange (part/dist.h). K_owned = K otherwise. */
   int *EToV;       /* K x 4 vertex indices (0-based) */
   int *elem_tag;   /* K: physical volume tag (0 when the file has none) */
   /* Connectivity, filled by dg_mesh_connect(): */

@@ -1,0 +1,133 @@
+/* MPI: `mpiexec.mpich -n 2` and `-n 3` runs of a case with every boundary type, two
+ * materials, a dipole and a plane wave give the same probe and energy series as one rank
+ * (1e-12 relative), on the OpenCL backend (PoCL) and the reference backend; a 2-rank run
+ * restarted from its per-rank checkpoints reproduces the uninterrupted one. */
+#include "test_util.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char base[64];
+
+static int have_mpiexec(void) { return system("command -v mpiexec.mpich >/dev/null 2>&1") == 0; }
+
+/* Run the MPI case on P ranks into base/NAME; extra options appended. */
+static void run(int P, const char *backend, const char *name, const char *extra) {
+  const char *bin = getenv("BIN") ? getenv("BIN") : "bin";
+  char cmd[1024];
+  /* One PoCL thread per rank: the ranks share this machine's cores. */
+  snprintf(cmd, sizeof cmd,
+           "POCL_MAX_PTHREAD_COUNT=1 mpiexec.mpich -n %d %s/dgtd run tests/fixtures/mpi_case.json "
+           "--backend %s --output %s/%s --quiet %s > %s/%s.log 2>&1",
+           P, bin, backend, base, name, extra, base, name);
+  const int rc = system(cmd);
+  if (rc != 0) {
+    char log[256];
+    snprintf(log, sizeof log, "cat %s/%s.log", base, name);
+    if (system(log)) {}
+    fail_msg("%s exited with %d", cmd, rc);
+  }
+}
+
+/* Rows of a CSV file (header skipped), up to cap values; returns the count. */
+static int load(const char *dir, const char *file, double *v, int cap, int *cols) {
+  char path[256];
+  snprintf(path, sizeof path, "%s/%s/%s", base, dir, file);
+  FILE *f = fopen(path, "r");
+  if (!f) fail_msg("cannot open %s", path);
+  char line[4096];
+  int n = 0;
+  *cols = 0;
+  if (!fgets(line, sizeof line, f)) fail_msg("%s is empty", path);
+  for (char *p = line; *p; ++p) *cols += *p == ',';
+  ++*cols;
+  while (fgets(line, sizeof line, f)) {
+    char *p = line, *end;
+    while (n < cap) {
+      const double x = strtod(p, &end);
+      if (end == p) break;
+      v[n++] = x;
+      p = *end == ',' ? end + 1 : end;
+    }
+  }
+  fclose(f);
+  return n;
+}
+
+static void assert_series_match(const char *a, const char *b, const char *file, double tol) {
+  enum { CAP = 200000 };
+  double *x = malloc(CAP * sizeof *x), *y = malloc(CAP * sizeof *y);
+  int cx, cy;
+  const int nx = load(a, file, x, CAP, &cx), ny = load(b, file, y, CAP, &cy);
+  assert_int_equal(nx, ny);
+  assert_int_equal(cx, cy);
+  assert_true(nx > 10);
+  /* The first two columns (probe or step, and t) must agree exactly; the fields to tol
+   * relative to the largest field value. */
+  double scale = 0, diff = 0;
+  for (int i = 0; i < nx; ++i) {
+    if (i % cx < 2) {
+      if (x[i] != y[i]) fail_msg("%s: row %d column %d: %.17g vs %.17g", file, i / cx, i % cx, x[i], y[i]);
+      continue;
+    }
+    scale = fmax(scale, fabs(x[i]));
+    diff = fmax(diff, fabs(x[i] - y[i]));
+  }
+  assert_true(scale > 0);
+  printf("# %s: %s vs %s: max difference %.3e (scale %.3e)\n", file, a, b, diff, scale);
+  if (!(diff <= tol * scale)) fail_msg("%s differs between %s and %s: %.3e > %.0e x %.3e", file, a, b, diff, tol, scale);
+  free(x);
+  free(y);
+}
+
+static void ranks_agree(void **state) {
+  (void)state;
+  if (!have_mpiexec()) skip();
+  for (int b = 0; b < 2; ++b) {
+    const char *backend = b ? "ref" : "opencl";
+    char n1[32], n2[32], n3[32];
+    snprintf(n1, sizeof n1, "%s_1", backend);
+    snprintf(n2, sizeof n2, "%s_2", backend);
+    snprintf(n3, sizeof n3, "%s_3", backend);
+    run(1, backend, n1, "");
+    run(2, backend, n2, "");
+    run(3, backend, n3, "");
+    assert_series_match(n1, n2, "probes.csv", 1e-12);
+    assert_series_match(n1, n3, "probes.csv", 1e-12);
+    assert_series_match(n1, n2, "energy.csv", 1e-12);
+    assert_series_match(n1, n3, "energy.csv", 1e-12);
+  }
+}
+
+static void restart_on_two_ranks(void **state) {
+  (void)state;
+  if (!have_mpiexec()) skip();
+  run(2, "opencl", "whole", "--checkpoint-every 20");
+  run(2, "opencl", "parts", "--steps 20 --checkpoint-every 20");
+  char extra[256];
+  snprintf(extra, sizeof extra, "--restart %s/parts/checkpoint.chk", base);
+  run(2, "opencl", "parts", extra);
+  assert_series_match("whole", "parts", "probes.csv", 0.0);
+  assert_series_match("whole", "parts", "energy.csv", 0.0);
+}
+
+static int setup(void **state) {
+  (void)state;
+  snprintf(base, sizeof base, "/tmp/dgtd-mpi-XXXXXX");
+  return mkdtemp(base) ? 0 : -1;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  char cmd[128];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", base);
+  return system(cmd);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(ranks_agree),
+      cmocka_unit_test(restart_on_two_ranks),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
