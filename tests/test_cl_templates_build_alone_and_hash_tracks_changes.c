@@ -4,6 +4,8 @@
  * template directory, and the template hash changes when a template changes. */
 #include "test_util.h"
 
+#include <dirent.h>
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -78,14 +80,18 @@ static void test_hash_tracks_template_changes(void **state) {
   (void)state;
   char dir[] = "/tmp/dgtd-templates-XXXXXX";
   assert_non_null(mkdtemp(dir));
-  const char *files[] = {"common.cl", "volume.cl",         "surface.cl",
-                         "update.cl", "blas_pointwise.cl", "source.cl"};
-  char from[256], to[256];
-  for (size_t i = 0; i < sizeof files / sizeof files[0]; ++i) {
-    snprintf(from, sizeof from, "cl_templates/%s", files[i]);
-    snprintf(to, sizeof to, "%s/%s", dir, files[i]);
+  /* A copy of every template. */
+  char from[512], to[512];
+  DIR *d = opendir("cl_templates");
+  assert_non_null(d);
+  for (struct dirent *e; (e = readdir(d));) {
+    const size_t len = strlen(e->d_name);
+    if (len < 4 || strcmp(e->d_name + len - 3, ".cl")) continue;
+    snprintf(from, sizeof from, "cl_templates/%s", e->d_name);
+    snprintf(to, sizeof to, "%s/%s", dir, e->d_name);
     copy_file(from, to);
   }
+  closedir(d);
   uint64_t h0 = 0, h1 = 0, h2 = 0, h3 = 0;
   assert_dg_ok(dg_codegen_templates_hash("cl_templates", &h0));
   assert_dg_ok(dg_codegen_templates_hash(dir, &h1));
