@@ -122,13 +122,9 @@ static void test_hash_tracks_template_changes(void **state) {
   assert_dg_error(dg_codegen_templates_hash("/nonexistent-dgtd-dir", &h4), DG_ERR_IO,
                   "/nonexistent-dgtd-dir");
 
-  for (size_t i = 0; i < sizeof files / sizeof files[0]; ++i) {
-    snprintf(to, sizeof to, "%s/%s", dir, files[i]);
-    unlink(to);
-  }
-  snprintf(to, sizeof to, "%s/extra.cl", dir);
-  unlink(to);
-  rmdir(dir);
+  char cmd[600];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  assert_int_equal(system(cmd), 0);
 }
 
 int main(void) {
