@@ -686,11 +686,14 @@ static dg_status halo_begin(dg_cl_maxwell *op) {
   return DG_OK;
 }
 
-/* With the volume kernel queued: let it run while waiting for the neighbours' traces,
- * then scatter them into the ghosts. */
+/* With the volume kernel queued: let it run while the neighbours' traces travel, then wait
+ * for them and scatter them into the ghosts. The host waits for the kernel first (sleeping
+ * in clFinish) rather than spinning in MPI_Waitall beside it: on a CPU device the spinning
+ * thread would take a core from the kernel; small messages arrive meanwhile anyway (eager
+ * protocol), so the wait that follows is short. */
 static dg_status halo_end(dg_cl_maxwell *op) {
   if (!op->halo_n) return DG_OK;
-  DG_CL(clFlush(op->dev->queue));
+  DG_CL(clFinish(op->dev->queue));
   DG_CALL(op->halo.end(op->halo.ctx));
   const size_t g = (op->halo_n + WG1 - 1) / WG1 * WG1, l = WG1;
   DG_CALL(dg_buffer_write(op->dev, op->d_recv, 0, op->halo_n * op->rs, op->halo.recv));
