@@ -19,6 +19,14 @@
 #ifndef LIFT_MODE /* which surface kernels this program holds (above) */
 #define LIFT_MODE LIFT_SEPARATE
 #endif
+#ifndef LNPW /* lift: output nodes per work-item (each flux value loaded feeds LNPW nodes) */
+#define LNPW 1
+#endif
+#define FLUX_POINT 0 /* flux kernel: one work-item per VW face nodes (flux_point) */
+#define FLUX_FACE 1  /* flux kernel: one work-item per face of VL elements (face_flux_eval) */
+#ifndef FLUX_MODE /* how the flux kernel divides the work (above) */
+#define FLUX_MODE FLUX_POINT
+#endif
 
 #if DG_LITERAL_OPS
 #define LIFT_SRC c_LIFTT
@@ -171,7 +179,129 @@ inline void flux_point(const int i, __global const real_t *restrict q, const int
   out[5] = nx * by - ny * bx;
 }
 
-#if LIFT_MODE != LIFT_FUSED
+#if FLUX_MODE != FLUX_POINT
+/* Lane l of a vreal from VW device indices: the neighbours' traces, gathered straight into
+ * registers (no private array, which PoCL spills to the stack). */
+#if VW == 1
+typedef int vint;
+#define VLOADI(p) (*(p))
+#define GATHER(b, p) ((b)[p])
+#elif VW == 2
+typedef int2 vint;
+#define VLOADI(p) vload2(0, (p))
+#define GATHER(b, p) ((vreal)((b)[(p).s0], (b)[(p).s1]))
+#elif VW == 4
+typedef int4 vint;
+#define VLOADI(p) vload4(0, (p))
+#define GATHER(b, p) ((vreal)((b)[(p).s0], (b)[(p).s1], (b)[(p).s2], (b)[(p).s3]))
+#elif VW == 8
+typedef int8 vint;
+#define VLOADI(p) vload8(0, (p))
+#define GATHER(b, p)                                                                        \
+  ((vreal)((b)[(p).s0], (b)[(p).s1], (b)[(p).s2], (b)[(p).s3], (b)[(p).s4], (b)[(p).s5],   \
+           (b)[(p).s6], (b)[(p).s7]))
+#else
+typedef int16 vint;
+#define VLOADI(p) vload16(0, (p))
+#define GATHER(b, p)                                                                        \
+  ((vreal)((b)[(p).s0], (b)[(p).s1], (b)[(p).s2], (b)[(p).s3], (b)[(p).s4], (b)[(p).s5],   \
+           (b)[(p).s6], (b)[(p).s7], (b)[(p).s8], (b)[(p).s9], (b)[(p).sa], (b)[(p).sb],   \
+           (b)[(p).sc], (b)[(p).sd], (b)[(p).se], (b)[(p).sf]))
+#endif
+
+/* One face's data for VW elements (the lanes). */
+typedef struct {
+  vreal nx, ny, nz, cEH, cEE, cHE, cHH, bcE, bcH;
+#if DG_INCIDENT
+  vreal incE, incH;
+#endif
+} face_data;
+
+/* fd: the face's first datum of the lanes' elements (interleaved like the fields). */
+inline face_data load_face(__global const real_t *fd) {
+  face_data F;
+  F.nx = VLOAD(fd), F.ny = VLOAD(fd + VL), F.nz = VLOAD(fd + 2 * VL);
+  F.cEH = VLOAD(fd + 3 * VL), F.cEE = VLOAD(fd + 4 * VL);
+  F.cHE = VLOAD(fd + 5 * VL), F.cHH = VLOAD(fd + 6 * VL);
+  F.bcE = VLOAD(fd + 7 * VL), F.bcH = VLOAD(fd + 8 * VL);
+#if DG_INCIDENT
+  F.incE = VLOAD(fd + 9 * VL), F.incH = VLOAD(fd + 10 * VL);
+#endif
+  return F;
+}
+
+/* The six fluxes at flux index i (face node of VW elements, as flux_point), into flux at
+ * f*ffs + i: the same arithmetic as flux_point, straight-line, the neighbours' traces
+ * gathered by lane. */
+inline void face_flux_eval(const face_data *F, const int i, __global const real_t *restrict q,
+                      const int fs, __global const int *restrict vmapM,
+                      __global const int *restrict vmapP, __global real_t *restrict flux,
+                      const int ffs INC_PARAMS) {
+  const vreal nx = F->nx, ny = F->ny, nz = F->nz;
+  const int m = vmapM[i];
+  const vint p = VLOADI(vmapP + i);
+  vreal dE[3], dH[3];
+#pragma unroll
+  for (int c = 0; c < 3; ++c) {
+    const vreal em = VLOAD(q + c * fs + m), hm = VLOAD(q + (3 + c) * fs + m);
+    /* 32-bit lane indices, so the gather takes them as they are (vgatherdps) */
+    const vint pE = p + c * fs, pH = p + (3 + c) * fs;
+    dE[c] = GATHER(q, pE) - em + F->bcE * em;
+    dH[c] = GATHER(q, pH) - hm + F->bcH * hm;
+  }
+#if DG_INCIDENT
+  {
+    const vreal x = VLOAD(xyz + m), y = VLOAD(xyz + fs + m), z = VLOAD(xyz + 2 * fs + m);
+    const vreal gi = inc_pulse(t_inc - (DG_INC_KX * x + DG_INC_KY * y + DG_INC_KZ * z) +
+                               DG_INC_KX0);
+    const vreal gE = F->incE * gi, gH = F->incH * gi;
+    dE[0] += gE * DG_INC_PX;
+    dE[1] += gE * DG_INC_PY;
+    dE[2] += gE * DG_INC_PZ;
+    dH[0] += gH * DG_INC_HX;
+    dH[1] += gH * DG_INC_HY;
+    dH[2] += gH * DG_INC_HZ;
+  }
+#endif
+  const vreal ndEx = ny * dE[2] - nz * dE[1], ndEy = nz * dE[0] - nx * dE[2],
+              ndEz = nx * dE[1] - ny * dE[0];
+  const vreal ndHx = ny * dH[2] - nz * dH[1], ndHy = nz * dH[0] - nx * dH[2],
+              ndHz = nx * dH[1] - ny * dH[0];
+  const vreal ax = F->cEH * dH[0] - F->cEE * ndEx, ay = F->cEH * dH[1] - F->cEE * ndEy,
+              az = F->cEH * dH[2] - F->cEE * ndEz;
+  const vreal bx = -F->cHE * dE[0] - F->cHH * ndHx, by = -F->cHE * dE[1] - F->cHH * ndHy,
+              bz = -F->cHE * dE[2] - F->cHH * ndHz;
+  VSTORE(ny * az - nz * ay, flux + i);
+  VSTORE(nz * ax - nx * az, flux + ffs + i);
+  VSTORE(nx * ay - ny * ax, flux + 2 * ffs + i);
+  VSTORE(ny * bz - nz * by, flux + 3 * ffs + i);
+  VSTORE(nz * bx - nx * bz, flux + 4 * ffs + i);
+  VSTORE(nx * by - ny * bx, flux + 5 * ffs + i);
+}
+#endif
+
+#if LIFT_MODE != LIFT_FUSED && FLUX_MODE == FLUX_FACE
+/* One work-item per face of the VL elements of a block (work-item g: block g/4, face g%4),
+ * the NFP face nodes in a loop: the face data is loaded once per face rather than once per
+ * node. Flux f at flux[f*ffs + i], ffs = Kpad*FLUXP. */
+__kernel __attribute__((reqd_work_group_size(WG1, 1, 1)))
+void KNAME(flux)(__global const real_t *restrict q, const int fs,
+                 __global const int *restrict vmapM, __global const int *restrict vmapP,
+                 __global const real_t *restrict fdata, __global real_t *restrict flux
+                 INC_PARAMS) {
+  const int g = get_global_id(0);
+  const int blk = g / 4, face = g - 4 * blk;
+  const int ffs = get_global_size(0) / 4 * FLUXP * VL;
+  for (int e = 0; e < EPW; ++e) {
+    const face_data F = load_face(fdata + (blk * 4 + face) * FD * VL + e * VW);
+    for (int n = 0; n < NFP; ++n)
+      face_flux_eval(&F, blk * FLUXP * VL + (face * NFP + n) * VL + e * VW, q, fs, vmapM, vmapP,
+                flux, ffs INC_ARGS);
+  }
+}
+#endif
+
+#if LIFT_MODE != LIFT_FUSED && FLUX_MODE == FLUX_POINT
 /* One work-item per VW face nodes; flux f at flux[f*ffs + i], ffs = VW * the global size. */
 __kernel __attribute__((reqd_work_group_size(WG1, 1, 1)))
 void KNAME(flux)(__global const real_t *restrict q, const int fs,
@@ -187,8 +317,10 @@ void KNAME(flux)(__global const real_t *restrict q, const int fs,
 #endif
 
 #if LIFT_MODE != LIFT_FLUX_ONLY
-/* Work-item (n, b) of an NP x LKB work-group lifts node n of VL elements of block blk. */
-__kernel __attribute__((reqd_work_group_size(NP, LKB, 1)))
+/* Work-item (n0, b) of an LWI x LKB work-group lifts nodes n0, n0 + LWI, ... (LNPW of them,
+ * those < NP) of the VL elements of block blk: every flux value loaded feeds LNPW nodes. */
+#define LWI ((NP + LNPW - 1) / LNPW)
+__kernel __attribute__((reqd_work_group_size(LWI, LKB, 1)))
 #if LIFT_MODE == LIFT_FUSED
 void KNAME(fluxlift)(__global const real_t *restrict q, const int fs,
                      __global const int *restrict vmapM, __global const int *restrict vmapP,
@@ -205,18 +337,18 @@ void KNAME(lift)(__global const real_t *restrict flux, const int ffs,
                  const int fs)
 #endif
 {
-  const int n = get_local_id(0);
+  const int n0 = get_local_id(0);
   const int b = get_local_id(1);
   const int blk = get_global_id(1);
-  const int lid = b * NP + n;
+  const int lid = b * LWI + n0;
   (void)lid;
 
 #if LPLACE == PLACE_MATRIX
   __local real_t s_L[4 * NFP * NP];
-  for (int i = lid; i < 4 * NFP * NP; i += NP * LKB) s_L[i] = LIFT_SRC[i];
-#define LOP(j) s_L[(j) * NP + n]
+  for (int i = lid; i < 4 * NFP * NP; i += LWI * LKB) s_L[i] = LIFT_SRC[i];
+#define LOP(j, n) s_L[(j) * NP + (n)]
 #else
-#define LOP(j) LIFT_SRC[(j) * NP + n]
+#define LOP(j, n) LIFT_SRC[(j) * NP + (n)]
 #endif
 
 #if LIFT_MODE == LIFT_FUSED || LPLACE == PLACE_FIELD
@@ -225,13 +357,13 @@ void KNAME(lift)(__global const real_t *restrict flux, const int ffs,
   {
     const int base = (blk - b) * FLUXP * VL;
 #if LIFT_MODE == LIFT_FUSED
-    for (int p = lid * VW; p < LKB * FLUXP * VL; p += NP * LKB * VW) {
+    for (int p = lid * VW; p < LKB * FLUXP * VL; p += LWI * LKB * VW) {
       vreal o[6];
       flux_point(base + p, q, fs, vmapM, vmapP, fdata, o INC_ARGS);
       for (int f = 0; f < 6; ++f) VSTORE(o[f], s_f + f * LKB * FLUXP * VL + p);
     }
 #else
-    for (int p = lid; p < LKB * FLUXP * VL; p += NP * LKB)
+    for (int p = lid; p < LKB * FLUXP * VL; p += LWI * LKB)
       for (int f = 0; f < 6; ++f) s_f[f * LKB * FLUXP * VL + p] = flux[f * ffs + base + p];
 #endif
   }
@@ -243,37 +375,58 @@ void KNAME(lift)(__global const real_t *restrict flux, const int ffs,
   barrier(CLK_LOCAL_MEM_FENCE);
 #endif
 
-  vreal acc[EPW][6];
+  /* The nodes of this work-item; past NP (the last work-items when LNPW does not divide
+   * NP) a valid node is computed and not stored, so the loop stays branch-free. */
+  int nu[LNPW];
 #pragma unroll
-  for (int e = 0; e < EPW; ++e)
-#pragma unroll
-    for (int f = 0; f < 6; ++f) acc[e][f] = (vreal)(0);
+  for (int u = 0; u < LNPW; ++u) nu[u] = min(n0 + u * LWI, NP - 1);
 
-  UNROLL_LOOP
-  for (int j = 0; j < 4 * NFP; ++j) {
-    const real_t l = LOP(j);
+  vreal acc[LNPW][EPW][6];
+#pragma unroll
+  for (int u = 0; u < LNPW; ++u)
 #pragma unroll
     for (int e = 0; e < EPW; ++e)
 #pragma unroll
-      for (int f = 0; f < 6; ++f) acc[e][f] += l * FAT(f, j, e);
+      for (int f = 0; f < 6; ++f) acc[u][e][f] = (vreal)(0);
+
+  UNROLL_LOOP
+  for (int j = 0; j < 4 * NFP; ++j) {
+    real_t l[LNPW];
+#pragma unroll
+    for (int u = 0; u < LNPW; ++u) l[u] = LOP(j, nu[u]);
+#pragma unroll
+    for (int e = 0; e < EPW; ++e)
+#pragma unroll
+      for (int f = 0; f < 6; ++f) {
+        const vreal x = FAT(f, j, e);
+#pragma unroll
+        for (int u = 0; u < LNPW; ++u) acc[u][e][f] += l[u] * x;
+      }
   }
 
 #pragma unroll
-  for (int e = 0; e < EPW; ++e) {
-    const int o = blk * NPP * VL + n * VL + e * VW;
+  for (int u = 0; u < LNPW; ++u) {
+    if (LNPW > 1 && n0 + u * LWI >= NP) break;
+    const int n = n0 + u * LWI;
 #pragma unroll
-    for (int f = 0; f < 6; ++f) {
+    for (int e = 0; e < EPW; ++e) {
+      const int o = blk * NPP * VL + n * VL + e * VW;
+#pragma unroll
+      for (int f = 0; f < 6; ++f) {
 #if LIFT_MODE == LIFT_FUSED_UPDATE
-      /* The fluxes were computed from q by an earlier kernel, so q may change here. */
-      const vreal r = rk_a * VLOAD(res + f * fs + o) + rk_dt * (VLOAD(rhs + f * fs + o) + acc[e][f]);
-      VSTORE(r, res + f * fs + o);
-      VSTORE(VLOAD(q + f * fs + o) + rk_b * r, q + f * fs + o);
+        /* The fluxes were computed from q by an earlier kernel, so q may change here. */
+        const vreal r = rk_a * VLOAD(res + f * fs + o) +
+                        rk_dt * (VLOAD(rhs + f * fs + o) + acc[u][e][f]);
+        VSTORE(r, res + f * fs + o);
+        VSTORE(VLOAD(q + f * fs + o) + rk_b * r, q + f * fs + o);
 #else
-      VSTORE(VLOAD(rhs + f * fs + o) + acc[e][f], rhs + f * fs + o);
+        VSTORE(VLOAD(rhs + f * fs + o) + acc[u][e][f], rhs + f * fs + o);
 #endif
+      }
     }
   }
 }
 #undef LOP
 #undef FAT
+#undef LWI
 #endif

@@ -30,6 +30,12 @@ void dg_case_default(dg_case *c) {
   c->has_cavity_mode = 1;
   c->vtu_mode = DG_VTU_LAGRANGE;
   c->probe_every = 1;
+  c->tune = DG_TUNE_AUTO;
+  /* DGTD_TUNE=auto|never|always sets the default (the test suite uses never). */
+  const char *env = getenv("DGTD_TUNE");
+  if (env && !strcmp(env, "never")) c->tune = DG_TUNE_NEVER;
+  if (env && !strcmp(env, "always")) c->tune = DG_TUNE_ALWAYS;
+  c->tune_budget = 120.0;
 }
 
 void dg_case_free(dg_case *c) {
@@ -468,7 +474,7 @@ dg_status dg_case_parse(dg_case *c, const char *json, const char *path) {
   static const char *const keys[] = {
       "mesh", "order", "precision", "backend", "final_time", "steps", "cfl", "flux",
       "materials", "boundaries", "default_boundary", "sources", "initial", "probes", "output",
-      "checkpoint", "variant", "device", NULL};
+      "checkpoint", "variant", "device", "tune", "tune_budget", NULL};
   static const char *const precisions[] = {"float", "double", NULL};
   static const char *const backends[] = {"opencl", "ref", NULL};
   static const char *const fluxes[] = {"upwind", "central", NULL};
@@ -542,6 +548,12 @@ dg_status dg_case_parse(dg_case *c, const char *json, const char *path) {
   if ((it = cJSON_GetObjectItemCaseSensitive(root, "checkpoint"))) DG_CALL_GOTO(done, parse_checkpoint(&x, it, c));
   if ((it = cJSON_GetObjectItemCaseSensitive(root, "variant"))) DG_CALL_GOTO(done, get_string(&x, it, "variant", c->variant, sizeof c->variant));
   if ((it = cJSON_GetObjectItemCaseSensitive(root, "device"))) DG_CALL_GOTO(done, get_string(&x, it, "device", c->device, sizeof c->device));
+  if ((it = cJSON_GetObjectItemCaseSensitive(root, "tune"))) {
+    static const char *const modes[] = {"auto", "never", "always", NULL};
+    DG_CALL_GOTO(done, get_choice(&x, it, "tune", modes, &choice));
+    c->tune = (dg_tune_mode)choice;
+  }
+  if ((it = cJSON_GetObjectItemCaseSensitive(root, "tune_budget"))) DG_CALL_GOTO(done, get_positive(&x, it, "tune_budget", &c->tune_budget));
 done:
   cJSON_Delete(root);
   return st;

@@ -16,6 +16,10 @@ enum { DG_CASE_NAME = 128, DG_CASE_PATH = 1024 };
 
 typedef enum { DG_BACKEND_OPENCL = 0, DG_BACKEND_REF } dg_backend;
 
+/* auto: the cached winner, tuning within the budget on a miss; never: the device default;
+ * always: tune now (and cache the result). */
+typedef enum { DG_TUNE_AUTO = 0, DG_TUNE_NEVER, DG_TUNE_ALWAYS } dg_tune_mode;
+
 /* A physical group named by name or by tag number. */
 typedef struct {
   char name[DG_CASE_NAME]; /* "" when given by tag */
@@ -82,6 +86,8 @@ typedef struct {
   double checkpoint_seconds;/* wall seconds (0: none) */
   char restart[DG_CASE_PATH];
   /* OpenCL */
+  dg_tune_mode tune;        /* where the variant comes from when none is forced */
+  double tune_budget;       /* seconds for tuning on a cache miss (auto) or always */
   char variant[DG_VARIANT_SPEC_MAX];
   char device[256];
   char dump_dir[DG_CASE_PATH];

@@ -30,6 +30,10 @@ static void run_usage(FILE *f) {
           "  --device P:D|NAME      OpenCL device by index or name substring (see dgtd devices);\n"
           "                         default $DGTD_DEVICE, else the first GPU, else the first device\n"
           "  --dump-kernels DIR     write the exact OpenCL source built (and options, log) to DIR\n"
+          "  --tune auto|never|always  variant choice without --variant: the cached winner for\n"
+          "                         this device (tuning on a miss; default), the device default,\n"
+          "                         or tune now; tuning results are cached (see dgtd tune)\n"
+          "  --tune-budget S        seconds tuning may take (default 120)\n"
           "  --mesh FILE            Gmsh .msh (2.2, 4.1) or Gambit .neu mesh; without a case file\n"
           "                         every boundary face is PEC and the cavity is the bounding box\n"
           "  --box N[,NY,NZ]        built-in box mesh with N (x NY x NZ) cells, 6 tets per cell\n"
@@ -65,6 +69,8 @@ static void print_text(const dg_case *c, const dg_run_result *r) {
     printf("  variant       %s (%s)\n", r->variant, r->variant_source);
     printf("  verified      RHS vs reference on random fields: relative L2 difference %.2e\n",
            r->verify_rel_diff);
+    printf("  programs      %d compiled, %d loaded from the binary cache\n", r->programs_built,
+           r->programs_loaded);
   }
   printf("  flux          %s\n", c->alpha == 1.0 ? "upwind" : c->alpha == 0.0 ? "central" : "alpha");
   if (r->nranks > 1)
@@ -97,6 +103,9 @@ static void print_json(const dg_case *c, const dg_run_result *r) {
     cJSON_AddStringToObject(o, "device", r->device);
     cJSON_AddStringToObject(o, "variant", r->variant);
     cJSON_AddStringToObject(o, "variant_source", r->variant_source);
+    cJSON_AddBoolToObject(o, "tuned", r->tuned);
+    cJSON_AddNumberToObject(o, "programs_built", r->programs_built);
+    cJSON_AddNumberToObject(o, "programs_loaded", r->programs_loaded);
     cJSON_AddNumberToObject(o, "verify_rel_diff", r->verify_rel_diff);
   }
   cJSON_AddStringToObject(o, "mesh", c->mesh_file[0] ? c->mesh_file : "box");
@@ -192,7 +201,7 @@ static dg_status parse_checkpoint(const char *s, dg_case *c) {
 static dg_status parse_args(int argc, char **argv, dg_case *c, int *help) {
   enum { O_BACKEND = 256, O_MESH, O_BOX, O_ORDER, O_TFINAL, O_STEPS, O_CFL, O_MODE, O_FLUX,
          O_JSON, O_QUIET, O_HELP, O_PRECISION, O_VARIANT, O_DEVICE, O_DUMP, O_OUTPUT,
-         O_CHECKPOINT, O_RESTART };
+         O_CHECKPOINT, O_RESTART, O_TUNE, O_TUNE_BUDGET };
   static const struct option opts[] = {
       {"backend", required_argument, 0, O_BACKEND},   {"mesh", required_argument, 0, O_MESH},
       {"box", required_argument, 0, O_BOX},           {"order", required_argument, 0, O_ORDER},
@@ -203,7 +212,8 @@ static dg_status parse_args(int argc, char **argv, dg_case *c, int *help) {
       {"precision", required_argument, 0, O_PRECISION}, {"variant", required_argument, 0, O_VARIANT},
       {"device", required_argument, 0, O_DEVICE},     {"dump-kernels", required_argument, 0, O_DUMP},
       {"output", required_argument, 0, O_OUTPUT},     {"checkpoint-every", required_argument, 0, O_CHECKPOINT},
-      {"restart", required_argument, 0, O_RESTART},   {0, 0, 0, 0}};
+      {"restart", required_argument, 0, O_RESTART},   {"tune", required_argument, 0, O_TUNE},
+      {"tune-budget", required_argument, 0, O_TUNE_BUDGET}, {0, 0, 0, 0}};
   opterr = 0;
   /* Pass 1: find --help and the case file. */
   optind = 1;
@@ -260,6 +270,16 @@ static dg_status parse_args(int argc, char **argv, dg_case *c, int *help) {
     case O_OUTPUT: DG_CALL(copy_opt("--output", optarg, c->output_dir, sizeof c->output_dir)); break;
     case O_CHECKPOINT: DG_CALL(parse_checkpoint(optarg, c)); break;
     case O_RESTART: DG_CALL(copy_opt("--restart", optarg, c->restart, sizeof c->restart)); break;
+    case O_TUNE:
+      if (!strcmp(optarg, "auto")) c->tune = DG_TUNE_AUTO;
+      else if (!strcmp(optarg, "never")) c->tune = DG_TUNE_NEVER;
+      else if (!strcmp(optarg, "always")) c->tune = DG_TUNE_ALWAYS;
+      else return DG_ERROR(DG_ERR_INPUT, "--tune: expected auto, never or always, got '%s'", optarg);
+      break;
+    case O_TUNE_BUDGET:
+      DG_CALL(dg_cli_double("--tune-budget", optarg, &c->tune_budget));
+      DG_CHECK(c->tune_budget > 0, DG_ERR_INPUT, "--tune-budget: must be positive");
+      break;
     case O_JSON: c->json = 1; break;
     case O_QUIET: c->quiet = 1; break;
     case ':': return DG_ERROR(DG_ERR_INPUT, "%s needs a value (see dgtd run --help)", argv[prev]);

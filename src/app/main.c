@@ -13,6 +13,8 @@ static const struct {
 } commands[] = {
     {"run", dg_cmd_run, "run a simulation (default: PEC cavity eigenmode, order 3)"},
     {"devices", dg_cmd_devices, "list OpenCL platforms and devices"},
+    {"tune", dg_cmd_tune, "time kernel variants on a device and cache the fastest"},
+    {"bench", dg_cmd_bench, "throughput and roofline per order and kernel (tuned/default/baseline)"},
 };
 enum { NCOMMANDS = sizeof commands / sizeof *commands };
 

@@ -12,6 +12,7 @@
 #include "backend/cl_maxwell.h"
 #include "backend/verify.h"
 #include "core/alloc.h"
+#include "device/binary_cache.h"
 #include "device/device.h"
 #include "dg/cavity.h"
 #include "dg/geom.h"
@@ -26,6 +27,7 @@
 #include "part/exchange.h"
 #include "part/part.h"
 #include "refel/refel.h"
+#include "tune/tune.h"
 
 static double now_s(void) {
   struct timespec ts;
@@ -53,6 +55,7 @@ typedef struct {
   size_t n;                  /* 6 K Np */
   double *q, *res, *rhs;     /* host state; res/rhs for the reference backend */
   dg_device *dev;            /* OpenCL backend */
+  dg_binary_cache binaries;  /* compiled programs kept between runs */
   dg_cl_maxwell *op;
   dg_probes *probes;
   dg_series *probe_log, *energy_log;
@@ -557,7 +560,84 @@ static void ref_rhs(void *ctx, double t, const double *q, double *rhs) {
 }
 
 /* The variant to run: the case's or --variant's spec (its prec key, if any, wins over the
- * precision setting), else the device's default. */
+ * precision setting); else, by the tune mode, the cached winner (tuning on a miss), a fresh
+ * tuning, or the device's default. On several ranks rank 0 decides (so only one process
+ * tunes and writes the cache) and the others take its spec. */
+static dg_status decide_variant(run_state *s, dg_run_result *r, dg_variant *v) {
+  const dg_case *c = s->c;
+  const int N = s->ref->N;
+  if (c->variant[0]) {
+    DG_CALL(dg_variant_parse(c->variant, v));
+    if (!strstr(c->variant, "prec=")) v->precision = c->precision;
+    snprintf(r->variant_source, sizeof r->variant_source, "--variant");
+    return DG_OK;
+  }
+  if (c->tune == DG_TUNE_NEVER) {
+    *v = dg_variant_default(&s->dev->info, N, c->precision);
+    snprintf(r->variant_source, sizeof r->variant_source, "device default (--tune never)");
+    return DG_OK;
+  }
+  char desc[512] = "";
+  if (c->tune == DG_TUNE_AUTO) {
+    const dg_tune_found f = dg_tune_lookup(&s->dev->info, N, c->precision, v, desc, sizeof desc);
+    if (f == DG_TUNE_HIT || f == DG_TUNE_FALLBACK) {
+      snprintf(r->variant_source, sizeof r->variant_source, "tuned: %s", desc);
+      return DG_OK;
+    }
+    if (!c->quiet)
+      fprintf(stderr, "dgtd: no tuned variant for this device at N=%d (%s): tuning now, "
+              "budget %.0f s (--tune never skips this)\n", N, desc, c->tune_budget);
+  }
+  dg_tune_options opt;
+  dg_tune_result res;
+  memset(&res, 0, sizeof res);
+  DG_CALL(dg_tune_options_default(&opt));
+  opt.budget_s = c->tune_budget;
+  opt.verbose = c->quiet ? 0 : 1;
+  opt.force = c->tune == DG_TUNE_ALWAYS;
+  opt.write_cache = 1;
+  /* Verify candidates in child processes of this binary, so a compiler crash fails only
+   * that candidate. */
+  char exe[1024];
+  const ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (len > 0) {
+    exe[len] = '\0';
+    opt.child_exe = exe;
+  }
+  dg_status st = dg_tune_order(s->dev, N, c->precision, &opt, NULL, &res);
+  if (st == DG_OK && res.winner < 0)
+    st = DG_ERROR(DG_ERR_NUMERIC, "tuning found no variant that passes verification on %s at N=%d",
+                  s->dev->info.name, N);
+  if (st == DG_OK) {
+    *v = res.c[res.winner].v;
+    r->tuned = !res.from_cache;
+    snprintf(r->variant_source, sizeof r->variant_source, "%s (%.0f s)",
+             res.from_cache ? "tuned earlier" : "fresh tuning", res.seconds);
+  }
+  dg_tune_result_free(&res);
+  return st;
+}
+
+static dg_status choose_variant(run_state *s, dg_run_result *r, dg_variant *v) {
+  dg_status st = DG_OK;
+  char spec[DG_VARIANT_SPEC_MAX] = "";
+  if (s->rank == 0) {
+    st = decide_variant(s, r, v);
+    if (st == DG_OK) dg_variant_print(v, spec, sizeof spec);
+  }
+  if (s->size > 1) {
+    int ok = st == DG_OK;
+    MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (!ok) return s->rank == 0 ? st : DG_ERROR(DG_ERR_INTERNAL, "rank 0 could not choose a variant");
+    MPI_Bcast(spec, sizeof spec, MPI_CHAR, 0, MPI_COMM_WORLD);
+    if (s->rank != 0) {
+      DG_CALL(dg_variant_parse(spec, v));
+      snprintf(r->variant_source, sizeof r->variant_source, "rank 0's choice");
+    }
+  }
+  return st;
+}
+
 static dg_status start_opencl(run_state *s, dg_run_result *r) {
   const dg_case *c = s->c;
   dg_variant v;
@@ -582,15 +662,10 @@ static dg_status start_opencl(run_state *s, dg_run_result *r) {
     dg_free(&list);
   }
   DG_CALL(dg_device_create(&s->dev, dev_spec));
+  dg_binary_cache_init(&s->binaries, NULL);
+  s->dev->binaries = &s->binaries;
   snprintf(r->device, sizeof r->device, "%d:%d %s", s->dev->info.P, s->dev->info.D, s->dev->info.name);
-  if (c->variant[0]) {
-    DG_CALL(dg_variant_parse(c->variant, &v));
-    if (!strstr(c->variant, "prec=")) v.precision = c->precision;
-    r->variant_source = "--variant";
-  } else {
-    v = dg_variant_default(&s->dev->info, s->ref->N, c->precision);
-    r->variant_source = "device default";
-  }
+  DG_CALL(choose_variant(s, r, &v));
   dg_variant_print(&v, r->variant, sizeof r->variant);
   DG_CALL(dg_cl_maxwell_create(&s->op, s->dev, s->phys, &v, c->dump_dir[0] ? c->dump_dir : NULL));
   /* Never run an unverified variant: its RHS on random fields against the reference, at a
@@ -795,6 +870,8 @@ dg_status dg_run(const dg_case *c, dg_run_result *r) {
   if (s.size > 1) /* the slowest rank's time */
     MPI_Allreduce(MPI_IN_PLACE, &r->wall_s, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   r->dofs_per_s = r->wall_s > 0 ? (double)r->dofs * DG_LSERK_STAGES * r->steps / r->wall_s : 0;
+  r->programs_built = s.binaries.misses;
+  r->programs_loaded = s.binaries.loads;
   if (s.xchg) {
     r->exchange_wait_s = s.xchg->wait_s;
     r->exchange_s = s.xchg->exchange_s;

@@ -34,7 +34,11 @@ typedef struct {
   /* OpenCL backend only */
   char device[300];        /* "P:D name" */
   char variant[DG_VARIANT_SPEC_MAX];
-  const char *variant_source; /* "--variant" or "device default" */
+  char variant_source[600];   /* where the variant came from: --variant, cache file, fresh
+                                 tuning, device default */
+  int tuned;                  /* 1: this run tuned (no cached winner) */
+  int programs_built;         /* OpenCL programs compiled from source by this run */
+  int programs_loaded;        /* ... and loaded from the binary cache instead */
   double verify_rel_diff;  /* the variant's RHS vs the reference, on random fields */
 } dg_run_result;
 

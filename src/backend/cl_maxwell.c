@@ -7,6 +7,7 @@
 #include "backend/clblast_check.h"
 #include "codegen/codegen.h"
 #include "core/alloc.h"
+#include "device/binary_cache.h"
 #include "device/program.h"
 #include "dg/lserk.h"
 
@@ -261,6 +262,8 @@ static dg_status render_source(dg_cl_maxwell *op, const double *ops_t[4], char *
   DG_CALL(dg_kernel_spec_define(&s, "LPLACE", "%d", (int)v->lplace));
   DG_CALL(dg_kernel_spec_define(&s, "UNROLL", "%d", v->unroll));
   DG_CALL(dg_kernel_spec_define(&s, "LIFT_MODE", "%d", blas ? 3 : (int)v->lift));
+  DG_CALL(dg_kernel_spec_define(&s, "FLUX_MODE", "%d", blas ? 0 : (int)v->flux));
+  DG_CALL(dg_kernel_spec_define(&s, "LNPW", "%d", v->lnpw > 1 ? v->lnpw : 1));
   DG_CALL(dg_kernel_spec_define(&s, "DG_LITERAL_OPS", "%d", v->literal));
   DG_CALL(dg_kernel_spec_define(&s, "VARIANT", "%s", suffix));
   DG_CALL(dg_kernel_spec_define(&s, "WG1", "%d", WG1));
@@ -301,7 +304,8 @@ static dg_status build_program(dg_cl_maxwell *op, const double *ops_t[4], const 
   snprintf(label, sizeof label, "maxwell_N%d_%s_%s", op->N, suffix,
            op->v.precision == DG_PREC_DOUBLE ? "double" : "float");
   DG_CALL(render_source(op, ops_t, &src));
-  DG_CALL_GOTO(done, dg_program_build(op->dev, src, NULL, label, dump_dir, &op->prog));
+  DG_CALL_GOTO(done, dg_program_build_cached(op->dev->binaries, op->dev, src, NULL, label,
+                                             dump_dir, &op->prog));
   const dg_variant *v = &op->v;
   if (v->path == DG_PATH_CLBLAST) {
     DG_CALL_GOTO(done, make_kernel(op, "curl", op->name_curl, &op->k_curl));
@@ -650,8 +654,9 @@ dg_status dg_cl_maxwell_set_halo(dg_cl_maxwell *op, size_t n, const int *send_sl
   DG_CALL_GOTO(done, dg_kernel_spec_file(&s, "common.cl"));
   DG_CALL_GOTO(done, dg_kernel_spec_file(&s, "halo.cl"));
   DG_CALL_GOTO(done, dg_codegen_render(&s, &src));
-  DG_CALL_GOTO(done, dg_program_build(op->dev, src, NULL, op->rs == 8 ? "halo_double" : "halo_float",
-                                      NULL, &op->halo_prog));
+  DG_CALL_GOTO(done, dg_program_build_cached(op->dev->binaries, op->dev, src, NULL,
+                                             op->rs == 8 ? "halo_double" : "halo_float", NULL,
+                                             &op->halo_prog));
   DG_CALL_GOTO(done, dg_kernel_create(op->halo_prog, "halo_pack", &op->k_pack));
   DG_CALL_GOTO(done, dg_kernel_create(op->halo_prog, "halo_unpack", &op->k_unpack));
   DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_ONLY, n * sizeof(int), ds, &op->d_sslot));
@@ -709,9 +714,14 @@ static dg_status run_stage(dg_cl_maxwell *op, double ts, double a, double dt, do
                            int update, dg_cl_stage_timing *t) {
   const dg_variant *v = &op->v;
   const size_t g2[2] = {(size_t)op->NP, (size_t)op->nblk};
-  const size_t lv[2] = {(size_t)op->NP, (size_t)v->kb}, ll[2] = {(size_t)op->NP, (size_t)v->lkb};
+  const size_t lwi = (size_t)dg_variant_lift_items(v, op->N); /* NP unless lnpw > 1 */
+  const size_t lv[2] = {(size_t)op->NP, (size_t)v->kb}, ll[2] = {lwi, (size_t)v->lkb};
+  const size_t g2l[2] = {lwi, (size_t)op->nblk};
   const int vw = v->path == DG_PATH_KERNELS && v->work == DG_WORK_VEC ? v->vw : 1;
-  const size_t gflux = op->ffs / (size_t)vw;
+  /* flux=face: one work-item per face of a block (surface.cl) */
+  const size_t gflux = v->path == DG_PATH_KERNELS && v->flux == DG_FLUX_FACE
+                           ? 4 * (size_t)op->nblk
+                           : op->ffs / (size_t)vw;
   const size_t gupd = 6 * op->fs, gcurl = op->fs, l1 = WG1;
   if (t) memset(t, 0, sizeof *t);
   DG_CALL(halo_begin(op));
@@ -738,7 +748,7 @@ static dg_status run_stage(dg_cl_maxwell *op, double ts, double a, double dt, do
       DG_CALL(set_real_arg(op, op->k_lift, 8, update ? dt : 1.0));
       DG_CALL(set_real_arg(op, op->k_lift, 9, update ? b : 0.0));
     }
-    DG_CALL(run(op, op->k_lift, op->name_lift, 2, g2, ll, t));
+    DG_CALL(run(op, op->k_lift, op->name_lift, 2, g2l, ll, t));
   }
   const int fused_update = v->path == DG_PATH_KERNELS && v->lift == DG_LIFT_FUSED_UPDATE;
   if (update && !fused_update) {

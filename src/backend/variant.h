@@ -29,8 +29,18 @@
  *                          flux+lift in one kernel (+ update); flux kernel + lift fused with
  *                          the LSERK update
  *   prec=float|double
+ *   flux=point|face        flux kernel: one work-item per face node (VW of them with
+ *                          work=vec), or one per face of a block's elements (face data
+ *                          loaded once, neighbour traces gathered into registers); kernels
+ *                          path with lift=separate|fused-update
+ *   lnpw=1|2|4             lift kernel: output nodes per work-item (register blocking: every
+ *                          flux value loaded feeds lnpw nodes; the work-group is
+ *                          ceil(Np/lnpw) x lkb); 4 is accepted but not enumerated (on
+ *                          PoCL/AVX-512 its 24 accumulators spill: slower than 2)
  *   test=flip|syntax       test only, never enumerated: a sign flipped in the volume kernel,
  *                          or a syntax error in common.cl; printed only when set
+ * Keys added after the first release (flux, lnpw) are printed only when they differ from the
+ * baseline, so every spec written before them is still canonical.
  *
  * Example: "path=kernels,work=vec,vw=16,kb=1,vplace=none,lkb=1,lplace=none,unroll=4,ops=arg,
  * lift=fused-update,prec=float".
@@ -53,6 +63,7 @@ typedef enum { DG_PLACE_NONE = 0, DG_PLACE_MATRIX, DG_PLACE_FIELD } dg_place;
 typedef enum { DG_LIFT_SEPARATE = 0, DG_LIFT_FUSED, DG_LIFT_FUSED_UPDATE } dg_lift_mode;
 typedef enum { DG_PREC_FLOAT = 0, DG_PREC_DOUBLE } dg_precision;
 typedef enum { DG_VTEST_NONE = 0, DG_VTEST_FLIP, DG_VTEST_SYNTAX } dg_variant_test;
+typedef enum { DG_FLUX_POINT = 0, DG_FLUX_FACE } dg_flux_work;
 
 enum {
   DG_VARIANT_SPEC_MAX = 192,   /* enough for any printed spec */
@@ -72,6 +83,8 @@ typedef struct {
   dg_lift_mode lift;
   dg_precision precision;
   dg_variant_test test;
+  dg_flux_work flux; /* flux kernel work split */
+  int lnpw;          /* lift: output nodes per work-item */
 } dg_variant;
 
 /* One element per work-group, one node per work-item, nothing in local memory, no
@@ -101,6 +114,9 @@ int dg_variant_layout_width(const dg_variant *v);
  * allowed). info may be NULL to check only what does not depend on a device. */
 int dg_variant_check(const dg_variant *v, const dg_device_info *info, int N, char *reason,
                      size_t cap);
+
+/* Work-items along the node axis of v's lift work-group at order N: ceil(Np / lnpw). */
+int dg_variant_lift_items(const dg_variant *v, int N);
 
 /* Local memory in bytes that v's volume / lift kernel declares at order N. */
 size_t dg_variant_local_bytes_volume(const dg_variant *v, int N);

@@ -40,11 +40,16 @@ typedef struct {
   int has_fp64;                     /* cl_khr_fp64 or a non-zero CL_DEVICE_DOUBLE_FP_CONFIG */
 } dg_device_info;
 
+struct dg_binary_cache;
+
 /* An opened device: one context and one in-order queue with profiling enabled. */
 typedef struct {
   dg_device_info info;
   cl_context context;
   cl_command_queue queue;
+  /* Optional, borrowed: compiled programs are cached here (device/binary_cache.h); NULL
+   * builds every program from source. */
+  struct dg_binary_cache *binaries;
 } dg_device;
 
 /* All devices of all platforms, in P:D order; free *list with dg_free(list). No platform

@@ -1,0 +1,404 @@
+/* dgtd bench: throughput and distance to the device's roofline, per order and per kernel,
+ * for the tuned, default and baseline variants measured together (bench/bench.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
+
+#include "app/cli.h"
+#include "app/commands.h"
+#include "bench/bench.h"
+#include "core/alloc.h"
+#include "device/device.h"
+#include "io/atomic.h"
+#include "tune/tune.h"
+
+enum { MAX_ORDERS = 15, MAX_EXTRA = 8 };
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: dgtd bench [OPTIONS]\n\n"
+          "Measures, per order, the tuned variant (from the tuning cache; the device default\n"
+          "if there is none, which the report says), the default and the baseline variant on\n"
+          "one box mesh, interleaved in one run, each verified against the CPU reference\n"
+          "first: time per RK stage and per LSERK4 step (median, min-max), DOF/s, and per\n"
+          "kernel its time, GFLOP/s, GB/s and %% of the roofline bound from the device's\n"
+          "measured limits (cached with the tuning results).\n\n"
+          "options:\n"
+          "  --order LIST          orders: N, a range 1-8 or a list 2,4 (default 1-8;\n"
+          "                        with --scaling 1,3,5,8)\n"
+          "  --precision P         float | double (default float)\n"
+          "  --device P:D|NAME     device (default $DGTD_DEVICE, else first GPU, else first)\n"
+          "  --elements K          mesh of about K elements (box n^3 x 6, n = cbrt(K/6))\n"
+          "  --dofs D              mesh of about D field DOFs (default: the tuner's size for\n"
+          "                        the device: 262144 x compute units on a CPU)\n"
+          "  --repeats R           timing rounds (default 7)\n"
+          "  --variant SPEC        also measure this variant (repeatable, up to %d)\n"
+          "  --scaling             instead: DOF/s of the tuned variant as the mesh grows from\n"
+          "                        48 elements up to --max-dofs\n"
+          "  --max-dofs D          largest scaling size (default: a quarter of the device\n"
+          "                        memory at 200 B/DOF; on a CPU at most 2^23 DOFs)\n"
+          "  --measure-limits      measure the device limits again (and cache them) instead\n"
+          "                        of using the cached ones; do it on an otherwise idle machine\n"
+          "  --json                report as JSON on stdout (tables are not printed)\n"
+          "  --save FILE           also write the JSON report to FILE (tables still printed)\n"
+          "  --plot DIR            PNGs (and their gnuplot scripts) into DIR:\n"
+          "                        dofs_vs_order, roofline, variants; scaling with --scaling\n"
+          "  -q                    no progress lines on stderr\n"
+          "  --help                this text\n",
+          MAX_EXTRA);
+}
+
+/* "3", "1-6", "2,4", "1-3,5" -> orders[0..*n). */
+static dg_status parse_orders(const char *s, int *orders, int *n) {
+  char buf[128];
+  DG_CHECK(strlen(s) < sizeof buf, DG_ERR_INPUT, "--order: '%s' too long", s);
+  snprintf(buf, sizeof buf, "%s", s);
+  *n = 0;
+  char *save = NULL;
+  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    int a, b;
+    char *dash = strchr(tok, '-');
+    if (dash) {
+      *dash = '\0';
+      DG_CALL(dg_cli_int("--order", tok, 1, MAX_ORDERS, &a));
+      DG_CALL(dg_cli_int("--order", dash + 1, 1, MAX_ORDERS, &b));
+      DG_CHECK(a <= b, DG_ERR_INPUT, "--order: empty range %d-%d", a, b);
+    } else {
+      DG_CALL(dg_cli_int("--order", tok, 1, MAX_ORDERS, &a));
+      b = a;
+    }
+    for (int x = a; x <= b; ++x) {
+      int dup = 0;
+      for (int i = 0; i < *n; ++i) dup |= orders[i] == x;
+      if (!dup && *n < MAX_ORDERS) orders[(*n)++] = x;
+    }
+  }
+  DG_CHECK(*n > 0, DG_ERR_INPUT, "--order: no order in '%s'", s);
+  return DG_OK;
+}
+
+static void sizing_rule(const dg_bench_options *o, char *buf, size_t cap) {
+  if (o->elements > 0)
+    snprintf(buf, cap,
+             "--elements %ld: box n = round(cbrt(K / 6)) (n >= 2), K = 6 n^3 "
+             "tetrahedra on the unit cube",
+             o->elements);
+  else if (o->dofs > 0)
+    snprintf(buf, cap,
+             "--dofs %.6g: box n = round(cbrt(D / (36 Np))) (n >= 2), K = 6 n^3 "
+             "tetrahedra on the unit cube",
+             o->dofs);
+  else
+    snprintf(buf, cap,
+             "the tuner's rule (tune/tune.h): D = 262144 x compute units field DOFs on "
+             "a CPU, max(1e6, 65536 x compute units) on a GPU, capped by memory; box n "
+             "= round(cbrt(D / (36 Np))) (n >= 2), K = 6 n^3 tetrahedra on the unit "
+             "cube (mixed materials, PEC/PMC/absorbing faces: the verification case)");
+}
+
+/* The 1-minute load average of the host (-1 if unknown): on a shared machine it says how much
+ * else ran on the cores a CPU device uses, which moves every absolute number. */
+static double host_load(void) {
+  double l = -1;
+  FILE *f = fopen("/proc/loadavg", "r");
+  if (f) {
+    if (fscanf(f, "%lf", &l) != 1) l = -1;
+    fclose(f);
+  }
+  return l;
+}
+
+static void warn_if_busy(FILE *f, const dg_device *dev, double load, const char *when) {
+  const int cpu = !(dev->info.type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR));
+  if (cpu && load > 0.5)
+    fprintf(f,
+            "warning: host load average %.2f %s (%u compute units): other processes share this "
+            "CPU device; absolute numbers (and limits measured now) will be low, ratios "
+            "measured together still hold\n",
+            load, when, dev->info.compute_units);
+}
+
+static cJSON *device_json(const dg_device *dev) {
+  cJSON *o = cJSON_CreateObject();
+  char type[64], slug[DG_DEVICE_STR];
+  dg_device_type_name(dev->info.type, type, sizeof type);
+  dg_device_slug(dev->info.name, slug, sizeof slug);
+  if (o && cJSON_AddStringToObject(o, "name", dev->info.name) &&
+      cJSON_AddStringToObject(o, "slug", slug) &&
+      cJSON_AddStringToObject(o, "vendor", dev->info.vendor) &&
+      cJSON_AddStringToObject(o, "type", type) &&
+      cJSON_AddStringToObject(o, "platform", dev->info.platform_name) &&
+      cJSON_AddStringToObject(o, "platform_version", dev->info.platform_version) &&
+      cJSON_AddStringToObject(o, "driver_version", dev->info.driver_version) &&
+      cJSON_AddStringToObject(o, "device_version", dev->info.device_version) &&
+      cJSON_AddNumberToObject(o, "compute_units", dev->info.compute_units) &&
+      cJSON_AddNumberToObject(o, "clock_mhz", dev->info.clock_mhz) &&
+      cJSON_AddNumberToObject(o, "global_mem_bytes", (double)dev->info.global_mem_size))
+    return o;
+  cJSON_Delete(o);
+  return NULL;
+}
+
+static cJSON *limits_json(const dg_device_limits *l, int measured) {
+  cJSON *o = cJSON_CreateObject();
+  if (o && cJSON_AddNumberToObject(o, "bandwidth_gbs", l->bandwidth_gbs) &&
+      cJSON_AddNumberToObject(o, "fma_gflops_float", l->fma_gflops[0]) &&
+      cJSON_AddNumberToObject(o, "fma_gflops_double", l->fma_gflops[1]) &&
+      cJSON_AddNumberToObject(o, "gemm_gflops_float", l->gemm_gflops[0]) &&
+      cJSON_AddNumberToObject(o, "gemm_gflops_double", l->gemm_gflops[1]) &&
+      cJSON_AddStringToObject(o, "date", l->date) &&
+      cJSON_AddStringToObject(o, "source", measured ? "measured now" : "tuning cache"))
+    return o;
+  cJSON_Delete(o);
+  return NULL;
+}
+
+static int add_json(cJSON *o, const char *key, cJSON *item) {
+  if (!item) return 0;
+  if (!cJSON_AddItemToObject(o, key, item)) {
+    cJSON_Delete(item);
+    return 0;
+  }
+  return 1;
+}
+
+int dg_cmd_bench(int argc, char **argv) {
+  dg_status st = DG_OK;
+  int orders[MAX_ORDERS], norders = 0, json = 0, scaling = 0, nres = 0, nscal = 0, remeasure = 0;
+  dg_precision prec = DG_PREC_FLOAT;
+  const char *device = NULL, *plot = NULL, *save = NULL, *extra[MAX_EXTRA];
+  double max_dofs = 0;
+  dg_bench_options bo;
+  dg_bench_options_default(&bo);
+  dg_device *dev = NULL;
+  dg_bench_order *res = NULL;
+  dg_bench_scaling *scal = NULL;
+  char command[1024] = "dgtd";
+  for (int i = 0; i < argc; ++i) {
+    const size_t len = strlen(command);
+    snprintf(command + len, sizeof command - len, " %s", argv[i]);
+  }
+  for (int i = 1; i < argc; ++i) {
+    const char *a = argv[i];
+    const int has = i + 1 < argc;
+#define VALUE()                                                                                    \
+  do {                                                                                             \
+    if (!has) {                                                                                    \
+      fprintf(stderr, "dgtd bench: %s needs a value (see dgtd bench --help)\n", a);                \
+      return 2;                                                                                    \
+    }                                                                                              \
+    ++i;                                                                                           \
+  } while (0)
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      usage(stdout);
+      return 0;
+    } else if (!strcmp(a, "--order")) {
+      VALUE();
+      DG_CALL_GOTO(fail, parse_orders(argv[i], orders, &norders));
+    } else if (!strcmp(a, "--precision")) {
+      VALUE();
+      if (!strcmp(argv[i], "float"))
+        prec = DG_PREC_FLOAT;
+      else if (!strcmp(argv[i], "double"))
+        prec = DG_PREC_DOUBLE;
+      else {
+        fprintf(stderr, "dgtd bench: --precision '%s': expected float or double\n", argv[i]);
+        return 2;
+      }
+    } else if (!strcmp(a, "--device")) {
+      VALUE();
+      device = argv[i];
+    } else if (!strcmp(a, "--elements")) {
+      VALUE();
+      double k;
+      DG_CALL_GOTO(fail, dg_cli_double("--elements", argv[i], &k));
+      DG_CHECK_GOTO(fail, k >= 48 && k <= 1e9, DG_ERR_INPUT, "--elements: between 48 and 1e9");
+      bo.elements = (long)k;
+    } else if (!strcmp(a, "--dofs")) {
+      VALUE();
+      DG_CALL_GOTO(fail, dg_cli_double("--dofs", argv[i], &bo.dofs));
+      DG_CHECK_GOTO(fail, bo.dofs >= 100 && bo.dofs <= 1e11, DG_ERR_INPUT,
+                    "--dofs: between 100 and 1e11");
+    } else if (!strcmp(a, "--max-dofs")) {
+      VALUE();
+      DG_CALL_GOTO(fail, dg_cli_double("--max-dofs", argv[i], &max_dofs));
+      DG_CHECK_GOTO(fail, max_dofs >= 100 && max_dofs <= 1e11, DG_ERR_INPUT,
+                    "--max-dofs: between 100 and 1e11");
+    } else if (!strcmp(a, "--repeats")) {
+      VALUE();
+      DG_CALL_GOTO(fail, dg_cli_int("--repeats", argv[i], 3, DG_BENCH_MAX_REPEATS, &bo.repeats));
+    } else if (!strcmp(a, "--variant")) {
+      VALUE();
+      DG_CHECK_GOTO(fail, bo.n_extra < MAX_EXTRA, DG_ERR_INPUT, "--variant: at most %d", MAX_EXTRA);
+      dg_variant v;
+      DG_CALL_GOTO(fail, dg_variant_parse(argv[i], &v)); /* bad specs fail before any work */
+      extra[bo.n_extra++] = argv[i];
+    } else if (!strcmp(a, "--measure-limits")) {
+      remeasure = 1;
+    } else if (!strcmp(a, "--scaling")) {
+      scaling = 1;
+    } else if (!strcmp(a, "--json")) {
+      json = 1;
+    } else if (!strcmp(a, "--save")) {
+      VALUE();
+      save = argv[i];
+    } else if (!strcmp(a, "--plot")) {
+      VALUE();
+      plot = argv[i];
+    } else if (!strcmp(a, "-q")) {
+      bo.verbose = 0;
+    } else {
+      fprintf(stderr, "dgtd bench: unknown argument '%s' (see dgtd bench --help)\n", a);
+      return 2;
+    }
+#undef VALUE
+  }
+  bo.extra = extra;
+  DG_CHECK_GOTO(fail, !(bo.elements > 0 && bo.dofs > 0), DG_ERR_INPUT,
+                "--elements and --dofs: give one of them");
+  if (!norders) {
+    static const int def[] = {1, 2, 3, 4, 5, 6, 7, 8}, def_scaling[] = {1, 3, 5, 8};
+    norders = scaling ? 4 : 8;
+    memcpy(orders, scaling ? def_scaling : def, sizeof(int) * (size_t)norders);
+  }
+  FILE *out = json ? stderr : stdout; /* human-readable lines */
+
+  DG_CALL_GOTO(fail, dg_device_create(&dev, device));
+  DG_CHECK_GOTO(fail, prec == DG_PREC_FLOAT || dev->info.has_fp64, DG_ERR_UNSUPPORTED,
+                "dgtd bench: '%s' has no double precision (cl_khr_fp64)", dev->info.name);
+  dg_tune_options topt;
+  DG_CALL_GOTO(fail, dg_tune_options_default(&topt));
+  topt.force = remeasure; /* dg_tune_device_limits: measure and store instead of reading */
+  dg_device_limits limits;
+  int measured = 0;
+  const double load0 = host_load();
+  warn_if_busy(stderr, dev, load0, "at the start");
+  if (bo.verbose) fprintf(stderr, "measuring or loading the device limits...\n");
+  DG_CALL_GOTO(fail, dg_tune_device_limits(dev, &topt, &limits, &measured));
+  char sizing[512];
+  if (scaling)
+    snprintf(sizing, sizeof sizing,
+             "scaling: box n = 2, then n = max(n + 1, round(n 2^(1/3))) "
+             "(the DOFs about double), K = 6 n^3 tetrahedra on the unit "
+             "cube, while 36 Np n^3 <= the cap");
+  else
+    sizing_rule(&bo, sizing, sizeof sizing);
+  fprintf(out, "device %d:%d '%s' (%s %s, driver %s): %u compute units\n", dev->info.P, dev->info.D,
+          dev->info.name, dev->info.platform_name, dev->info.platform_version,
+          dev->info.driver_version, dev->info.compute_units);
+  fprintf(out,
+          "limits (%s%s): bandwidth %.1f GB/s; FMA %.1f / %.1f GFLOP/s (float/double); "
+          "CLBlast GEMM %.1f / %.1f GFLOP/s\n",
+          measured ? "measured now" : "cached, measured ", measured ? "" : limits.date,
+          limits.bandwidth_gbs, limits.fma_gflops[0], limits.fma_gflops[1], limits.gemm_gflops[0],
+          limits.gemm_gflops[1]);
+  fprintf(out, "mesh size: %s\n", sizing);
+  fflush(out);
+
+  int failed = 0;
+  const double t_start = (double)time(NULL);
+  if (scaling) {
+    DG_CALL_GOTO(fail, DG_ALLOC(scal, norders));
+    for (int i = 0; i < norders; ++i) {
+      DG_CALL_GOTO(fail, dg_bench_scaling_run(dev, orders[i], prec, &bo, max_dofs, &scal[nscal]));
+      ++nscal;
+    }
+    if (!json) dg_bench_print_scaling(stdout, scal, nscal);
+  } else {
+    DG_CALL_GOTO(fail, DG_ALLOC(res, norders));
+    for (int i = 0; i < norders; ++i) {
+      DG_CALL_GOTO(fail, dg_bench_order_run(dev, orders[i], prec, &bo, &res[nres]));
+      const dg_bench_order *r = &res[nres++];
+      failed += r->tuned < 0 || r->dflt < 0 || r->baseline < 0;
+      if (!json) {
+        dg_bench_print_order(stdout, r, &limits);
+        fflush(stdout);
+      }
+    }
+    if (!json) dg_bench_print_summary(stdout, res, nres, &limits);
+  }
+
+  const double load1 = host_load();
+  warn_if_busy(stderr, dev, load1, "at the end");
+  if (json || save) {
+    cJSON *doc = cJSON_CreateObject(), *arr = NULL, *sarr = NULL;
+    char date[32];
+    dg_utc_date(date, sizeof date);
+    int ok =
+        doc && cJSON_AddStringToObject(doc, "format", "dgtd-bench/1") &&
+        cJSON_AddStringToObject(doc, "date", date) &&
+        cJSON_AddStringToObject(doc, "command", command) &&
+        add_json(doc, "device", device_json(dev)) &&
+        add_json(doc, "limits", limits_json(&limits, measured)) &&
+        cJSON_AddStringToObject(doc, "precision", prec == DG_PREC_DOUBLE ? "double" : "float") &&
+        cJSON_AddStringToObject(doc, "sizing", sizing) &&
+        cJSON_AddNumberToObject(doc, "repeats", bo.repeats) &&
+        cJSON_AddNumberToObject(doc, "host_load_start", load0) &&
+        cJSON_AddNumberToObject(doc, "host_load_end", load1) &&
+        cJSON_AddNumberToObject(doc, "seconds", (double)time(NULL) - t_start) &&
+        (arr = cJSON_AddArrayToObject(doc, "orders")) &&
+        (sarr = cJSON_AddArrayToObject(doc, "scaling"));
+    for (int i = 0; ok && i < nres; ++i) {
+      cJSON *o = dg_bench_order_json(&res[i], &limits);
+      ok = o && cJSON_AddItemToArray(arr, o);
+    }
+    for (int i = 0; ok && i < nscal; ++i) {
+      cJSON *o = dg_bench_scaling_json(&scal[i]);
+      ok = o && cJSON_AddItemToArray(sarr, o);
+    }
+    char *text = ok ? cJSON_Print(doc) : NULL;
+    cJSON_Delete(doc);
+    DG_CHECK_GOTO(fail, text, DG_ERR_MEMORY, "out of memory writing the JSON report");
+    if (json) printf("%s\n", text);
+    if (save) {
+      dg_atomic_file af = {0};
+      st = dg_atomic_open(&af, save);
+      if (st == DG_OK) {
+        fprintf(af.fp, "%s\n", text);
+        st = dg_atomic_commit(&af);
+      }
+      dg_atomic_abort(&af);
+      if (st == DG_OK && bo.verbose) fprintf(stderr, "wrote %s\n", save);
+    }
+    cJSON_free(text);
+    if (st != DG_OK) goto fail;
+  }
+  if (plot) {
+    char written[4096] = "";
+    DG_CALL_GOTO(fail, dg_tune_mkdirs(plot));
+    if (scaling)
+      DG_CALL_GOTO(
+          fail, dg_bench_plot_scaling(plot, dev->info.name, scal, nscal, written, sizeof written));
+    else
+      DG_CALL_GOTO(fail, dg_bench_plot_orders(plot, dev->info.name, res, nres, &limits, written,
+                                              sizeof written));
+    for (char *s = written, *e; *s; s = e + (*e != '\0')) {
+      e = strchr(s, ';');
+      if (!e) e = s + strlen(s);
+      fprintf(stderr, "wrote %.*s\n", (int)(e - s), s);
+    }
+  }
+  for (int i = 0; i < nscal; ++i) dg_bench_scaling_free(&scal[i]);
+  dg_free(&scal);
+  dg_free(&res);
+  dg_device_destroy(&dev);
+  if (failed) {
+    fprintf(stderr,
+            "dgtd bench: %d order(s) where the tuned, default or baseline variant failed "
+            "(see the report)\n",
+            failed);
+    return 4;
+  }
+  return 0;
+fail:
+  dg_error_print(stderr);
+  for (int i = 0; i < nscal; ++i) dg_bench_scaling_free(&scal[i]);
+  dg_free(&scal);
+  dg_free(&res);
+  dg_device_destroy(&dev);
+  return dg_status_exit_code(st);
+}

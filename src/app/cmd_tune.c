@@ -1,0 +1,299 @@
+/* dgtd tune: time the kernel variants on a device, cache the winner per (device, N,
+ * precision), report the comparison (tune/tune.h describes the search). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "app/cli.h"
+#include "app/commands.h"
+#include "core/alloc.h"
+#include "device/device.h"
+#include "tune/tune.h"
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: dgtd tune [OPTIONS]\n\n"
+          "Times the valid kernel variants of the Maxwell operator on one device (staged\n"
+          "search: anchors, families, placements, refinement, final interleaved round), each\n"
+          "verified against the CPU reference first, and caches the winner per device, order\n"
+          "and precision for `dgtd run`. Prints a ranked comparison per order.\n\n"
+          "options:\n"
+          "  --order LIST          orders to tune: N, a range 1-6 or a list 2,4 (default 3)\n"
+          "  --precision P         float | double | both (default float)\n"
+          "  --device P:D|NAME     device (default $DGTD_DEVICE, else first GPU, else first)\n"
+          "  --budget SECONDS      time budget for the whole run, shared by the orders\n"
+          "  --force               ignore cached results and journals: measure again\n"
+          "  --json                report as JSON on stdout (the table is not printed)\n"
+          "  --csv FILE            ranked rows of every order as CSV\n"
+          "  --plot FILE.png       ranked bars (speedup over the baseline) via gnuplot\n"
+          "  --variant SPEC        time only these variants (repeatable) instead of searching\n"
+          "  --repeats R           timing rounds per variant (default 7, at least 5)\n"
+          "  --dofs D              size of the timing problem in field DOFs (default: by device)\n"
+          "  --in-process          verify in this process (no crash isolation; faster start)\n"
+          "  --measure-limits      only measure the device limits again and cache them\n"
+          "  -v                    list pruned variants with the reasons\n"
+          "  -q                    no progress lines on stderr\n"
+          "  --help                this text\n\n"
+          "Results: $DGTD_CACHE_DIR, else $XDG_CACHE_HOME/dgtd, else ~/.cache/dgtd\n"
+          "(<device>.json, journal/ for resuming a killed tune); shipped: tuning/.\n");
+}
+
+/* "3", "1-6", "2,4", "1-3,5" -> orders[0..*n). */
+static dg_status parse_orders(const char *s, int *orders, int *n) {
+  char buf[128];
+  DG_CHECK(strlen(s) < sizeof buf, DG_ERR_INPUT, "--order: '%s' too long", s);
+  snprintf(buf, sizeof buf, "%s", s);
+  *n = 0;
+  char *save = NULL;
+  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    int a, b;
+    char *dash = strchr(tok, '-');
+    if (dash) {
+      *dash = '\0';
+      DG_CALL(dg_cli_int("--order", tok, 1, 15, &a));
+      DG_CALL(dg_cli_int("--order", dash + 1, 1, 15, &b));
+      DG_CHECK(a <= b, DG_ERR_INPUT, "--order: empty range %d-%d", a, b);
+    } else {
+      DG_CALL(dg_cli_int("--order", tok, 1, 15, &a));
+      b = a;
+    }
+    for (int x = a; x <= b; ++x) {
+      int dup = 0;
+      for (int i = 0; i < *n; ++i) dup |= orders[i] == x;
+      if (!dup) orders[(*n)++] = x;
+    }
+  }
+  DG_CHECK(*n > 0, DG_ERR_INPUT, "--order: no order in '%s'", s);
+  return DG_OK;
+}
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The hidden child mode: build and verify one variant, print the verdict. */
+static int verify_one(const char *spec, int N, const char *device) {
+  dg_device *dev = NULL;
+  dg_variant v;
+  dg_status st = dg_variant_parse(spec, &v);
+  if (st == DG_OK) st = dg_device_create(&dev, device);
+  if (st == DG_OK) st = dg_tune_verify_one(dev, &v, N, stdout);
+  dg_device_destroy(&dev);
+  if (st != DG_OK) {
+    /* One marked line the parent quotes as the reason (compilers also print on stderr). */
+    const char *m = dg_error_message();
+    const char *nl = strchr(m, '\n');
+    fprintf(stdout, "verify error: %.*s\n", nl ? (int)(nl - m) : (int)strlen(m), m);
+    return dg_status_exit_code(st);
+  }
+  return 0;
+}
+
+static void print_limits(FILE *f, const dg_device *dev, const dg_device_limits *l, int measured) {
+  fprintf(f, "device %d:%d '%s' (%s, %s): %u compute units\n", dev->info.P, dev->info.D,
+          dev->info.name, dev->info.platform_name, dev->info.driver_version,
+          dev->info.compute_units);
+  fprintf(f, "limits (%s %s): bandwidth %.1f GB/s; FMA %.1f / %.1f GFLOP/s (float/double); "
+             "CLBlast GEMM %.1f / %.1f GFLOP/s\n",
+          measured ? "measured" : "cached,", measured ? "now" : l->date, l->bandwidth_gbs,
+          l->fma_gflops[0], l->fma_gflops[1], l->gemm_gflops[0], l->gemm_gflops[1]);
+}
+
+static cJSON *limits_json(const dg_device *dev, const dg_device_limits *l) {
+  cJSON *o = cJSON_CreateObject();
+  if (!o) return NULL;
+  cJSON_AddStringToObject(o, "device", dev->info.name);
+  cJSON_AddStringToObject(o, "platform", dev->info.platform_name);
+  cJSON_AddStringToObject(o, "driver_version", dev->info.driver_version);
+  cJSON_AddNumberToObject(o, "compute_units", dev->info.compute_units);
+  cJSON_AddNumberToObject(o, "bandwidth_gbs", l->bandwidth_gbs);
+  cJSON_AddNumberToObject(o, "fma_gflops_float", l->fma_gflops[0]);
+  cJSON_AddNumberToObject(o, "fma_gflops_double", l->fma_gflops[1]);
+  cJSON_AddNumberToObject(o, "gemm_gflops_float", l->gemm_gflops[0]);
+  cJSON_AddNumberToObject(o, "gemm_gflops_double", l->gemm_gflops[1]);
+  cJSON_AddStringToObject(o, "limits_date", l->date);
+  return o;
+}
+
+int dg_cmd_tune(int argc, char **argv) {
+  dg_status st = DG_OK;
+  int orders[16], norders = 0, precs[2] = {DG_PREC_FLOAT, -1}, nprec = 1;
+  const char *device = NULL, *csv = NULL, *plot = NULL, *verify_spec = NULL;
+  const char *specs[64];
+  int nspecs = 0, json = 0, verbose = 1, in_process = 0, force = 0, repeats = 7, limits_only = 0;
+  double budget = 0, dofs = 0;
+  dg_device *dev = NULL;
+  dg_tune_result *results = NULL;
+  int nres = 0;
+  orders[norders++] = 3;
+  for (int i = 1; i < argc; ++i) {
+    const char *a = argv[i];
+    const int has = i + 1 < argc;
+#define VALUE()                                                                     \
+  do {                                                                              \
+    if (!has) {                                                                     \
+      fprintf(stderr, "dgtd tune: %s needs a value (see dgtd tune --help)\n", a);   \
+      return 2;                                                                     \
+    }                                                                               \
+    ++i;                                                                            \
+  } while (0)
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      usage(stdout);
+      return 0;
+    } else if (!strcmp(a, "--order")) {
+      VALUE();
+      DG_CALL_GOTO(fail, parse_orders(argv[i], orders, &norders));
+    } else if (!strcmp(a, "--precision")) {
+      VALUE();
+      if (!strcmp(argv[i], "float")) precs[0] = DG_PREC_FLOAT, nprec = 1;
+      else if (!strcmp(argv[i], "double")) precs[0] = DG_PREC_DOUBLE, nprec = 1;
+      else if (!strcmp(argv[i], "both")) precs[0] = DG_PREC_FLOAT, precs[1] = DG_PREC_DOUBLE, nprec = 2;
+      else {
+        fprintf(stderr, "dgtd tune: --precision '%s': expected float, double or both\n", argv[i]);
+        return 2;
+      }
+    } else if (!strcmp(a, "--device")) {
+      VALUE();
+      device = argv[i];
+    } else if (!strcmp(a, "--budget")) {
+      VALUE();
+      DG_CALL_GOTO(fail, dg_cli_double("--budget", argv[i], &budget));
+      DG_CHECK_GOTO(fail, budget > 0, DG_ERR_INPUT, "--budget: must be > 0 seconds");
+    } else if (!strcmp(a, "--dofs")) {
+      VALUE();
+      DG_CALL_GOTO(fail, dg_cli_double("--dofs", argv[i], &dofs));
+      DG_CHECK_GOTO(fail, dofs >= 1000, DG_ERR_INPUT, "--dofs: at least 1000");
+    } else if (!strcmp(a, "--repeats")) {
+      VALUE();
+      DG_CALL_GOTO(fail, dg_cli_int("--repeats", argv[i], 5, DG_TUNE_MAX_SAMPLES, &repeats));
+    } else if (!strcmp(a, "--force")) {
+      force = 1;
+    } else if (!strcmp(a, "--json")) {
+      json = 1;
+    } else if (!strcmp(a, "--csv")) {
+      VALUE();
+      csv = argv[i];
+    } else if (!strcmp(a, "--plot")) {
+      VALUE();
+      plot = argv[i];
+    } else if (!strcmp(a, "--variant")) {
+      VALUE();
+      DG_CHECK_GOTO(fail, nspecs < 64, DG_ERR_INPUT, "--variant: at most 64");
+      specs[nspecs++] = argv[i];
+    } else if (!strcmp(a, "--verify-one")) {
+      VALUE();
+      verify_spec = argv[i];
+    } else if (!strcmp(a, "--measure-limits")) {
+      limits_only = 1;
+    } else if (!strcmp(a, "--in-process")) {
+      in_process = 1;
+    } else if (!strcmp(a, "-v")) {
+      verbose = 2;
+    } else if (!strcmp(a, "-q")) {
+      verbose = 0;
+    } else {
+      fprintf(stderr, "dgtd tune: unknown argument '%s' (see dgtd tune --help)\n", a);
+      return 2;
+    }
+#undef VALUE
+  }
+  if (verify_spec) return verify_one(verify_spec, orders[0], device);
+
+  const double t0 = now_s();
+  DG_CALL_GOTO(fail, dg_device_create(&dev, device));
+  dg_tune_options opt;
+  DG_CALL_GOTO(fail, dg_tune_options_default(&opt));
+  opt.force = force;
+  opt.verbose = verbose;
+  opt.repeats = repeats;
+  opt.target_dofs = dofs;
+  opt.specs = nspecs ? specs : NULL;
+  opt.n_specs = nspecs;
+  char exe[1024];
+  const ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (!in_process && len > 0) {
+    exe[len] = '\0';
+    opt.child_exe = exe;
+  }
+  dg_device_limits limits;
+  int measured = 0;
+  if (verbose) fprintf(stderr, "measuring or loading the device limits...\n");
+  if (limits_only) opt.force = 1;
+  DG_CALL_GOTO(fail, dg_tune_device_limits(dev, &opt, &limits, &measured));
+  opt.force = force;
+  print_limits(json ? stderr : stdout, dev, &limits, measured);
+  fflush(stdout);
+  if (limits_only) {
+    dg_device_destroy(&dev);
+    return 0;
+  }
+
+  const int njobs = norders * nprec;
+  DG_CALL_GOTO(fail, DG_ALLOC(results, njobs));
+  for (int pi = 0; pi < nprec; ++pi)
+    for (int oi = 0; oi < norders; ++oi) {
+      const dg_precision p = (dg_precision)precs[pi];
+      if (p == DG_PREC_DOUBLE && !dev->info.has_fp64) {
+        fprintf(stderr, "dgtd tune: '%s' has no double precision: skipping N=%d double\n",
+                dev->info.name, orders[oi]);
+        continue;
+      }
+      /* The whole-run budget, shared evenly by what is left to do. */
+      const int left = njobs - (pi * norders + oi);
+      opt.budget_s = budget > 0 ? fmax(1.0, (budget - (now_s() - t0)) / left) : 0;
+      dg_tune_result *r = &results[nres];
+      st = dg_tune_order(dev, orders[oi], p, &opt, &limits, r);
+      if (st != DG_OK) {
+        dg_tune_result_free(r);
+        goto fail;
+      }
+      ++nres;
+      if (r->note[0] && verbose) fprintf(stderr, "%s\n", r->note);
+      if (!json) dg_tune_report_table(stdout, r, verbose);
+      fflush(stdout);
+    }
+  if (json) {
+    cJSON *doc = cJSON_CreateObject(), *arr = NULL;
+    int ok = doc && cJSON_AddItemToObject(doc, "device", limits_json(dev, &limits)) &&
+             (arr = cJSON_AddArrayToObject(doc, "results"));
+    for (int i = 0; ok && i < nres; ++i) ok = cJSON_AddItemToArray(arr, dg_tune_report_json(&results[i], 1));
+    char *text = ok ? cJSON_Print(doc) : NULL;
+    cJSON_Delete(doc);
+    DG_CHECK_GOTO(fail, text, DG_ERR_MEMORY, "out of memory writing the JSON report");
+    printf("%s\n", text);
+    cJSON_free(text);
+  }
+  {
+    const dg_tune_result **rp = NULL;
+    DG_CALL_GOTO(fail, DG_ALLOC(rp, nres ? nres : 1));
+    for (int i = 0; i < nres; ++i) rp[i] = &results[i];
+    if (csv) st = dg_tune_report_csv(csv, rp, nres);
+    if (st == DG_OK && plot && nres) st = dg_tune_report_plot(plot, rp, nres);
+    dg_free(&rp);
+    if (st != DG_OK) goto fail;
+  }
+  int nowin = 0;
+  for (int i = 0; i < nres; ++i) nowin += results[i].winner < 0;
+  if (verbose) fprintf(stderr, "tune finished in %.0f s\n", now_s() - t0);
+  for (int i = 0; i < nres; ++i) dg_tune_result_free(&results[i]);
+  dg_free(&results);
+  dg_device_destroy(&dev);
+  if (nowin) {
+    fprintf(stderr, "dgtd tune: %d order(s) without a verified variant\n", nowin);
+    return 4;
+  }
+  return 0;
+fail:
+  dg_error_print(stderr);
+  for (int i = 0; i < nres; ++i) dg_tune_result_free(&results[i]);
+  dg_free(&results);
+  dg_device_destroy(&dev);
+  return dg_status_exit_code(st);
+}

@@ -1,0 +1,37 @@
+/* The device's measured limits, the denominators of the roofline (DESIGN.md section 4):
+ * sustained memory bandwidth (a large copy, bytes read + written), peak FMA throughput in
+ * float and double (independent FMA chains on vector types, so PoCL can reach its SIMD peak),
+ * and CLBlast GEMM throughput. Measured once per device; the tuning cache keeps them beside
+ * the tuning results (tune/cache.h). */
+#ifndef DG_TUNE_LIMITS_H
+#define DG_TUNE_LIMITS_H
+
+#include "backend/variant.h"
+#include "core/status.h"
+#include "device/device.h"
+
+typedef struct {
+  double bandwidth_gbs;  /* GB/s (1e9 B/s), read + write */
+  double fma_gflops[2];  /* indexed by dg_precision; 0 when not measured (no fp64) */
+  double gemm_gflops[2]; /* CLBlast S/DGEMM; 0 when not measured or CLBlast failed */
+  double seconds;        /* how long the measurement took */
+  char date[32];         /* ISO 8601 UTC */
+} dg_device_limits;
+
+/* Measure all limits on dev (a few seconds; longer the first time CLBlast compiles). A
+ * failing GEMM (CLBlast missing a kernel for the device) leaves its entry 0 and is not an
+ * error; a failing bandwidth or FMA kernel is. */
+dg_status dg_limits_measure(dg_device *dev, dg_device_limits *out) DG_NODISCARD;
+
+/* Peak compute for precision p: the larger of the FMA and GEMM rates (GFLOP/s). */
+double dg_limits_peak_gflops(const dg_device_limits *l, dg_precision p);
+
+/* The roofline bound in seconds for flops and bytes: max(flops / peak, bytes / bandwidth);
+ * 0 if the limits are unknown. */
+double dg_limits_roofline_s(const dg_device_limits *l, dg_precision p, double flops,
+                            double bytes);
+
+/* Current UTC time as "YYYY-MM-DDTHH:MM:SSZ". */
+void dg_utc_date(char *buf, size_t cap);
+
+#endif

@@ -1,0 +1,188 @@
+/* dg_tune_lookup: where `dgtd run` finds its variant (tune/tune.h). */
+#include <dirent.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "codegen/codegen.h"
+#include "tune/tune.h"
+
+const char *dg_tune_found_name(dg_tune_found f) {
+  switch (f) {
+  case DG_TUNE_HIT: return "hit";
+  case DG_TUNE_FALLBACK: return "fallback";
+  case DG_TUNE_STALE: return "stale";
+  case DG_TUNE_MISS: return "miss";
+  }
+  return "?";
+}
+
+static void append(char *buf, size_t cap, const char *fmt, ...) DG_PRINTF(3, 4);
+static void append(char *buf, size_t cap, const char *fmt, ...) {
+  if (!buf || !cap) return;
+  const size_t len = strlen(buf);
+  if (len + 1 >= cap) return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf + len, cap - len, fmt, ap);
+  va_end(ap);
+}
+
+/* Read path; a corrupt file becomes a warning in desc and an empty file. */
+static void read_or_warn(const char *path, dg_tune_file *f, char *desc, size_t cap) {
+  int exists = 0, dropped = 0;
+  if (dg_tune_file_read(path, f, &exists, &dropped) != DG_OK) {
+    append(desc, cap, "warning: ignoring %s; ", dg_error_message());
+    dg_error_clear();
+    memset(f, 0, sizeof *f);
+  } else if (dropped) {
+    append(desc, cap, "warning: %d incomplete entries ignored in %s; ", dropped, path);
+  }
+}
+
+/* The fresh entry of (N, p) in rec whose winner this device can run, or NULL. */
+static const dg_tune_entry *usable(const dg_tune_device_rec *rec, const dg_device_info *info,
+                                   int N, dg_precision p, uint64_t hash, dg_variant *v,
+                                   int *stale) {
+  for (int j = 0; j < rec->n; ++j) {
+    const dg_tune_entry *e = &rec->entries[j];
+    if (e->N != N || e->precision != p) continue;
+    if (e->template_hash != hash) {
+      if (stale) *stale = 1;
+      continue;
+    }
+    char why[128];
+    if (dg_variant_parse(e->winner, v) != DG_OK) {
+      dg_error_clear();
+      continue;
+    }
+    if (v->precision == p && dg_variant_check(v, info, N, why, sizeof why)) return e;
+  }
+  return NULL;
+}
+
+static int copy_entry(dg_tune_entry *dst, const dg_tune_entry *src) {
+  if (!dst) return 1;
+  *dst = *src;
+  dst->rank = NULL;
+  dst->reject = NULL;
+  dst->n_rank = dst->n_reject = 0; /* the ranking stays with the file */
+  return 1;
+}
+
+typedef enum { BY_NAME, BY_VENDOR } fb_kind;
+
+/* First fallback record in file f for info, or 0. */
+static int fallback_in(const dg_tune_file *f, const dg_device_key *key, const dg_device_info *info,
+                       int N, dg_precision p, uint64_t hash, fb_kind kind, dg_variant *out,
+                       dg_tune_entry *entry, const char *path, char *desc, size_t cap) {
+  for (int i = 0; i < f->n; ++i) {
+    const dg_tune_device_rec *r = &f->devices[i];
+    if (dg_device_key_equal(&r->key, key)) continue;
+    if (kind == BY_NAME && strcmp(r->key.name, key->name) != 0) continue;
+    if (kind == BY_VENDOR && strcmp(r->key.vendor, key->vendor) != 0) continue;
+    dg_variant v;
+    const dg_tune_entry *e = usable(r, info, N, p, hash, &v, NULL);
+    if (!e) continue;
+    *out = v;
+    copy_entry(entry, e);
+    if (kind == BY_NAME)
+      append(desc, cap, "%s, fallback: same device name, tuned with driver %s (platform %s)",
+             path, r->key.driver_version, r->key.platform_version);
+    else
+      append(desc, cap, "%s, fallback: same vendor '%s', tuned on '%s'", path, r->key.vendor,
+             r->key.name);
+    return 1;
+  }
+  return 0;
+}
+
+dg_tune_found dg_tune_lookup_at(const dg_tune_paths *paths, const dg_device_info *info, int N,
+                                dg_precision p, uint64_t hash, dg_variant *out,
+                                dg_tune_entry *entry, char *desc, size_t cap) {
+  dg_device_key key;
+  dg_device_key_from_info(info, &key);
+  if (desc && cap) desc[0] = '\0';
+  if (entry) memset(entry, 0, sizeof *entry);
+  *out = dg_variant_default(info, N, p);
+  const char *dirs[2] = {paths->cache_dir, paths->shipped_dir};
+  const char *names[2] = {"cache", "shipped"};
+  char files[2][DG_TUNE_PATH + 160];
+  dg_tune_file f[2];
+  int stale = 0;
+  int stale_src = 0;
+  dg_tune_found found = DG_TUNE_MISS;
+  for (int s = 0; s < 2; ++s) {
+    dg_tune_cache_file(dirs[s], info->name, files[s], sizeof files[s]);
+    read_or_warn(files[s], &f[s], desc, cap);
+  }
+  /* 1. This exact device and driver. */
+  for (int s = 0; s < 2 && found == DG_TUNE_MISS; ++s)
+    for (int i = 0; i < f[s].n && found == DG_TUNE_MISS; ++i) {
+      if (!dg_device_key_equal(&f[s].devices[i].key, &key)) continue;
+      dg_variant v;
+      int st = 0;
+      const dg_tune_entry *e = usable(&f[s].devices[i], info, N, p, hash, &v, &st);
+      if (st && !stale) {
+        stale = 1;
+        stale_src = s;
+      }
+      if (!e) continue;
+      *out = v;
+      copy_entry(entry, e);
+      append(desc, cap, "%s %s (exact device match, tuned %s)", names[s], files[s], e->date);
+      found = DG_TUNE_HIT;
+    }
+  /* 2. A stale entry of this device: the caller re-tunes (or uses the default). */
+  if (found == DG_TUNE_MISS && stale) {
+    append(desc, cap, "stale entry in %s (the kernel templates changed since it was tuned): "
+                      "re-tune; default variant meanwhile", files[stale_src]);
+    found = DG_TUNE_STALE;
+  }
+  /* 3. Same device name, another driver or platform version. */
+  for (int s = 0; s < 2 && found == DG_TUNE_MISS; ++s)
+    if (fallback_in(&f[s], &key, info, N, p, hash, BY_NAME, out, entry, files[s], desc, cap))
+      found = DG_TUNE_FALLBACK;
+  /* 4. Same vendor: every device file of both directories. */
+  for (int s = 0; s < 2 && found == DG_TUNE_MISS; ++s) {
+    DIR *d = opendir(dirs[s]);
+    if (!d) continue;
+    struct dirent *de;
+    while (found == DG_TUNE_MISS && (de = readdir(d))) {
+      const size_t len = strlen(de->d_name);
+      if (len < 6 || strcmp(de->d_name + len - 5, ".json") != 0) continue;
+      char path[DG_TUNE_PATH + 300];
+      snprintf(path, sizeof path, "%s/%s", dirs[s], de->d_name);
+      dg_tune_file g;
+      char ignore[8] = "";
+      read_or_warn(path, &g, ignore, sizeof ignore); /* other devices' files: no warnings */
+      if (fallback_in(&g, &key, info, N, p, hash, BY_VENDOR, out, entry, path, desc, cap))
+        found = DG_TUNE_FALLBACK;
+      dg_tune_file_free(&g);
+    }
+    closedir(d);
+  }
+  if (found == DG_TUNE_MISS)
+    append(desc, cap, "no tuning result for '%s' at N=%d %s (looked in %s and %s): default variant",
+           info->name, N, p == DG_PREC_DOUBLE ? "double" : "float", paths->cache_dir,
+           paths->shipped_dir);
+  if (found == DG_TUNE_STALE || found == DG_TUNE_MISS) *out = dg_variant_default(info, N, p);
+  dg_tune_file_free(&f[0]);
+  dg_tune_file_free(&f[1]);
+  return found;
+}
+
+dg_tune_found dg_tune_lookup(const dg_device_info *info, int N, dg_precision p, dg_variant *out,
+                             char *desc, size_t cap) {
+  dg_tune_paths paths;
+  uint64_t hash = 0;
+  if (desc && cap) desc[0] = '\0';
+  if (dg_tune_paths_default(&paths) != DG_OK || dg_codegen_templates_hash(NULL, &hash) != DG_OK) {
+    /* Without a cache directory or templates nothing can be trusted: the default. */
+    if (desc && cap) snprintf(desc, cap, "warning: %s: default variant", dg_error_message());
+    dg_error_clear();
+    *out = dg_variant_default(info, N, p);
+    return DG_TUNE_MISS;
+  }
+  return dg_tune_lookup_at(&paths, info, N, p, hash, out, NULL, desc, cap);
+}

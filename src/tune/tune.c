@@ -1,0 +1,974 @@
+#include "tune/tune.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "backend/verify.h"
+#include "codegen/codegen.h"
+#include "core/alloc.h"
+
+enum {
+  WARMUP = 2,        /* stages run before timing: PoCL compiles kernels at first launch */
+  FAMILIES = 2,      /* families carried into stages 2 and 3 */
+  FINALISTS = 4,     /* variants re-timed in stage 4 besides baseline and default */
+  MAX_BATCH = 12     /* operators alive at once */
+};
+static const double RESERVE = 0.15; /* budget share kept for stage 4 */
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static uint64_t verify_seed(int N) { return 0x7d9a5eedull + (uint64_t)N; }
+
+dg_status dg_tune_options_default(dg_tune_options *o) {
+  memset(o, 0, sizeof *o);
+  o->verbose = 1;
+  o->repeats = 7;
+  o->write_cache = 1;
+  DG_CALL(dg_tune_paths_default(&o->paths));
+  return DG_OK;
+}
+
+double dg_tune_target_dofs(const dg_device_info *info, dg_precision p) {
+  const double cu = info->compute_units ? info->compute_units : 1;
+  const double rs = p == DG_PREC_DOUBLE ? 8 : 4;
+  double d = (info->type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR))
+                 ? fmax(1e6, 65536.0 * cu)
+                 : 262144.0 * cu;
+  /* ~16 reals per DOF per operator (q, res, rhs, fluxes, CLBlast's derivatives): a batch of
+   * 4 within half the memory, and the largest buffer (3 derivative fields) within one
+   * allocation. */
+  const double by_mem = (double)info->global_mem_size / 2 / 4 / (16 * rs);
+  const double by_alloc = (double)info->max_alloc_size / (3 * 1.25 * rs);
+  if (info->global_mem_size && d > by_mem) d = by_mem;
+  if (info->max_alloc_size && d > by_alloc) d = by_alloc;
+  return d;
+}
+
+int dg_tune_box_n(double dofs, int N) {
+  const int n = (int)lround(cbrt(dofs / (36.0 * dg_variant_np(N))));
+  return n < 2 ? 2 : n;
+}
+
+dg_status dg_tune_verify_one(dg_device *dev, const dg_variant *v, int N, FILE *out) {
+  double diff = NAN;
+  int pass = 0;
+  dg_status st = dg_cl_verify(dev, v, N, verify_seed(N), &diff, &pass);
+  if (st == DG_OK || st == DG_ERR_NUMERIC) {
+    fprintf(out, "verify rel_diff=%.6e pass=%d\n", diff, pass);
+    fflush(out);
+  }
+  if (st == DG_ERR_NUMERIC) dg_error_clear();
+  if (st == DG_ERR_NUMERIC) return DG_OK; /* a verdict, not an error of the check */
+  return st;
+}
+
+/* ---- the tuning context -------------------------------------------------------------------- */
+
+typedef struct {
+  dg_device *dev;
+  const dg_tune_options *opt;
+  dg_tune_result *r;
+  dg_verify_case *small; /* in-process verification problem */
+  dg_verify_case *big;   /* timing problem */
+  FILE *log;
+  FILE *journal;
+  char journal_path[DG_TUNE_PATH + 256];
+  uint64_t hash;
+  int cap;
+  double t0, cost_sum;
+  int cost_n, done, planned, stage, batch;
+  dg_variant dflt;
+  char tag[32];
+} ctx_t;
+
+static double elapsed(const ctx_t *c) { return now_s() - c->t0; }
+
+/* Should stages 1-3 start one more candidate? */
+static int budget_allows(ctx_t *c) {
+  const double b = c->opt->budget_s;
+  if (b <= 0 || c->stage == 0) return 1;
+  const double avg = c->cost_n ? c->cost_sum / c->cost_n : 5.0;
+  if (c->stage < 4 && elapsed(c) + avg > (1 - RESERVE) * b) {
+    c->r->budget_hit = 1;
+    return 0;
+  }
+  if (c->stage == 4 && elapsed(c) > b + avg * FINALISTS) { /* runaway guard only */
+    c->r->budget_hit = 1;
+    return 0;
+  }
+  return 1;
+}
+
+static int find_cand(const dg_tune_result *r, const char *spec) {
+  for (int i = 0; i < r->n; ++i)
+    if (!strcmp(r->c[i].spec, spec)) return i;
+  return -1;
+}
+
+/* Index of v's candidate (added if new). */
+static dg_status add_cand(ctx_t *c, const dg_variant *v, int *idx) {
+  char spec[DG_VARIANT_SPEC_MAX];
+  dg_variant_print(v, spec, sizeof spec);
+  int i = find_cand(c->r, spec);
+  if (i < 0) {
+    if (c->r->n == c->cap) {
+      const int ncap = c->cap ? 2 * c->cap : 64;
+      dg_tune_candidate *nc = realloc(c->r->c, (size_t)ncap * sizeof *nc);
+      DG_CHECK(nc, DG_ERR_MEMORY, "tune: out of memory (%d candidates)", ncap);
+      c->r->c = nc;
+      c->cap = ncap;
+    }
+    i = c->r->n++;
+    dg_tune_candidate *k = &c->r->c[i];
+    memset(k, 0, sizeof *k);
+    k->v = *v;
+    snprintf(k->spec, sizeof k->spec, "%s", spec);
+    k->rel_diff = NAN;
+    k->stage = -1;
+  }
+  *idx = i;
+  return DG_OK;
+}
+
+/* ---- journal ------------------------------------------------------------------------------- */
+
+static void journal(ctx_t *c, const dg_tune_candidate *k, const char *event) {
+  if (!c->journal) return;
+  cJSON *o = cJSON_CreateObject();
+  char hash[32];
+  snprintf(hash, sizeof hash, "%016" PRIx64, c->hash);
+  int ok = o && cJSON_AddStringToObject(o, "hash", hash) &&
+           cJSON_AddNumberToObject(o, "K", (double)c->r->K) &&
+           cJSON_AddStringToObject(o, "spec", k->spec) &&
+           cJSON_AddStringToObject(o, "event", event);
+  if (ok && !strcmp(event, "timed")) {
+    cJSON *s = cJSON_AddArrayToObject(o, "samples");
+    ok = s && cJSON_AddNumberToObject(o, "stage", k->stage) &&
+         cJSON_AddNumberToObject(o, "rel_diff", k->rel_diff);
+    for (int i = 0; ok && i < k->nsamples; ++i)
+      ok = cJSON_AddItemToArray(s, cJSON_CreateNumber(k->samples[i]));
+  }
+  if (ok && (!strcmp(event, "failed") || !strcmp(event, "rejected")))
+    ok = cJSON_AddStringToObject(o, "reason", k->reason) != NULL;
+  char *line = ok ? cJSON_PrintUnformatted(o) : NULL;
+  if (line) {
+    fprintf(c->journal, "%s\n", line);
+    fflush(c->journal);
+    fsync(fileno(c->journal)); /* the line must survive a crash that follows */
+  }
+  cJSON_free(line);
+  cJSON_Delete(o);
+}
+
+static int cmp_double(const void *a, const void *b) {
+  const double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+static void summarize(dg_tune_candidate *k) {
+  double s[DG_TUNE_MAX_SAMPLES];
+  memcpy(s, k->samples, sizeof(double) * (size_t)k->nsamples);
+  qsort(s, (size_t)k->nsamples, sizeof *s, cmp_double);
+  const int n = k->nsamples;
+  k->median_ns = n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+  k->min_ns = s[0];
+  k->max_ns = s[n - 1];
+}
+
+/* Earlier results of the same problem (template hash and K) from an interrupted run. */
+static dg_status journal_replay(ctx_t *c) {
+  FILE *f = fopen(c->journal_path, "r");
+  if (!f) return DG_OK;
+  char hash[32];
+  snprintf(hash, sizeof hash, "%016" PRIx64, c->hash);
+  char *line = NULL;
+  size_t cap = 0;
+  int replayed = 0;
+  dg_status st = DG_OK;
+  while (getline(&line, &cap, f) > 0) {
+    cJSON *o = cJSON_Parse(line);
+    const cJSON *h = cJSON_GetObjectItemCaseSensitive(o, "hash");
+    const cJSON *K = cJSON_GetObjectItemCaseSensitive(o, "K");
+    const cJSON *sp = cJSON_GetObjectItemCaseSensitive(o, "spec");
+    const cJSON *ev = cJSON_GetObjectItemCaseSensitive(o, "event");
+    dg_variant v;
+    if (!cJSON_IsString(h) || strcmp(h->valuestring, hash) || !cJSON_IsNumber(K) ||
+        (long)K->valuedouble != c->r->K || !cJSON_IsString(sp) || !cJSON_IsString(ev) ||
+        dg_variant_parse(sp->valuestring, &v) != DG_OK) {
+      dg_error_clear();
+      cJSON_Delete(o); /* a torn last line or another problem's line */
+      continue;
+    }
+    int i;
+    DG_CALL_GOTO(done, add_cand(c, &v, &i));
+    dg_tune_candidate *k = &c->r->c[i];
+    const char *e = ev->valuestring;
+    if (!strcmp(e, "attempt")) {
+      k->status = DG_CAND_FAILED; /* until an outcome line says otherwise */
+      snprintf(k->reason, sizeof k->reason,
+               "did not finish in an earlier run (crashed, hung or was killed while building)");
+    } else if (!strcmp(e, "failed") || !strcmp(e, "rejected")) {
+      const cJSON *why = cJSON_GetObjectItemCaseSensitive(o, "reason");
+      k->status = e[0] == 'f' ? DG_CAND_FAILED : DG_CAND_REJECTED;
+      snprintf(k->reason, sizeof k->reason, "%s", cJSON_IsString(why) ? why->valuestring : "");
+    } else if (!strcmp(e, "timed")) {
+      const cJSON *s = cJSON_GetObjectItemCaseSensitive(o, "samples"), *x;
+      const cJSON *stg = cJSON_GetObjectItemCaseSensitive(o, "stage");
+      const cJSON *rd = cJSON_GetObjectItemCaseSensitive(o, "rel_diff");
+      k->nsamples = 0;
+      cJSON_ArrayForEach(x, s) if (cJSON_IsNumber(x) && k->nsamples < DG_TUNE_MAX_SAMPLES)
+          k->samples[k->nsamples++] = x->valuedouble;
+      if (k->nsamples) {
+        k->status = DG_CAND_TIMED;
+        k->reason[0] = '\0';
+        k->stage = cJSON_IsNumber(stg) ? (int)stg->valuedouble : 0;
+        k->rel_diff = cJSON_IsNumber(rd) ? rd->valuedouble : NAN;
+        summarize(k);
+        ++replayed;
+      }
+    }
+    cJSON_Delete(o);
+  }
+  if (replayed && c->opt->verbose)
+    fprintf(c->log, "%s resuming: %d variants already timed (journal %s)\n", c->tag, replayed,
+            c->journal_path);
+done:
+  free(line);
+  fclose(f);
+  return st;
+}
+
+/* ---- verification ---------------------------------------------------------------------------- */
+
+/* The first line of the current error message, for a one-line reason. */
+static void error_reason(const char *prefix, char *buf, size_t cap) {
+  const char *m = dg_error_message();
+  const char *nl = strchr(m, '\n');
+  const int len = nl ? (int)(nl - m) : (int)strlen(m);
+  snprintf(buf, cap, "%s%.*s", prefix, len, m);
+  dg_error_clear();
+}
+
+/* Build + verify v in a child process (crash and hang isolation). *verdict: 1 pass,
+ * 0 wrong result (rejected), -1 failed (reason set). */
+static void verify_child(ctx_t *c, dg_tune_candidate *k, int *verdict) {
+  int fds[2];
+  *verdict = -1;
+  if (pipe(fds) != 0) {
+    snprintf(k->reason, sizeof k->reason, "pipe: %s", strerror(errno));
+    return;
+  }
+  char nbuf[16], dbuf[32];
+  snprintf(nbuf, sizeof nbuf, "%d", c->r->N);
+  snprintf(dbuf, sizeof dbuf, "%d:%d", c->dev->info.P, c->dev->info.D);
+  const double lim = c->opt->child_timeout_s > 0 ? c->opt->child_timeout_s : 600;
+  fflush(NULL);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    dup2(fds[1], 1);
+    dup2(fds[1], 2);
+    close(fds[0]);
+    close(fds[1]);
+    alarm((unsigned)lim); /* survives exec: a hung compiler is killed by SIGALRM */
+    execl(c->opt->child_exe, c->opt->child_exe, "tune", "--verify-one", k->spec, "--order", nbuf,
+          "--device", dbuf, (char *)NULL);
+    _exit(127);
+  }
+  close(fds[1]);
+  if (pid < 0) {
+    close(fds[0]);
+    snprintf(k->reason, sizeof k->reason, "fork: %s", strerror(errno));
+    return;
+  }
+  char out[8192];
+  size_t len = 0;
+  for (;;) {
+    char tmp[1024];
+    const ssize_t got = read(fds[0], tmp, sizeof tmp);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    /* Keep the head: the verdict or the error message come first. */
+    const size_t take = (size_t)got < sizeof out - 1 - len ? (size_t)got : sizeof out - 1 - len;
+    memcpy(out + len, tmp, take);
+    len += take;
+  }
+  out[len] = '\0';
+  close(fds[0]);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  const char *line = strstr(out, "verify rel_diff=");
+  double diff = NAN;
+  int pass = 0;
+  if (WIFSIGNALED(status)) {
+    const int sig = WTERMSIG(status);
+    if (sig == SIGALRM)
+      snprintf(k->reason, sizeof k->reason, "build/verification timed out after %.0f s", lim);
+    else
+      snprintf(k->reason, sizeof k->reason, "build/verification crashed (signal %d, %s)", sig,
+               strsignal(sig));
+    return;
+  }
+  if (line && sscanf(line, "verify rel_diff=%lf pass=%d", &diff, &pass) == 2) {
+    k->rel_diff = diff;
+    if (pass) {
+      *verdict = 1;
+    } else {
+      *verdict = 0;
+      snprintf(k->reason, sizeof k->reason, "wrong result: relative L2 difference %.3e > %.0e",
+               diff, dg_verify_tolerance(k->v.precision));
+    }
+    return;
+  }
+  /* An error: the child's marked line, else the start of what it printed. */
+  const char *msg = strstr(out, "verify error: ");
+  if (msg) msg += strlen("verify error: ");
+  else msg = out;
+  while (*msg == '\n' || *msg == ' ') ++msg;
+  const char *nl = strchr(msg, '\n');
+  snprintf(k->reason, sizeof k->reason, "%.*s (exit %d)", nl ? (int)(nl - msg) : (int)strlen(msg),
+           msg, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+static dg_status verify_inproc(ctx_t *c, dg_tune_candidate *k, int *verdict) {
+  double diff = NAN;
+  int pass = 0;
+  *verdict = -1;
+  if (!c->small) DG_CALL(dg_verify_case_create(&c->small, c->r->N, 2));
+  const dg_status st = dg_cl_verify_problem(c->dev, &k->v, c->small->phys, verify_seed(c->r->N),
+                                            &diff, &pass);
+  k->rel_diff = diff;
+  if (st == DG_OK && pass) {
+    *verdict = 1;
+  } else if (st == DG_ERR_NUMERIC || (st == DG_OK && !pass)) {
+    *verdict = 0;
+    dg_error_clear();
+    snprintf(k->reason, sizeof k->reason, "wrong result: relative L2 difference %.3e > %.0e",
+             diff, dg_verify_tolerance(k->v.precision));
+  } else if (st == DG_ERR_MEMORY) {
+    return st;
+  } else {
+    error_reason("", k->reason, sizeof k->reason);
+  }
+  return DG_OK;
+}
+
+/* ---- timing ------------------------------------------------------------------------------- */
+
+static void progress(ctx_t *c, const dg_tune_candidate *k) {
+  if (!c->opt->verbose) return;
+  const double t = elapsed(c);
+  const int left = c->planned > c->done ? c->planned - c->done : 0;
+  double eta = c->done ? t / c->done * left : 0;
+  if (c->opt->budget_s > 0 && eta > c->opt->budget_s - t) eta = fmax(0, c->opt->budget_s - t);
+  char what[64];
+  if (k->status == DG_CAND_TIMED)
+    snprintf(what, sizeof what, "%9.3f ms", k->median_ns * 1e-6);
+  else
+    snprintf(what, sizeof what, "%s", k->status == DG_CAND_REJECTED ? "REJECTED" : "FAILED");
+  fprintf(c->log, "%s stage %d  %3d/%-3d  %5.0fs  eta %4.0fs  %s  %s%s%s\n", c->tag, c->stage,
+          c->done, c->planned > c->done ? c->planned : c->done, t, eta, what, k->spec,
+          k->status == DG_CAND_TIMED ? "" : ": ", k->status == DG_CAND_TIMED ? "" : k->reason);
+  fflush(c->log);
+}
+
+/* Verify (unless retime) and time the candidates idx[0..n) in batches, interleaved. */
+static dg_status evaluate(ctx_t *c, const int *idx, int n, int retime) {
+  dg_status st = DG_OK;
+  dg_cl_maxwell *ops[MAX_BATCH] = {NULL};
+  int who[MAX_BATCH];
+  double *q = NULL;
+  const dg_geom *g = c->big->phys->geom;
+  const size_t nq = 6 * (size_t)g->K * g->Np;
+  DG_CALL(DG_ALLOC(q, nq));
+  dg_verify_random_fields(0xf1e1d5ull, nq, q);
+  int pos = 0;
+  while (pos < n) {
+    int live = 0;
+    const double tb = now_s();
+    /* Collect up to one batch of operators ready to time. */
+    while (pos < n && live < c->batch) {
+      dg_tune_candidate *k = &c->r->c[idx[pos]];
+      if (retime ? k->status != DG_CAND_TIMED : k->status != DG_CAND_PENDING) {
+        ++pos;
+        continue;
+      }
+      if (!budget_allows(c)) {
+        pos = n;
+        break;
+      }
+      ++pos;
+      const double tc = now_s();
+      if (!retime) {
+        journal(c, k, "attempt");
+        int verdict = -1;
+        if (c->opt->child_exe)
+          verify_child(c, k, &verdict);
+        else
+          DG_CALL_GOTO(done, verify_inproc(c, k, &verdict));
+        if (verdict != 1) {
+          k->status = verdict == 0 ? DG_CAND_REJECTED : DG_CAND_FAILED;
+          journal(c, k, verdict == 0 ? "rejected" : "failed");
+          c->done++;
+          progress(c, k);
+          c->cost_sum += now_s() - tc;
+          c->cost_n++;
+          continue;
+        }
+      }
+      dg_cl_maxwell *op = NULL;
+      dg_cl_stage_timing t;
+      st = dg_cl_maxwell_create(&op, c->dev, c->big->phys, &k->v, NULL);
+      if (st == DG_OK) st = dg_cl_maxwell_set_state(op, q);
+      for (int w = 0; st == DG_OK && w < WARMUP; ++w) st = dg_cl_maxwell_time_stage(op, &t);
+      if (st != DG_OK) {
+        if (st == DG_ERR_MEMORY) goto done;
+        error_reason("on the timing problem: ", k->reason, sizeof k->reason);
+        dg_cl_maxwell_destroy(&op);
+        st = DG_OK;
+        k->status = DG_CAND_FAILED;
+        journal(c, k, "failed");
+        c->done++;
+        progress(c, k);
+        continue;
+      }
+      c->cost_sum += now_s() - tc;
+      c->cost_n++;
+      ops[live] = op;
+      who[live++] = idx[pos - 1];
+    }
+    if (!live) continue;
+    /* Interleaved rounds: A B C A B C ... */
+    double kn[MAX_BATCH][DG_CL_MAX_STAGE_KERNELS][DG_TUNE_MAX_SAMPLES];
+    const int R = c->opt->repeats < 5 ? 5 : c->opt->repeats > DG_TUNE_MAX_SAMPLES ? DG_TUNE_MAX_SAMPLES : c->opt->repeats;
+    for (int r = 0; r < R; ++r)
+      for (int j = 0; j < live; ++j) {
+        dg_cl_stage_timing t;
+        dg_tune_candidate *k = &c->r->c[who[j]];
+        /* An untimed stage first (A A B B ...): the previous candidate evicted this one's
+         * data from the caches, while a real run steps one operator over warm caches. */
+        DG_CALL_GOTO(done, dg_cl_maxwell_time_stage(ops[j], &t));
+        DG_CALL_GOTO(done, dg_cl_maxwell_time_stage(ops[j], &t));
+        k->samples[r] = (double)t.total_ns;
+        k->nk = t.n;
+        for (int m = 0; m < t.n; ++m) {
+          snprintf(k->kname[m], sizeof k->kname[m], "%s", t.name[m]);
+          kn[j][m][r] = (double)t.ns[m];
+        }
+      }
+    const double per = (now_s() - tb) / live;
+    for (int j = 0; j < live; ++j) {
+      dg_tune_candidate *k = &c->r->c[who[j]];
+      k->nsamples = R;
+      summarize(k);
+      for (int m = 0; m < k->nk; ++m) {
+        qsort(kn[j][m], (size_t)R, sizeof(double), cmp_double);
+        k->kernel_ns[m] = kn[j][m][R / 2];
+      }
+      if (k->status != DG_CAND_TIMED) k->stage = c->stage;
+      if (retime) k->in_final = 1;
+      k->status = DG_CAND_TIMED;
+      journal(c, k, "timed");
+      c->done++;
+      progress(c, k);
+      dg_cl_maxwell_destroy(&ops[j]);
+    }
+    (void)per;
+  }
+done:
+  for (int j = 0; j < MAX_BATCH; ++j) dg_cl_maxwell_destroy(&ops[j]);
+  dg_free(&q);
+  return st;
+}
+
+/* ---- the staged search ------------------------------------------------------------------- */
+
+static int valid_on(const ctx_t *c, const dg_variant *v) {
+  char why[128];
+  return dg_variant_check(v, &c->dev->info, c->r->N, why, sizeof why);
+}
+
+static int timed_better(const dg_tune_candidate *a, const dg_tune_candidate *b) {
+  return a->median_ns < b->median_ns;
+}
+
+/* Indices of timed candidates, fastest first. */
+static int ranked(const ctx_t *c, int *out) {
+  int n = 0;
+  for (int i = 0; i < c->r->n; ++i)
+    if (c->r->c[i].status == DG_CAND_TIMED) {
+      int j = n++;
+      while (j > 0 && timed_better(&c->r->c[i], &c->r->c[out[j - 1]])) {
+        out[j] = out[j - 1];
+        --j;
+      }
+      out[j] = i;
+    }
+  return n;
+}
+
+static int same_family(const dg_variant *a, const dg_variant *b, int with_place) {
+  if (a->path != b->path) return 0;
+  if (a->path == DG_PATH_CLBLAST) return 1;
+  return a->work == b->work && a->lift == b->lift &&
+         (!with_place || (a->vplace == b->vplace && a->lplace == b->lplace));
+}
+
+/* Up to m distinct families (kernel path only), fastest first, as their best candidate. */
+static int best_families(const ctx_t *c, int m, int with_place, int *out) {
+  int *rk = malloc(sizeof(int) * (size_t)(c->r->n ? c->r->n : 1));
+  if (!rk) return 0;
+  const int n = ranked(c, rk);
+  int k = 0;
+  for (int i = 0; i < n && k < m; ++i) {
+    const dg_variant *v = &c->r->c[rk[i]].v;
+    if (v->path != DG_PATH_KERNELS) continue;
+    int dup = 0;
+    for (int j = 0; j < k; ++j) dup |= same_family(v, &c->r->c[out[j]].v, with_place);
+    if (!dup) out[k++] = rk[i];
+  }
+  free(rk);
+  return k;
+}
+
+/* Add v (if valid) to list; returns the new count. */
+static dg_status push(ctx_t *c, const dg_variant *v, int *list, int *n) {
+  if (!valid_on(c, v)) return DG_OK;
+  int i;
+  DG_CALL(add_cand(c, v, &i));
+  for (int j = 0; j < *n; ++j)
+    if (list[j] == i) return DG_OK;
+  list[(*n)++] = i;
+  return DG_OK;
+}
+
+static int pending_in(const ctx_t *c, const int *list, int n) {
+  int p = 0;
+  for (int i = 0; i < n; ++i) p += c->r->c[list[i]].status == DG_CAND_PENDING;
+  return p;
+}
+
+static dg_status run_list(ctx_t *c, int stage, int *list, int n, int future) {
+  c->stage = stage;
+  c->planned = c->done + pending_in(c, list, n) + future;
+  DG_CALL(evaluate(c, list, n, 0));
+  return DG_OK;
+}
+
+/* Widest vector width the enumeration offers for work=vec. */
+static int widest_vec(dg_precision p) { return p == DG_PREC_DOUBLE ? 8 : 16; }
+
+static dg_status staged_search(ctx_t *c) {
+  const dg_precision p = c->r->precision;
+  const int N = c->r->N;
+  int *list = NULL;
+  dg_status st = DG_OK;
+  const int maxl = 256;
+  DG_CALL(DG_ALLOC(list, maxl));
+  int n = 0;
+  /* Stage 0: anchors. */
+  dg_variant base = dg_variant_baseline(p);
+  DG_CALL_GOTO(done, push(c, &base, list, &n));
+  DG_CALL_GOTO(done, push(c, &c->dflt, list, &n));
+  DG_CALL_GOTO(done, run_list(c, 0, list, n, 10 + 2 * 8 + 2 * 16));
+  /* Stage 1: families with nothing in local memory. */
+  n = 0;
+  const struct { dg_work w; int vw; } works[] = {
+      {DG_WORK_NODE, 1}, {DG_WORK_ELEM, 4}, {DG_WORK_VEC, widest_vec(p)}};
+  for (int w = 0; w < 3; ++w)
+    for (int lift = 0; lift < 3; ++lift) {
+      dg_variant v = dg_variant_baseline(p);
+      v.work = works[w].w;
+      v.vw = works[w].vw;
+      v.kb = v.lkb = c->dflt.kb;
+      v.unroll = c->dflt.unroll;
+      v.lift = (dg_lift_mode)lift;
+      if (!valid_on(c, &v)) v.kb = v.lkb = 1;
+      DG_CALL_GOTO(done, push(c, &v, list, &n));
+    }
+  dg_variant blas = dg_variant_baseline(p);
+  blas.path = DG_PATH_CLBLAST;
+  DG_CALL_GOTO(done, push(c, &blas, list, &n));
+  DG_CALL_GOTO(done, run_list(c, 1, list, n, 2 * 8 + 2 * 16));
+  /* Stage 2: placements of the best families. */
+  int fam[FAMILIES];
+  int nf = best_families(c, FAMILIES, 0, fam);
+  n = 0;
+  for (int f = 0; f < nf; ++f)
+    for (int vp = 0; vp < 3; ++vp)
+      for (int lp = 0; lp < 3; ++lp) {
+        dg_variant v = c->r->c[fam[f]].v;
+        v.vplace = (dg_place)vp;
+        v.lplace = (dg_place)lp;
+        DG_CALL_GOTO(done, push(c, &v, list, &n));
+      }
+  DG_CALL_GOTO(done, run_list(c, 2, list, n, 2 * 16));
+  /* Stage 3: coordinate descent within the best families. */
+  nf = best_families(c, FAMILIES, 1, fam);
+  for (int f = 0; f < nf; ++f) {
+    int best = fam[f];
+    for (int dim = 0; dim < 7; ++dim) {
+      n = 0;
+      const dg_variant b = c->r->c[best].v;
+      int vals[5], nv = 0;
+      if (dim == 0) {
+        if (b.work == DG_WORK_ELEM) vals[nv++] = 2, vals[nv++] = 4;
+        if (b.work == DG_WORK_VEC) {
+          const int w0 = p == DG_PREC_DOUBLE ? 2 : 4;
+          for (int w = w0; w <= widest_vec(p); w *= 2) vals[nv++] = w;
+        }
+      } else if (dim == 1 || dim == 2) {
+        for (int kb = 1; kb <= 16; kb *= 2) vals[nv++] = kb;
+      } else if (dim == 3) {
+        vals[nv++] = 1, vals[nv++] = 4, vals[nv++] = 0;
+      } else if (dim == 4) {
+        if (N <= DG_VARIANT_LITERAL_MAX_N) vals[nv++] = 0, vals[nv++] = 1;
+      } else if (dim == 5) {
+        vals[nv++] = DG_FLUX_POINT, vals[nv++] = DG_FLUX_FACE;
+      } else {
+        vals[nv++] = 1, vals[nv++] = 2; /* lnpw=4 spills on PoCL and is not enumerated */
+      }
+      for (int i = 0; i < nv; ++i) {
+        dg_variant v = b;
+        switch (dim) {
+        case 0: v.vw = vals[i]; break;
+        case 1: v.kb = vals[i]; break;
+        case 2: v.lkb = vals[i]; break;
+        case 3: v.unroll = vals[i]; break;
+        case 4: v.literal = vals[i]; break;
+        case 5: v.flux = (dg_flux_work)vals[i]; break;
+        default: v.lnpw = vals[i]; break;
+        }
+        DG_CALL_GOTO(done, push(c, &v, list, &n));
+      }
+      const int future = (nf - f - 1) * 16 + (6 - dim) * 2;
+      DG_CALL_GOTO(done, run_list(c, 3, list, n, future));
+      for (int i = 0; i < n; ++i)
+        if (c->r->c[list[i]].status == DG_CAND_TIMED &&
+            timed_better(&c->r->c[list[i]], &c->r->c[best]))
+          best = list[i];
+      if (c->r->budget_hit) break;
+    }
+    if (c->r->budget_hit) break;
+  }
+done:
+  dg_free(&list);
+  return st;
+}
+
+/* Stage 4: the finalists, baseline and default, re-timed together. */
+static dg_status final_round(ctx_t *c) {
+  int *rk = NULL, list[FINALISTS + 2], n = 0;
+  DG_CALL(DG_ALLOC(rk, c->r->n ? c->r->n : 1));
+  const int nr = ranked(c, rk);
+  for (int i = 0; i < nr && n < FINALISTS; ++i) list[n++] = rk[i];
+  const int anchors[2] = {c->r->baseline, c->r->dflt};
+  for (int a = 0; a < 2; ++a) {
+    int dup = anchors[a] < 0 || c->r->c[anchors[a]].status != DG_CAND_TIMED;
+    for (int j = 0; j < n; ++j) dup |= list[j] == anchors[a];
+    if (!dup) list[n++] = anchors[a];
+  }
+  dg_free(&rk);
+  if (n < 2) return DG_OK;
+  c->stage = 4;
+  c->planned = c->done + n;
+  const int saved = c->batch;
+  c->batch = n < MAX_BATCH ? n : MAX_BATCH; /* one batch: every ratio from one round */
+  const dg_status st = evaluate(c, list, n, 1);
+  c->batch = saved;
+  return st;
+}
+
+/* ---- entry and result ---------------------------------------------------------------------- */
+
+static dg_status make_entry(ctx_t *c) {
+  dg_tune_result *r = c->r;
+  dg_tune_entry *e = &r->entry;
+  int *rk = NULL;
+  DG_CALL(DG_ALLOC(rk, r->n ? r->n : 1));
+  const int nr = ranked(c, rk);
+  /* The winner comes from the final round when there was one: same-round numbers. */
+  int w = -1;
+  for (int i = 0; i < nr; ++i)
+    if (r->c[rk[i]].in_final) {
+      w = rk[i];
+      break;
+    }
+  if (w < 0 && nr) w = rk[0];
+  r->winner = w;
+  e->N = r->N;
+  e->precision = r->precision;
+  e->template_hash = c->hash;
+  e->K = r->K;
+  e->dofs = r->counts.dofs;
+  e->variants_valid = r->n_valid;
+  e->budget_hit = r->budget_hit;
+  e->tune_seconds = elapsed(c);
+  dg_utc_date(e->date, sizeof e->date);
+  dg_variant_print(&c->dflt, e->default_spec, sizeof e->default_spec);
+  if (r->baseline >= 0 && r->c[r->baseline].status == DG_CAND_TIMED)
+    e->baseline_ns = r->c[r->baseline].median_ns;
+  if (r->dflt >= 0 && r->c[r->dflt].status == DG_CAND_TIMED)
+    e->default_ns = r->c[r->dflt].median_ns;
+  if (w >= 0) {
+    const dg_tune_candidate *k = &r->c[w];
+    snprintf(e->winner, sizeof e->winner, "%s", k->spec);
+    e->median_ns = k->median_ns;
+    e->min_ns = k->min_ns;
+    e->max_ns = k->max_ns;
+    for (int i = 0; i < nr; ++i)
+      if (rk[i] != w && (!r->c[w].in_final || r->c[rk[i]].in_final)) {
+        snprintf(e->runner_up, sizeof e->runner_up, "%s", r->c[rk[i]].spec);
+        e->runner_up_margin = r->c[rk[i]].median_ns / k->median_ns - 1;
+        break;
+      }
+  }
+  int nbad = 0;
+  for (int i = 0; i < r->n; ++i)
+    nbad += r->c[i].status == DG_CAND_FAILED || r->c[i].status == DG_CAND_REJECTED;
+  if (nr) DG_CALL(DG_ALLOC(e->rank, nr));
+  if (nbad) DG_CALL(DG_ALLOC(e->reject, nbad));
+  for (int i = 0; i < nr; ++i) {
+    const dg_tune_candidate *k = &r->c[rk[i]];
+    dg_tune_rank *q = &e->rank[e->n_rank++];
+    snprintf(q->spec, sizeof q->spec, "%s", k->spec);
+    q->median_ns = k->median_ns;
+    q->min_ns = k->min_ns;
+    q->max_ns = k->max_ns;
+    q->stage = k->in_final ? 4 : k->stage;
+  }
+  for (int i = 0; i < r->n; ++i)
+    if (r->c[i].status == DG_CAND_FAILED || r->c[i].status == DG_CAND_REJECTED) {
+      dg_tune_reject *q = &e->reject[e->n_reject++];
+      snprintf(q->spec, sizeof q->spec, "%s", r->c[i].spec);
+      snprintf(q->reason, sizeof q->reason, "%s", r->c[i].reason);
+    }
+  dg_free(&rk);
+  return DG_OK;
+}
+
+/* A result that reports a cached entry (nothing timed now). */
+static dg_status result_from_entry(ctx_t *c, const dg_tune_entry *e) {
+  dg_tune_result *r = c->r;
+  r->from_cache = 1;
+  for (int i = 0; i < e->n_rank; ++i) {
+    dg_variant v;
+    if (dg_variant_parse(e->rank[i].spec, &v) != DG_OK) {
+      dg_error_clear();
+      continue;
+    }
+    int j;
+    DG_CALL(add_cand(c, &v, &j));
+    dg_tune_candidate *k = &r->c[j];
+    k->status = DG_CAND_TIMED;
+    k->median_ns = e->rank[i].median_ns;
+    k->min_ns = e->rank[i].min_ns;
+    k->max_ns = e->rank[i].max_ns;
+    k->stage = e->rank[i].stage;
+    k->in_final = k->stage == 4;
+  }
+  for (int i = 0; i < e->n_reject; ++i) {
+    dg_variant v;
+    if (dg_variant_parse(e->reject[i].spec, &v) != DG_OK) {
+      dg_error_clear();
+      continue;
+    }
+    int j;
+    DG_CALL(add_cand(c, &v, &j));
+    r->c[j].status = DG_CAND_FAILED;
+    snprintf(r->c[j].reason, sizeof r->c[j].reason, "%s", e->reject[i].reason);
+  }
+  r->winner = find_cand(r, e->winner);
+  r->K = e->K;
+  r->counts = dg_count_stage(r->N, r->precision, e->K);
+  r->entry = *e;
+  r->entry.rank = NULL;
+  r->entry.reject = NULL;
+  r->entry.n_rank = r->entry.n_reject = 0;
+  return DG_OK;
+}
+
+static void anchors(ctx_t *c) {
+  char spec[DG_VARIANT_SPEC_MAX];
+  dg_variant b = dg_variant_baseline(c->r->precision);
+  c->r->baseline = find_cand(c->r, dg_variant_print(&b, spec, sizeof spec));
+  c->r->dflt = find_cand(c->r, dg_variant_print(&c->dflt, spec, sizeof spec));
+}
+
+dg_status dg_tune_order(dg_device *dev, int N, dg_precision p, const dg_tune_options *opt,
+                        const dg_device_limits *limits, dg_tune_result *out) {
+  dg_status st = DG_OK;
+  ctx_t c;
+  memset(&c, 0, sizeof c);
+  memset(out, 0, sizeof *out);
+  out->N = N;
+  out->precision = p;
+  out->winner = out->baseline = out->dflt = -1;
+  c.dev = dev;
+  c.opt = opt;
+  c.r = out;
+  c.log = opt->log ? opt->log : stderr;
+  c.t0 = now_s();
+  c.dflt = dg_variant_default(&dev->info, N, p);
+  snprintf(c.tag, sizeof c.tag, "[N=%d %s]", N, p == DG_PREC_DOUBLE ? "double" : "float");
+  dg_device_key_from_info(&dev->info, &out->key);
+  if (limits) {
+    out->limits = *limits;
+    out->have_limits = 1;
+  }
+  DG_CHECK(N >= 1 && N <= 15, DG_ERR_INPUT, "tune: order N=%d out of range 1..15", N);
+  DG_CHECK(p == DG_PREC_FLOAT || dev->info.has_fp64, DG_ERR_UNSUPPORTED,
+           "tune: device '%s' has no double precision (cl_khr_fp64)", dev->info.name);
+  DG_CALL(dg_codegen_templates_hash(NULL, &c.hash));
+  {
+    dg_variant *valid = NULL;
+    DG_CALL(dg_variant_enumerate(&dev->info, N, p, &valid, &out->n_valid, &out->pruned,
+                                 &out->n_pruned));
+    dg_free(&valid);
+  }
+  dg_tune_cache_file(opt->paths.cache_dir, dev->info.name, out->cache_path, sizeof out->cache_path);
+
+  /* A fresh cached entry is the answer unless forced. */
+  if (!opt->force && !opt->specs) {
+    dg_tune_file f;
+    int exists = 0;
+    if (dg_tune_file_read(out->cache_path, &f, &exists, NULL) != DG_OK) {
+      snprintf(out->note, sizeof out->note, "warning: %s; re-tuning", dg_error_message());
+      dg_error_clear();
+    } else {
+      for (int i = 0; i < f.n && !out->from_cache; ++i) {
+        if (!dg_device_key_equal(&f.devices[i].key, &out->key)) continue;
+        for (int j = 0; j < f.devices[i].n; ++j) {
+          dg_tune_entry *e = &f.devices[i].entries[j];
+          if (e->N != N || e->precision != p) continue;
+          if (e->template_hash != c.hash) {
+            snprintf(out->note, sizeof out->note,
+                     "cached result in %s is stale (templates changed): re-tuning", out->cache_path);
+            continue;
+          }
+          st = result_from_entry(&c, e);
+          break;
+        }
+      }
+      dg_tune_file_free(&f);
+      if (st != DG_OK) goto done;
+      if (out->from_cache) {
+        anchors(&c);
+        out->seconds = elapsed(&c);
+        goto done;
+      }
+    }
+  }
+
+  /* The timing problem. */
+  const double dofs = opt->target_dofs > 0 ? opt->target_dofs : dg_tune_target_dofs(&dev->info, p);
+  DG_CALL_GOTO(done, dg_verify_case_create(&c.big, N, dg_tune_box_n(dofs, N)));
+  out->K = c.big->mesh->K;
+  out->counts = dg_count_stage(N, p, out->K);
+  {
+    const double rs = p == DG_PREC_DOUBLE ? 8 : 4;
+    const double per_op = 16 * rs * out->counts.dofs * 1.25;
+    const double fit = (double)dev->info.global_mem_size / 2 / per_op;
+    c.batch = fit < 1 ? 1 : fit > MAX_BATCH ? MAX_BATCH : (int)fit;
+  }
+
+  /* Journal: resume an interrupted run of the same problem. */
+  {
+    char slug[128], dir[DG_TUNE_PATH + 16];
+    dg_device_slug(dev->info.name, slug, sizeof slug);
+    snprintf(dir, sizeof dir, "%s/journal", opt->paths.cache_dir);
+    DG_CALL_GOTO(done, dg_tune_mkdirs(dir));
+    snprintf(c.journal_path, sizeof c.journal_path, "%s/%s-%08" PRIx32 "-N%d-%s%s.jsonl", dir, slug,
+             (uint32_t)dg_device_key_hash(&out->key), N, p == DG_PREC_DOUBLE ? "double" : "float",
+             opt->specs ? "-list" : "");
+    if (!opt->force) DG_CALL_GOTO(done, journal_replay(&c));
+    c.journal = fopen(c.journal_path, opt->force ? "w" : "a");
+    if (!c.journal && opt->verbose)
+      fprintf(c.log, "%s warning: cannot write journal %s: %s (no resume)\n", c.tag,
+              c.journal_path, strerror(errno));
+  }
+  if (opt->verbose)
+    fprintf(c.log, "%s %d valid variants (%d pruned); timing problem K=%ld elements, %.3g DOFs; "
+                   "budget %s\n",
+            c.tag, out->n_valid, out->n_pruned, out->K, out->counts.dofs,
+            opt->budget_s > 0 ? "limited" : "none");
+
+  if (opt->specs) {
+    int *list = NULL, n = 0;
+    DG_CALL_GOTO(done, DG_ALLOC(list, opt->n_specs + 2));
+    for (int i = 0; i < opt->n_specs && st == DG_OK; ++i) {
+      dg_variant v;
+      st = dg_variant_parse(opt->specs[i], &v);
+      if (st == DG_OK) {
+        v.precision = p;
+        int j;
+        st = add_cand(&c, &v, &j);
+        if (st == DG_OK) list[n++] = j;
+      }
+    }
+    if (st == DG_OK) st = run_list(&c, 1, list, n, 0);
+    dg_free(&list);
+    if (st != DG_OK) goto done;
+  } else {
+    DG_CALL_GOTO(done, staged_search(&c));
+  }
+  anchors(&c);
+  DG_CALL_GOTO(done, final_round(&c));
+  anchors(&c);
+  DG_CALL_GOTO(done, make_entry(&c));
+  out->seconds = elapsed(&c);
+  out->entry.tune_seconds = out->seconds;
+  if (out->winner >= 0 && opt->write_cache) {
+    char note[2400];
+    DG_CALL_GOTO(done, dg_tune_cache_store(out->cache_path, &out->key, limits, &out->entry, note,
+                                           sizeof note));
+    if (note[0]) snprintf(out->note, sizeof out->note, "warning: %s", note);
+  }
+  /* The result is safely in the cache: the journal has served its purpose. */
+  if (c.journal && out->winner >= 0 && opt->write_cache) {
+    fclose(c.journal);
+    c.journal = NULL;
+    remove(c.journal_path);
+  }
+done:
+  if (c.journal) fclose(c.journal);
+  dg_verify_case_destroy(&c.small);
+  dg_verify_case_destroy(&c.big);
+  return st;
+}
+
+void dg_tune_result_free(dg_tune_result *r) {
+  if (!r) return;
+  dg_free(&r->pruned);
+  free(r->c);
+  r->c = NULL;
+  r->n = 0;
+  dg_tune_entry_free(&r->entry);
+}
+
+dg_status dg_tune_device_limits(dg_device *dev, const dg_tune_options *opt, dg_device_limits *out,
+                                int *measured) {
+  char path[DG_TUNE_PATH + 64];
+  dg_device_key key;
+  dg_device_key_from_info(&dev->info, &key);
+  dg_tune_cache_file(opt->paths.cache_dir, dev->info.name, path, sizeof path);
+  *measured = 0;
+  if (!opt->force && dg_tune_cache_limits(path, &key, out)) return DG_OK;
+  DG_CALL(dg_limits_measure(dev, out));
+  *measured = 1;
+  DG_CALL(dg_tune_cache_store(path, &key, out, NULL, NULL, 0));
+  return DG_OK;
+}

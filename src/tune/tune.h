@@ -1,0 +1,175 @@
+/* The autotuner: time every variant worth timing on the device, pick and cache the winner
+ * per (device, N, precision), and look winners up for `dgtd run` (DESIGN.md section 3).
+ *
+ * Staged search (the space has thousands of variants; PoCL compiles each for seconds):
+ *   stage 0  anchors: the baseline and the device default, always, so speedups are ratios
+ *            measured in the same run;
+ *   stage 1  families: one representative per (path, work split, lift mode) with nothing in
+ *            local memory (vw = widest vector for work=vec, 4 for elem; kb, lkb, unroll as
+ *            the default; ops=arg), plus the CLBlast path;
+ *   stage 2  placement: the 2 fastest kernel families of stage 1 with every valid
+ *            (vplace, lplace) pair;
+ *   stage 3  refinement: the 2 fastest families so far (family = path, work, placements,
+ *            lift), coordinate descent over vw, kb, lkb, unroll, ops, flux, lnpw (one
+ *            dimension at a time, each from the best variant so far);
+ *   stage 4  final: the 4 fastest variants, the baseline and the default re-timed together,
+ *            interleaved; the reported numbers and the winner come from this round.
+ * Every candidate is verified against the CPU reference before it is timed (a failed build,
+ * a compiler crash or a wrong result rejects it); every timing is one whole RK stage
+ * (dg_cl_maxwell_time_stage: volume + surface + update) with profiling events, after two
+ * warm-up stages, median of `repeats` rounds interleaved A B C A B C across the candidates
+ * of a batch, so slow drift of the clock favours none of them; each timed stage follows an
+ * untimed one of the same candidate, so its data is as warm in the caches as in a real run
+ * (without it, large batches on a CPU measured 10-30% slower than small ones).
+ *
+ * Budget: stages 1-3 stop starting candidates once the elapsed time plus the running
+ * average cost of one candidate exceeds 85% of the budget; the rest is left to stage 4.
+ * Stage 0 always runs. A budget <= 0 means no limit.
+ *
+ * Problem size (dg_tune_target_dofs): GPUs and accelerators max(1e6, 65536 x compute
+ * units) field DOFs (enough work-groups to fill every compute unit many times); CPUs
+ * 262144 x compute units (2 PoCL cores: 524288 DOFs, past the L2 caches, yet a baseline
+ * stage stays well under a second); both capped so a batch of 4 operators uses at most half
+ * the global memory. The mesh is the verification box (mixed materials, every boundary
+ * type) with n^3 x 6 tetrahedra, n = round(cbrt(DOFs / (36 Np))), n >= 2.
+ *
+ * Crash safety: each candidate's build + verification runs in a child process when
+ * child_exe is set (`dgtd tune --verify-one ...`), so a compiler crash or hang (timeout)
+ * only fails that candidate. Every step is journalled (<cache>/journal/<device>-N<n>-<prec>.jsonl, fsync'd)
+ * before and after, so a killed tune resumes where it stopped and skips a variant that was
+ * in flight when it died. */
+#ifndef DG_TUNE_TUNE_H
+#define DG_TUNE_TUNE_H
+
+#include <stdio.h>
+
+#include "backend/cl_maxwell.h"
+#include "backend/variant.h"
+#include "core/status.h"
+#include "device/device.h"
+#include "tune/cache.h"
+#include "tune/counts.h"
+#include "tune/limits.h"
+
+/* ---- lookup (for `dgtd run --tune auto|never|always`) ----------------------------------- */
+
+typedef enum {
+  DG_TUNE_HIT = 0,  /* an entry for exactly this device, driver and templates */
+  DG_TUNE_FALLBACK, /* a fresh entry of the same device name (other driver) or vendor */
+  DG_TUNE_STALE,    /* this device's entry exists but the templates changed: re-tune */
+  DG_TUNE_MISS      /* nothing usable */
+} dg_tune_found;
+const char *dg_tune_found_name(dg_tune_found f);
+
+/* The tuned variant for (device, N, precision) into *out: the user cache, then the shipped
+ * tuning/ files, then the same device name with another driver or platform version, then
+ * the same vendor. A fallback winner is used only if dg_variant_check accepts it on this
+ * device. On STALE and MISS *out is dg_variant_default. desc receives where the result came
+ * from ("cache /path (exact)", "shipped tuning/x.json, fallback: same device name, driver
+ * 2.0") and any warnings (corrupt files are skipped, never fatal). Never fails. */
+dg_tune_found dg_tune_lookup(const dg_device_info *info, int N, dg_precision p, dg_variant *out,
+                             char *desc, size_t cap);
+/* The same with explicit directories and template hash; entry (may be NULL) receives a copy
+ * of the entry used (free with dg_tune_entry_free). */
+dg_tune_found dg_tune_lookup_at(const dg_tune_paths *paths, const dg_device_info *info, int N,
+                                dg_precision p, uint64_t template_hash, dg_variant *out,
+                                dg_tune_entry *entry, char *desc, size_t cap);
+
+/* ---- tuning -------------------------------------------------------------------------------- */
+
+typedef enum {
+  DG_CAND_PENDING = 0,
+  DG_CAND_TIMED,    /* verified and timed */
+  DG_CAND_FAILED,   /* build failed, compiler crashed or timed out, operator creation failed */
+  DG_CAND_REJECTED  /* built but verification failed */
+} dg_cand_status;
+
+enum { DG_TUNE_MAX_SAMPLES = 32 };
+
+typedef struct {
+  dg_variant v;
+  char spec[DG_VARIANT_SPEC_MAX];
+  int stage;                 /* stage that first timed it */
+  dg_cand_status status;
+  double rel_diff;           /* verification difference (NaN if not verified) */
+  char reason[200];          /* why it failed or was rejected */
+  int nsamples;
+  double samples[DG_TUNE_MAX_SAMPLES]; /* stage times, ns, of the latest timing round */
+  double median_ns, min_ns, max_ns;
+  int nk;                    /* per-kernel medians of the latest round */
+  char kname[DG_CL_MAX_STAGE_KERNELS][32];
+  double kernel_ns[DG_CL_MAX_STAGE_KERNELS];
+  int in_final;              /* re-timed in stage 4 */
+} dg_tune_candidate;
+
+typedef struct {
+  double budget_s;         /* per order and precision; <= 0: no limit */
+  int force;               /* ignore cached results and the journal */
+  int verbose;             /* 0 quiet, 1 progress lines, 2 also each pruned variant */
+  int repeats;             /* timing rounds (at least 5) */
+  double target_dofs;      /* 0: dg_tune_target_dofs */
+  const char *child_exe;   /* bin/dgtd for crash-isolated verification; NULL: in-process */
+  double child_timeout_s;  /* kill a verification child after this long (0: 600 s) */
+  int write_cache;         /* store the winner in the cache */
+  const char *const *specs; /* explicit candidate list instead of the staged search */
+  int n_specs;
+  dg_tune_paths paths;
+  FILE *log;               /* progress (NULL: stderr) */
+} dg_tune_options;
+
+/* Defaults: no budget, 7 repeats, progress on, cache read and written, paths from the
+ * environment. */
+dg_status dg_tune_options_default(dg_tune_options *o) DG_NODISCARD;
+
+typedef struct {
+  int N;
+  dg_precision precision;
+  dg_device_key key;
+  long K;                  /* elements of the timing problem */
+  dg_stage_counts counts;  /* of one stage on it */
+  int have_limits;
+  dg_device_limits limits;
+  int n_valid, n_pruned;
+  dg_variant_pruned *pruned;
+  int n;                   /* candidates considered */
+  dg_tune_candidate *c;
+  int winner, baseline, dflt; /* indices into c, -1 if none */
+  double seconds;
+  int budget_hit;
+  int from_cache;          /* 1: nothing was timed, the cached entry is reported */
+  char cache_path[DG_TUNE_PATH + 64];
+  char note[2600];         /* warnings (corrupt cache moved aside, ...) */
+  dg_tune_entry entry;     /* what was (or would be) cached */
+} dg_tune_result;
+
+/* Tune one order and precision on dev. limits (may be NULL) enter the report's roofline.
+ * Returns DG_OK with winner = -1 only if no variant passed (then nothing is cached). */
+dg_status dg_tune_order(dg_device *dev, int N, dg_precision p, const dg_tune_options *opt,
+                        const dg_device_limits *limits, dg_tune_result *out) DG_NODISCARD;
+void dg_tune_result_free(dg_tune_result *r);
+
+/* The device limits: from the cache file of the device (unless force), else measured and
+ * stored there. *measured tells which. */
+dg_status dg_tune_device_limits(dg_device *dev, const dg_tune_options *opt,
+                                dg_device_limits *out, int *measured) DG_NODISCARD;
+
+/* Field DOFs of the timing problem (rule at the top) and the box size n for it. */
+double dg_tune_target_dofs(const dg_device_info *info, dg_precision p);
+int dg_tune_box_n(double dofs, int N);
+
+/* The verification a child process runs: build v on dev, compare with the reference at
+ * order N (the seed is fixed per N), print "verify rel_diff=<x> pass=<0|1>" on out. */
+dg_status dg_tune_verify_one(dg_device *dev, const dg_variant *v, int N, FILE *out) DG_NODISCARD;
+
+/* ---- reports (tune/report.c) ------------------------------------------------------------ */
+
+/* The ranked table (terminal), JSON document, CSV rows and a gnuplot bar chart. */
+void dg_tune_report_table(FILE *f, const dg_tune_result *r, int verbose);
+/* A JSON object for one result (caller owns; NULL when out of memory). */
+struct cJSON;
+struct cJSON *dg_tune_report_json(const dg_tune_result *r, int with_pruned);
+dg_status dg_tune_report_csv(const char *path, const dg_tune_result *const *r, int n) DG_NODISCARD;
+dg_status dg_tune_report_plot(const char *png, const dg_tune_result *const *r,
+                              int n) DG_NODISCARD;
+
+#endif

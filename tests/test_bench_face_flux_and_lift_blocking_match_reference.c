@@ -1,0 +1,125 @@
+/* The variants added for performance (flux=face, lnpw=2|4) match the CPU reference RHS in float and double, with and without sources, and their specs round-trip while older specs stay canonical. */
+#include "test_util.h"
+
+#include "backend/verify.h"
+
+static int setup(void **state) {
+  dg_device *dev = NULL;
+  if (dg_device_create(&dev, NULL) != DG_OK) {
+    dg_error_clear();
+    dev = NULL;
+  }
+  *state = dev;
+  return 0;
+}
+
+static int teardown(void **state) {
+  dg_device *dev = *state;
+  dg_device_destroy(&dev);
+  return 0;
+}
+
+/* New keys print only when set; the canonical form of a spec written before them does not
+ * change; bad combinations are refused with a reason. */
+static void test_specs(void **state) {
+  (void)state;
+  const char *old =
+      "path=kernels,work=vec,vw=16,kb=1,vplace=none,lkb=1,lplace=none,unroll=4,ops=arg,"
+      "lift=fused-update,prec=float";
+  const char *with =
+      "path=kernels,work=vec,vw=16,kb=1,vplace=none,lkb=1,lplace=none,unroll=4,ops=arg,"
+      "lift=fused-update,prec=float,flux=face,lnpw=2";
+  dg_variant v;
+  char buf[DG_VARIANT_SPEC_MAX];
+  assert_dg_ok(dg_variant_parse(old, &v));
+  assert_int_equal(v.flux, DG_FLUX_POINT);
+  assert_int_equal(v.lnpw, 1);
+  assert_string_equal(dg_variant_print(&v, buf, sizeof buf), old);
+  assert_dg_ok(dg_variant_parse(with, &v));
+  assert_int_equal(v.flux, DG_FLUX_FACE);
+  assert_int_equal(v.lnpw, 2);
+  assert_string_equal(dg_variant_print(&v, buf, sizeof buf), with);
+  assert_dg_error(dg_variant_parse("lift=fused,flux=face", &v), DG_ERR_INPUT, "flux kernel");
+  assert_dg_error(dg_variant_parse("lnpw=3", &v), DG_ERR_INPUT, "lnpw");
+  assert_dg_error(dg_variant_parse("path=clblast,flux=face", &v), DG_ERR_INPUT,
+                  "does not apply to path=clblast");
+  assert_dg_error(dg_variant_parse("flux=edge", &v), DG_ERR_INPUT, "point|face");
+  /* The lift work-group shrinks with lnpw: ceil(Np / lnpw). */
+  v.lnpw = 2;
+  assert_int_equal(dg_variant_lift_items(&v, 4), 18); /* Np = 35 */
+  v.lnpw = 4;
+  assert_int_equal(dg_variant_lift_items(&v, 3), 5); /* Np = 20 */
+}
+
+static void check(dg_device *dev, dg_verify_case *c, const char *spec, double t) {
+  dg_variant v;
+  assert_dg_ok(dg_variant_parse(spec, &v));
+  char why[128];
+  if (!dg_variant_check(&v, &dev->info, c->geom->N, why, sizeof why)) {
+    printf("# skipped on this device: %s: %s\n", spec, why);
+    return;
+  }
+  dg_cl_maxwell *op = NULL;
+  assert_dg_ok(dg_cl_maxwell_create(&op, dev, c->phys, &v, NULL));
+  double diff = 0;
+  int pass = 0;
+  assert_dg_ok(dg_cl_verify_op_at(op, c->phys, t, 4242, &diff, &pass));
+  printf("# N=%d %s: %.2e\n", c->geom->N, spec, diff);
+  assert_true(pass);
+  dg_cl_maxwell_destroy(&op);
+}
+
+/* Every work split with the face flux, lift blocking with separate and fused-update lifts,
+ * local-memory placements, node counts that lnpw does not divide (N=2: Np=10 with lnpw=4;
+ * N=4: Np=35 with lnpw=2), both precisions. */
+static void test_variants_match(void **state) {
+  dg_device *dev = *state;
+  if (!dev) skip();
+  static const struct {
+    const char *spec;
+    int N;
+  } cases[] = {
+      {"work=vec,vw=16,unroll=4,lift=fused-update,flux=face,prec=float", 3},
+      {"work=vec,vw=8,unroll=4,lift=fused-update,flux=face,lnpw=2,prec=double", 4},
+      {"work=vec,vw=4,kb=2,lkb=2,lplace=matrix,flux=face,lnpw=4,prec=float", 2},
+      {"work=elem,vw=4,lift=fused-update,flux=face,lnpw=2,prec=float", 4},
+      {"work=elem,vw=2,lkb=4,lplace=field,flux=face,prec=double", 1},
+      {"flux=face,lnpw=2,prec=float", 2},
+      {"kb=2,lkb=2,lplace=matrix,lift=fused,lnpw=2,prec=float", 3},
+      {"work=vec,vw=16,lift=fused-update,lnpw=2,unroll=full,prec=float", 5},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+    if (strstr(cases[i].spec, "double") && !dev->info.has_fp64) continue;
+    dg_verify_case *c = NULL;
+    assert_dg_ok(dg_verify_case_create(&c, cases[i].N, 2));
+    check(dev, c, cases[i].spec, 0.0);
+    dg_verify_case_destroy(&c);
+  }
+}
+
+/* The face flux evaluates the incident wave itself, and the sources correct its result:
+ * dipoles with a total-field wave, and the scattered-field wave on PEC faces. */
+static void test_with_sources_match(void **state) {
+  dg_device *dev = *state;
+  if (!dev) skip();
+  const unsigned flags[2] = {DG_VERIFY_DIPOLES | DG_VERIFY_PLANE_WAVE,
+                             DG_VERIFY_PLANE_WAVE | DG_VERIFY_SCATTERED};
+  for (int k = 0; k < 2; ++k) {
+    dg_verify_case *c = NULL;
+    assert_dg_ok(dg_verify_case_create(&c, 3, 2));
+    assert_dg_ok(dg_verify_case_add_sources(c, flags[k]));
+    check(dev, c, "work=vec,vw=16,unroll=4,lift=fused-update,flux=face,lnpw=2,prec=float",
+          DG_VERIFY_SOURCE_TIME);
+    if (dev->info.has_fp64)
+      check(dev, c, "work=vec,vw=8,lift=fused-update,flux=face,prec=double", DG_VERIFY_SOURCE_TIME);
+    check(dev, c, "work=elem,vw=4,flux=face,lnpw=2,prec=float", DG_VERIFY_SOURCE_TIME);
+    dg_verify_case_destroy(&c);
+  }
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {cmocka_unit_test(test_specs),
+                                     cmocka_unit_test(test_variants_match),
+                                     cmocka_unit_test(test_with_sources_match)};
+  return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,82 @@
+/* A tune killed part-way resumes from its journal: variants already timed are not timed
+ * again, and a variant that was being built when the process died (an "attempt" without
+ * an outcome: a compiler crash) is recorded as failed and skipped. */
+#include "test_tune_util.h"
+
+#include <inttypes.h>
+#include <unistd.h>
+
+static void test_resume(void **state) {
+  (void)state;
+  dg_device *dev = NULL;
+  if (dg_device_create(&dev, NULL) != DG_OK) {
+    dg_error_clear();
+    skip();
+  }
+  char root[64];
+  dg_tune_options opt;
+  assert_dg_ok(dg_tune_options_default(&opt));
+  tt_paths(&opt.paths, root);
+  opt.verbose = 0;
+  opt.repeats = 5;
+  opt.target_dofs = 3000;
+  const char *specs[] = {"work=vec,vw=8", "baseline", "work=vec,vw=4"};
+  opt.specs = specs;
+  opt.n_specs = 3;
+  /* The journal an earlier run left: vw=8 was timed, vw=4 was being built when it died. */
+  uint64_t hash = 0;
+  assert_dg_ok(dg_codegen_templates_hash(NULL, &hash));
+  dg_device_key key;
+  dg_device_key_from_info(&dev->info, &key);
+  char slug[128], dir[DG_TUNE_PATH + 16], path[DG_TUNE_PATH + 256];
+  dg_device_slug(dev->info.name, slug, sizeof slug);
+  snprintf(dir, sizeof dir, "%s/journal", opt.paths.cache_dir);
+  assert_dg_ok(dg_tune_mkdirs(dir));
+  snprintf(path, sizeof path, "%s/%s-%08" PRIx32 "-N1-float-list.jsonl", dir, slug,
+           (uint32_t)dg_device_key_hash(&key));
+  const int n = dg_tune_box_n(opt.target_dofs, 1);
+  const long K = 6L * n * n * n;
+  char s8[DG_VARIANT_SPEC_MAX], s4[DG_VARIANT_SPEC_MAX];
+  dg_variant v;
+  assert_dg_ok(dg_variant_parse(specs[0], &v));
+  dg_variant_print(&v, s8, sizeof s8);
+  assert_dg_ok(dg_variant_parse(specs[2], &v));
+  dg_variant_print(&v, s4, sizeof s4);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fprintf(f, "{\"hash\":\"%016" PRIx64 "\",\"K\":%ld,\"spec\":\"%s\",\"event\":\"attempt\"}\n", hash, K, s8);
+  fprintf(f, "{\"hash\":\"%016" PRIx64 "\",\"K\":%ld,\"spec\":\"%s\",\"event\":\"timed\",\"stage\":1,"
+             "\"rel_diff\":1e-7,\"samples\":[1e9,1e9,1e9,1e9,1e9]}\n", hash, K, s8);
+  fprintf(f, "{\"hash\":\"%016" PRIx64 "\",\"K\":%ld,\"spec\":\"%s\",\"event\":\"attempt\"}\n", hash, K, s4);
+  fprintf(f, "{\"hash\":\"%016" PRIx64 "\",\"K\":%ld,\"spe", hash, K); /* torn last line */
+  fclose(f);
+
+  dg_tune_result r;
+  assert_dg_ok(dg_tune_order(dev, 1, DG_PREC_FLOAT, &opt, NULL, &r));
+  assert_int_equal(r.n, 3);
+  int i8 = -1, i4 = -1, ib = -1;
+  for (int i = 0; i < r.n; ++i) {
+    if (!strcmp(r.c[i].spec, s8)) i8 = i;
+    else if (!strcmp(r.c[i].spec, s4)) i4 = i;
+    else ib = i;
+  }
+  assert_true(i8 >= 0 && i4 >= 0 && ib >= 0);
+  assert_int_equal(r.c[i4].status, DG_CAND_FAILED);
+  assert_non_null(strstr(r.c[i4].reason, "earlier run"));
+  assert_int_equal(r.c[ib].status, DG_CAND_TIMED);
+  assert_int_equal(r.c[i8].status, DG_CAND_TIMED);
+  /* Not timed again in the first pass: the final round re-times it beside the baseline, so
+   * its journal value (1 s) is replaced by a real one. */
+  assert_true(r.c[i8].in_final);
+  assert_true(r.c[i8].median_ns < 1e9);
+  dg_tune_result_free(&r);
+  /* A completed tune deletes its journal. */
+  assert_int_equal(access(path, F_OK), -1);
+  dg_device_destroy(&dev);
+  tt_rmrf(root);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {cmocka_unit_test(test_resume)};
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
