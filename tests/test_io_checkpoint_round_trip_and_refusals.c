@@ -7,29 +7,10 @@
 
 #include "io/checkpoint.h"
 
-typedef struct {
-  char dir[64];
-  char path[128];
-} fixture;
+typedef test_scratch fixture;
 
-static int setup(void **state) {
-  fixture *fx = calloc(1, sizeof *fx);
-  if (!fx) return -1;
-  snprintf(fx->dir, sizeof fx->dir, "/tmp/dgtd-io-chk-XXXXXX");
-  if (!mkdtemp(fx->dir)) return -1;
-  snprintf(fx->path, sizeof fx->path, "%s/run.chk", fx->dir);
-  *state = fx;
-  return 0;
-}
-
-static int teardown(void **state) {
-  fixture *fx = *state;
-  char cmd[128];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", fx->dir);
-  if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", fx->dir);
-  free(fx);
-  return 0;
-}
+static int setup(void **state) { return test_scratch_setup(state, "run.chk"); }
+static int teardown(void **state) { return test_scratch_teardown(state); }
 
 static dg_mesh *box(int n, double top) {
   const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, top};

@@ -12,27 +12,10 @@
 #define PYTHON "/usr/bin/python3"
 #define HELPER "tests/io_vtu_probe.py"
 
-typedef struct {
-  char dir[64];
-} fixture;
+typedef test_scratch fixture;
 
-static int setup(void **state) {
-  fixture *fx = calloc(1, sizeof *fx);
-  if (!fx) return -1;
-  snprintf(fx->dir, sizeof fx->dir, "/tmp/dgtd-io-vtu-XXXXXX");
-  if (!mkdtemp(fx->dir)) return -1;
-  *state = fx;
-  return 0;
-}
-
-static int teardown(void **state) {
-  fixture *fx = *state;
-  char cmd[128];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", fx->dir);
-  if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", fx->dir);
-  free(fx);
-  return 0;
-}
+static int setup(void **state) { return test_scratch_setup(state, "fields.vtu"); }
+static int teardown(void **state) { return test_scratch_teardown(state); }
 
 /* The system python with VTK, or skip: `python3` on PATH may be another interpreter. */
 static void need_vtk(void) {

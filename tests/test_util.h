@@ -46,6 +46,32 @@
                (substring));                                                        \
   } while (0)
 
+/* A scratch directory under /tmp for one group of tests (cmocka group setup/teardown):
+ * dir, and path = dir/FILE. */
+typedef struct {
+  char dir[64];
+  char path[128];
+} test_scratch;
+
+static inline int test_scratch_setup(void **state, const char *file) {
+  test_scratch *s = calloc(1, sizeof *s);
+  if (!s) return -1;
+  snprintf(s->dir, sizeof s->dir, "/tmp/dgtd-test-XXXXXX");
+  if (!mkdtemp(s->dir)) return -1;
+  snprintf(s->path, sizeof s->path, "%s/%s", s->dir, file);
+  *state = s;
+  return 0;
+}
+
+static inline int test_scratch_teardown(void **state) {
+  test_scratch *s = *state;
+  char cmd[128];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", s->dir);
+  if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", s->dir);
+  free(s);
+  return 0;
+}
+
 /* Path of a fixture file (tests/fixtures/NAME), relative to the repository root where
  * make test runs. */
 #define FIXTURE(name) ("tests/fixtures/" name)
