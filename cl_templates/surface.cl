@@ -217,8 +217,9 @@ typedef struct {
 #endif
 } face_data;
 
-/* fd: the face's first datum of the lanes' elements (interleaved like the fields). */
-inline face_data load_face(__global const real_t *fd) {
+/* fd: the face's first datum of the lanes' elements (interleaved like the fields). Both
+ * helpers must be inlined: called, PoCL passes the struct through memory (measured 2x). */
+__attribute__((always_inline)) inline face_data load_face(__global const real_t *fd) {
   face_data F;
   F.nx = VLOAD(fd), F.ny = VLOAD(fd + VL), F.nz = VLOAD(fd + 2 * VL);
   F.cEH = VLOAD(fd + 3 * VL), F.cEE = VLOAD(fd + 4 * VL);
@@ -233,10 +234,10 @@ inline face_data load_face(__global const real_t *fd) {
 /* The six fluxes at flux index i (face node of VW elements, as flux_point), into flux at
  * f*ffs + i: the same arithmetic as flux_point, straight-line, the neighbours' traces
  * gathered by lane. */
-inline void face_flux_eval(const face_data *F, const int i, __global const real_t *restrict q,
-                      const int fs, __global const int *restrict vmapM,
-                      __global const int *restrict vmapP, __global real_t *restrict flux,
-                      const int ffs INC_PARAMS) {
+__attribute__((always_inline)) inline void
+face_flux_eval(const face_data *F, const int i, __global const real_t *restrict q, const int fs,
+               __global const int *restrict vmapM, __global const int *restrict vmapP,
+               __global real_t *restrict flux, const int ffs INC_PARAMS) {
   const vreal nx = F->nx, ny = F->ny, nz = F->nz;
   const int m = vmapM[i];
   const vint p = VLOADI(vmapP + i);
@@ -295,8 +296,8 @@ void KNAME(flux)(__global const real_t *restrict q, const int fs,
   for (int e = 0; e < EPW; ++e) {
     const face_data F = load_face(fdata + (blk * 4 + face) * FD * VL + e * VW);
     for (int n = 0; n < NFP; ++n)
-      face_flux_eval(&F, blk * FLUXP * VL + (face * NFP + n) * VL + e * VW, q, fs, vmapM, vmapP,
-                flux, ffs INC_ARGS);
+      face_flux_eval(&F, blk * FLUXP * VL + (face * NFP + n) * VL + e * VW, q, fs, vmapM,
+                     vmapP, flux, ffs INC_ARGS);
   }
 }
 #endif

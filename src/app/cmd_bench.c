@@ -100,26 +100,37 @@ static void sizing_rule(const dg_bench_options *o, char *buf, size_t cap) {
              "cube (mixed materials, PEC/PMC/absorbing faces: the verification case)");
 }
 
-/* The 1-minute load average of the host (-1 if unknown): on a shared machine it says how much
- * else ran on the cores a CPU device uses, which moves every absolute number. */
-static double host_load(void) {
-  double l = -1;
-  FILE *f = fopen("/proc/loadavg", "r");
-  if (f) {
-    if (fscanf(f, "%lf", &l) != 1) l = -1;
+/* The fraction of the host's CPU time other processes used over the next half second (-1 if
+ * unknown; call it while this process is idle): on a shared machine it says how much else ran
+ * on the cores a CPU device uses, which moves every absolute number. */
+static double host_busy(void) {
+  unsigned long long a[2][8] = {{0}};
+  for (int k = 0; k < 2; ++k) {
+    FILE *f = fopen("/proc/stat", "r");
+    if (!f) return -1;
+    const int got = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &a[k][0], &a[k][1],
+                           &a[k][2], &a[k][3], &a[k][4], &a[k][5], &a[k][6], &a[k][7]);
     fclose(f);
+    if (got != 8) return -1;
+    if (k == 0) {
+      const struct timespec half = {0, 500000000L};
+      nanosleep(&half, NULL);
+    }
   }
-  return l;
+  double total = 0, idle = 0;
+  for (int i = 0; i < 8; ++i) total += (double)(a[1][i] - a[0][i]);
+  idle = (double)(a[1][3] - a[0][3]) + (double)(a[1][4] - a[0][4]); /* idle + iowait */
+  return total > 0 ? 1.0 - idle / total : -1;
 }
 
-static void warn_if_busy(FILE *f, const dg_device *dev, double load, const char *when) {
+static void warn_if_busy(FILE *f, const dg_device *dev, double busy, const char *when) {
   const int cpu = !(dev->info.type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR));
-  if (cpu && load > 0.5)
+  if (cpu && busy > 0.1)
     fprintf(f,
-            "warning: host load average %.2f %s (%u compute units): other processes share this "
-            "CPU device; absolute numbers (and limits measured now) will be low, ratios "
-            "measured together still hold\n",
-            load, when, dev->info.compute_units);
+            "warning: other processes kept %.0f%% of the host's CPU time busy %s: they share "
+            "this CPU device, so absolute numbers (and limits measured now) come out low; "
+            "ratios measured together still hold\n",
+            100 * busy, when);
 }
 
 static cJSON *device_json(const dg_device *dev) {
@@ -275,8 +286,8 @@ int dg_cmd_bench(int argc, char **argv) {
   topt.force = remeasure; /* dg_tune_device_limits: measure and store instead of reading */
   dg_device_limits limits;
   int measured = 0;
-  const double load0 = host_load();
-  warn_if_busy(stderr, dev, load0, "at the start");
+  const double load0 = host_busy();
+  warn_if_busy(stderr, dev, load0, "just before the run");
   if (bo.verbose) fprintf(stderr, "measuring or loading the device limits...\n");
   DG_CALL_GOTO(fail, dg_tune_device_limits(dev, &topt, &limits, &measured));
   char sizing[512];
@@ -310,20 +321,31 @@ int dg_cmd_bench(int argc, char **argv) {
     if (!json) dg_bench_print_scaling(stdout, scal, nscal);
   } else {
     DG_CALL_GOTO(fail, DG_ALLOC(res, norders));
+    /* All orders' rounds interleaved (dg_bench_run) unless their operators together would
+     * take more than half the device memory (~48 B per DOF and variant, float or double). */
+    double need = 0;
     for (int i = 0; i < norders; ++i) {
-      DG_CALL_GOTO(fail, dg_bench_order_run(dev, orders[i], prec, &bo, &res[nres]));
-      const dg_bench_order *r = &res[nres++];
+      const int n = dg_bench_box_n(&dev->info, orders[i], prec, &bo);
+      need += 36.0 * dg_variant_np(orders[i]) * n * n * n * (3 + bo.n_extra) * 48.0;
+    }
+    if (need < 0.5 * (double)dev->info.global_mem_size) {
+      DG_CALL_GOTO(fail, dg_bench_run(dev, orders, norders, prec, &bo, res));
+      nres = norders;
+    } else {
+      if (bo.verbose) fprintf(stderr, "(one order at a time: together they would not fit)\n");
+      for (; nres < norders; ++nres)
+        DG_CALL_GOTO(fail, dg_bench_order_run(dev, orders[nres], prec, &bo, &res[nres]));
+    }
+    for (int i = 0; i < nres; ++i) {
+      const dg_bench_order *r = &res[i];
       failed += r->tuned < 0 || r->dflt < 0 || r->baseline < 0;
-      if (!json) {
-        dg_bench_print_order(stdout, r, &limits);
-        fflush(stdout);
-      }
+      if (!json) dg_bench_print_order(stdout, r, &limits);
     }
     if (!json) dg_bench_print_summary(stdout, res, nres, &limits);
   }
 
-  const double load1 = host_load();
-  warn_if_busy(stderr, dev, load1, "at the end");
+  const double load1 = host_busy();
+  warn_if_busy(stderr, dev, load1, "just after the run");
   if (json || save) {
     cJSON *doc = cJSON_CreateObject(), *arr = NULL, *sarr = NULL;
     char date[32];
@@ -337,8 +359,8 @@ int dg_cmd_bench(int argc, char **argv) {
         cJSON_AddStringToObject(doc, "precision", prec == DG_PREC_DOUBLE ? "double" : "float") &&
         cJSON_AddStringToObject(doc, "sizing", sizing) &&
         cJSON_AddNumberToObject(doc, "repeats", bo.repeats) &&
-        cJSON_AddNumberToObject(doc, "host_load_start", load0) &&
-        cJSON_AddNumberToObject(doc, "host_load_end", load1) &&
+        cJSON_AddNumberToObject(doc, "host_busy_before", load0) &&
+        cJSON_AddNumberToObject(doc, "host_busy_after", load1) &&
         cJSON_AddNumberToObject(doc, "seconds", (double)time(NULL) - t_start) &&
         (arr = cJSON_AddArrayToObject(doc, "orders")) &&
         (sarr = cJSON_AddArrayToObject(doc, "scaling"));

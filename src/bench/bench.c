@@ -130,15 +130,30 @@ static int clamp_repeats(int r) {
   return r < 3 ? 3 : r > DG_BENCH_MAX_REPEATS ? DG_BENCH_MAX_REPEATS : r;
 }
 
-dg_status dg_bench_order_run(dg_device *dev, int N, dg_precision p, const dg_bench_options *o,
-                             dg_bench_order *out) {
-  dg_status st = DG_OK;
-  dg_verify_case *c = NULL;
-  dg_cl_maxwell *ops[DG_BENCH_MAX_VARIANTS] = {NULL};
-  double *q = NULL, *samples = NULL;
+/* One order of a run: its mesh, the operators of its variants and their samples. */
+typedef struct {
+  dg_bench_order *out;
+  dg_verify_case *c;
+  dg_cl_maxwell *ops[DG_BENCH_MAX_VARIANTS];
+  double *q;
+  double *samples; /* [(variant * (2 + KMAX) + what) * R + round]: stage, step, kernels */
+} order_ctx;
+
+enum { SAMPLE_W = 2 + DG_CL_MAX_STAGE_KERNELS };
+
+static void ctx_release(order_ctx *x) {
+  for (int i = 0; i < DG_BENCH_MAX_VARIANTS; ++i) dg_cl_maxwell_destroy(&x->ops[i]);
+  dg_free(&x->samples);
+  dg_free(&x->q);
+  dg_verify_case_destroy(&x->c);
+}
+
+/* Mesh, variants, operators: everything before timing, each variant verified and warm. */
+static dg_status ctx_prepare(order_ctx *x, dg_device *dev, int N, dg_precision p,
+                             const dg_bench_options *o, int R) {
+  dg_bench_order *out = x->out;
   FILE *log = o->log ? o->log : stderr;
   const double t0 = now_s();
-  const int R = clamp_repeats(o->repeats);
   memset(out, 0, sizeof *out);
   out->N = N;
   out->precision = p;
@@ -162,53 +177,65 @@ dg_status dg_bench_order_run(dg_device *dev, int N, dg_precision p, const dg_ben
   }
 
   out->box_n = dg_bench_box_n(&dev->info, N, p, o);
-  DG_CALL_GOTO(done, dg_verify_case_create(&c, N, out->box_n));
-  out->K = c->mesh->K;
+  DG_CALL(dg_verify_case_create(&x->c, N, out->box_n));
+  out->K = x->c->mesh->K;
   out->counts = dg_count_stage(N, p, out->K);
-  const size_t nq = 6 * (size_t)c->geom->K * c->geom->Np;
-  DG_CALL_GOTO(done, DG_ALLOC(q, nq));
-  dg_verify_random_fields(STATE_SEED, nq, q);
+  const size_t nq = 6 * (size_t)x->c->geom->K * x->c->geom->Np;
+  DG_CALL(DG_ALLOC(x->q, nq));
+  dg_verify_random_fields(STATE_SEED, nq, x->q);
   if (o->verbose)
     fprintf(log, "[N=%d %s] K=%ld elements (box %d^3 x 6), %.4g DOFs; tuned: %s\n", N,
             p == DG_PREC_DOUBLE ? "double" : "float", out->K, out->box_n, out->counts.dofs,
             out->tuned_from);
-
   for (int i = 0; i < out->nv; ++i) {
     const double tb = now_s();
-    DG_CALL_GOTO(done, prepare(dev, c, &out->v[i], q, &ops[i], 1));
+    DG_CALL(prepare(dev, x->c, &out->v[i], x->q, &x->ops[i], 1));
     if (o->verbose)
-      fprintf(log, "[N=%d] %-8s %5.1fs  %s%s%s\n", N, ops[i] ? "verified" : "FAILED", now_s() - tb,
-              out->v[i].spec, ops[i] ? "" : ": ", ops[i] ? "" : out->v[i].reason);
+      fprintf(log, "[N=%d] %-8s %5.1fs  %s%s%s\n", N, x->ops[i] ? "verified" : "FAILED",
+              now_s() - tb, out->v[i].spec, x->ops[i] ? "" : ": ",
+              x->ops[i] ? "" : out->v[i].reason);
   }
+  DG_CALL(DG_ALLOC(x->samples, (size_t)out->nv * SAMPLE_W * R));
+  out->seconds = now_s() - t0;
+  return DG_OK;
+}
 
-  /* samples[((i * (2 + KMAX)) + what) * R + r]: stage, step, then each kernel. */
-  const int W = 2 + DG_CL_MAX_STAGE_KERNELS;
-  DG_CALL_GOTO(done, DG_ALLOC(samples, (size_t)out->nv * W * R));
-  for (int r = 0; r < R; ++r)
-    for (int i = 0; i < out->nv; ++i) {
-      if (!ops[i]) continue;
-      dg_bench_variant *b = &out->v[i];
-      dg_cl_stage_timing t;
-      DG_CALL_GOTO(done, dg_cl_maxwell_time_stage(ops[i], &t)); /* untimed: warm caches */
-      DG_CALL_GOTO(done, dg_cl_maxwell_time_stage(ops[i], &t));
-      DG_CALL_GOTO(done, dg_cl_maxwell_finish(ops[i]));
-      const double ts = now_s();
-      DG_CALL_GOTO(done, dg_cl_maxwell_step(ops[i], 0.0, STEP_DT));
-      DG_CALL_GOTO(done, dg_cl_maxwell_finish(ops[i]));
-      const double step_ns = (now_s() - ts) * 1e9;
-      double *s = samples + (size_t)i * W * R;
-      s[r] = (double)t.total_ns;
-      s[R + r] = step_ns;
-      b->nk = t.n;
-      for (int m = 0; m < t.n; ++m) {
-        snprintf(b->k[m].name, sizeof b->k[m].name, "%s", t.name[m]);
-        s[(size_t)(2 + m) * R + r] = (double)t.ns[m];
-      }
-    }
+/* Round r: each variant one untimed stage (it warms the caches the previous variant
+ * evicted), one profiled stage and one step. */
+static dg_status ctx_round(order_ctx *x, int r, int R) {
+  dg_bench_order *out = x->out;
+  const double t0 = now_s();
   for (int i = 0; i < out->nv; ++i) {
-    if (!ops[i]) continue;
+    if (!x->ops[i]) continue;
     dg_bench_variant *b = &out->v[i];
-    double *s = samples + (size_t)i * W * R;
+    dg_cl_stage_timing t;
+    DG_CALL(dg_cl_maxwell_time_stage(x->ops[i], &t));
+    DG_CALL(dg_cl_maxwell_time_stage(x->ops[i], &t));
+    DG_CALL(dg_cl_maxwell_finish(x->ops[i]));
+    const double ts = now_s();
+    DG_CALL(dg_cl_maxwell_step(x->ops[i], 0.0, STEP_DT));
+    DG_CALL(dg_cl_maxwell_finish(x->ops[i]));
+    double *s = x->samples + (size_t)i * SAMPLE_W * R;
+    s[r] = (double)t.total_ns;
+    s[R + r] = (now_s() - ts) * 1e9;
+    b->nk = t.n;
+    for (int m = 0; m < t.n; ++m) {
+      snprintf(b->k[m].name, sizeof b->k[m].name, "%s", t.name[m]);
+      s[(size_t)(2 + m) * R + r] = (double)t.ns[m];
+    }
+  }
+  out->seconds += now_s() - t0;
+  return DG_OK;
+}
+
+static void ctx_summarize(order_ctx *x, int R) {
+  dg_bench_order *out = x->out;
+  const int N = out->N;
+  const dg_precision p = out->precision;
+  for (int i = 0; i < out->nv; ++i) {
+    if (!x->ops[i]) continue;
+    dg_bench_variant *b = &out->v[i];
+    double *s = x->samples + (size_t)i * SAMPLE_W * R;
     stats(s, R, b->stage_ns);
     stats(s + R, R, b->step_ns);
     for (int m = 0; m < b->nk; ++m) {
@@ -228,13 +255,29 @@ dg_status dg_bench_order_run(dg_device *dev, int N, dg_precision p, const dg_ben
   out->tuned = with_role(out, DG_ROLE_TUNED);
   out->dflt = with_role(out, DG_ROLE_DEFAULT);
   out->baseline = with_role(out, DG_ROLE_BASELINE);
-  out->seconds = now_s() - t0;
+}
+
+dg_status dg_bench_run(dg_device *dev, const int *orders, int n, dg_precision p,
+                       const dg_bench_options *o, dg_bench_order *out) {
+  dg_status st = DG_OK;
+  order_ctx *x = NULL;
+  const int R = clamp_repeats(o->repeats);
+  DG_CALL(DG_ALLOC(x, n > 0 ? n : 1));
+  for (int j = 0; j < n; ++j) x[j].out = &out[j];
+  for (int j = 0; j < n; ++j) DG_CALL_GOTO(done, ctx_prepare(&x[j], dev, orders[j], p, o, R));
+  for (int r = 0; r < R; ++r)
+    for (int j = 0; j < n; ++j) DG_CALL_GOTO(done, ctx_round(&x[j], r, R));
+  for (int j = 0; j < n; ++j) ctx_summarize(&x[j], R);
 done:
-  for (int i = 0; i < DG_BENCH_MAX_VARIANTS; ++i) dg_cl_maxwell_destroy(&ops[i]);
-  dg_free(&samples);
-  dg_free(&q);
-  dg_verify_case_destroy(&c);
+  for (int j = 0; j < n; ++j) ctx_release(&x[j]);
+  dg_free(&x);
   return st;
+}
+
+dg_status dg_bench_order_run(dg_device *dev, int N, dg_precision p, const dg_bench_options *o,
+                             dg_bench_order *out) {
+  DG_CALL(dg_bench_run(dev, &N, 1, p, o, out));
+  return DG_OK;
 }
 
 dg_bench_rates dg_bench_variant_rates(const dg_bench_order *r, const dg_bench_variant *v,
@@ -303,9 +346,9 @@ dg_status dg_bench_scaling_run(dg_device *dev, int N, dg_precision p, const dg_b
   FILE *log = o->log ? o->log : stderr;
   const double t0 = now_s();
   const int R = clamp_repeats(o->repeats);
-  double *q = NULL, samples[DG_BENCH_MAX_REPEATS];
-  dg_verify_case *c = NULL;
-  dg_cl_maxwell *op = NULL;
+  double *q = NULL, *samples = NULL;
+  dg_verify_case **cs = NULL;
+  dg_cl_maxwell **ops = NULL;
   memset(out, 0, sizeof *out);
   out->N = N;
   out->precision = p;
@@ -340,49 +383,56 @@ dg_status dg_bench_scaling_run(dg_device *dev, int N, dg_precision p, const dg_b
   }
   if (ns == 0) sizes[ns++] = 2;
   DG_CALL(DG_ALLOC(out->pts, ns));
+  DG_CALL_GOTO(done, DG_ALLOC(cs, ns));
+  DG_CALL_GOTO(done, DG_ALLOC(ops, ns));
+  /* Every size built first, then the rounds interleaved across sizes (as the order
+   * comparison does across variants), so a slow spell of a shared machine is spread over
+   * all sizes rather than falling on one. */
   for (int i = 0; i < ns; ++i) {
-    const double tb = now_s();
     dg_bench_point *pt = &out->pts[out->np];
     pt->box_n = sizes[i];
-    DG_CALL_GOTO(done, dg_verify_case_create(&c, N, sizes[i]));
-    pt->K = c->mesh->K;
-    pt->dofs = 6.0 * c->geom->Np * (double)pt->K;
-    const size_t nq = 6 * (size_t)c->geom->K * c->geom->Np;
+    DG_CALL_GOTO(done, dg_verify_case_create(&cs[i], N, sizes[i]));
+    pt->K = cs[i]->mesh->K;
+    pt->dofs = 6.0 * cs[i]->geom->Np * (double)pt->K;
+    const size_t nq = 6 * (size_t)cs[i]->geom->K * cs[i]->geom->Np;
     DG_CALL_GOTO(done, DG_ALLOC(q, nq));
     dg_verify_random_fields(STATE_SEED, nq, q);
     dg_bench_variant b;
     memset(&b, 0, sizeof b);
     b.v = out->v;
     b.rel_diff = NAN;
-    st = prepare(dev, c, &b, q, &op, i == 0); /* one verification: the kernels are the same */
-    if (st == DG_ERR_MEMORY || (st == DG_OK && !op && i > 0)) {
+    st = prepare(dev, cs[i], &b, q, &ops[i], i == 0); /* one verification: same kernels */
+    dg_free(&q);
+    if (st == DG_ERR_MEMORY || (st == DG_OK && !ops[i] && i > 0)) {
       /* The device is out of room at this size: the sweep ends here. */
       if (st != DG_OK) take_reason("", b.reason, sizeof b.reason);
       snprintf(out->cap_reason, sizeof out->cap_reason, "stopped at n=%d: %.100s", sizes[i],
                b.reason);
       st = DG_OK;
-      dg_free(&q);
-      dg_verify_case_destroy(&c);
+      dg_verify_case_destroy(&cs[i]);
       break;
     }
     if (st != DG_OK) goto done;
-    DG_CHECK_GOTO(done, op, DG_ERR_NUMERIC, "bench --scaling: variant '%s' at N=%d: %s", out->spec,
-                  N, b.reason);
+    DG_CHECK_GOTO(done, ops[i], DG_ERR_NUMERIC, "bench --scaling: variant '%s' at N=%d: %s",
+                  out->spec, N, b.reason);
     if (i == 0) out->rel_diff = b.rel_diff;
-    for (int r = 0; r < R; ++r) {
-      dg_cl_stage_timing t;
-      DG_CALL_GOTO(done, dg_cl_maxwell_time_stage(op, &t));
-      samples[r] = (double)t.total_ns;
-    }
-    stats(samples, R, pt->stage_ns);
     out->np++;
+  }
+  DG_CALL_GOTO(done, DG_ALLOC(samples, (size_t)out->np * R));
+  for (int r = 0; r < R; ++r)
+    for (int i = 0; i < out->np; ++i) {
+      dg_cl_stage_timing t;
+      DG_CALL_GOTO(done, dg_cl_maxwell_time_stage(ops[i], &t)); /* untimed: warm caches */
+      DG_CALL_GOTO(done, dg_cl_maxwell_time_stage(ops[i], &t));
+      samples[(size_t)i * R + r] = (double)t.total_ns;
+    }
+  for (int i = 0; i < out->np; ++i) {
+    dg_bench_point *pt = &out->pts[i];
+    stats(samples + (size_t)i * R, R, pt->stage_ns);
     if (o->verbose)
-      fprintf(log, "[N=%d scaling] n=%-3d K=%-8ld %10.4g DOFs  %9.3f ms  %8.1f MDOF/s  (%.1fs)\n",
-              N, pt->box_n, pt->K, pt->dofs, pt->stage_ns[0] * 1e-6,
-              pt->dofs / pt->stage_ns[0] * 1e3, now_s() - tb);
-    dg_cl_maxwell_destroy(&op);
-    dg_free(&q);
-    dg_verify_case_destroy(&c);
+      fprintf(log, "[N=%d scaling] n=%-3d K=%-8ld %10.4g DOFs  %9.3f ms  %8.1f MDOF/s\n", N,
+              pt->box_n, pt->K, pt->dofs, pt->stage_ns[0] * 1e-6,
+              pt->dofs / pt->stage_ns[0] * 1e3);
   }
   double best = 0;
   for (int i = 0; i < out->np; ++i) best = fmax(best, out->pts[i].dofs / out->pts[i].stage_ns[0]);
@@ -393,9 +443,12 @@ dg_status dg_bench_scaling_run(dg_device *dev, int N, dg_precision p, const dg_b
     }
   out->seconds = now_s() - t0;
 done:
-  dg_cl_maxwell_destroy(&op);
+  for (int i = 0; ops && i < ns; ++i) dg_cl_maxwell_destroy(&ops[i]);
+  for (int i = 0; cs && i < ns; ++i) dg_verify_case_destroy(&cs[i]);
+  dg_free(&ops);
+  dg_free(&cs);
+  dg_free(&samples);
   dg_free(&q);
-  dg_verify_case_destroy(&c);
   if (st != DG_OK) dg_bench_scaling_free(out);
   return st;
 }

@@ -129,6 +129,12 @@ int dg_bench_box_n(const dg_device_info *info, int N, dg_precision p, const dg_b
  * stage (warms the caches the previous variant evicted), one profiled stage and one step. */
 dg_status dg_bench_order_run(dg_device *dev, int N, dg_precision p, const dg_bench_options *o,
                              dg_bench_order *out) DG_NODISCARD;
+/* The same for n orders at once (out[0..n)): every order is prepared (and verified) first,
+ * then each round times every variant of every order in turn, so a slow spell of a shared
+ * machine falls on all orders alike rather than on the one being timed. All operators are
+ * alive together (memory: the sum over the orders). seconds = preparation + its rounds. */
+dg_status dg_bench_run(dg_device *dev, const int *orders, int n, dg_precision p,
+                       const dg_bench_options *o, dg_bench_order *out) DG_NODISCARD;
 
 /* Rates of one variant: DOF/s (DOFs per RK stage time), GFLOP/s, GB/s, % of the stage's
  * roofline bound (0 without limits); ratios vs the tuned variant's. */

@@ -2,40 +2,41 @@
 # arithmetic intensity; ceilings from the measured device limits.
 # columns: intensity GFLOP/s kind-index N label
 $k << EOD
-3.69985 83.5362 0 1 "volume"
-1.125 16.7132 1 1 "flux"
-0.937488 34.4485 3 1 "liftupdate"
-8.29309 86.9083 0 2 "volume"
-1.24138 15.8667 1 2 "flux"
-1.8242 56.0413 3 2 "liftupdate"
-15.8161 110.599 0 3 "volume"
-1.29496 19.5074 1 3 "flux"
-3.07076 64.7269 3 3 "liftupdate"
-26.9891 95.755 0 4 "volume"
-1.32353 15.9963 1 4 "flux"
-4.6881 71.2172 3 4 "liftupdate"
-42.4096 94.7395 0 5 "volume"
-1.34043 15.2046 1 5 "flux"
-6.6812 73.8617 3 5 "liftupdate"
-62.8582 100.737 0 6 "volume"
-1.35121 16.2738 1 6 "flux"
-9.05835 63.8966 3 6 "liftupdate"
-87.4006 109.809 0 7 "volume"
-1.35849 16.1877 1 7 "flux"
-11.794 72.2797 3 7 "liftupdate"
-112.597 53.7961 0 8 "volume"
-1.36364 12.4194 1 8 "flux"
-14.8321 58.7126 3 8 "liftupdate"
+3.69985 162.139 0 1 "volume"
+1.125 43.6958 1 1 "flux"
+0.937488 88.6807 3 1 "liftupdate"
+8.29309 188.436 0 2 "volume"
+1.24138 44.7918 1 2 "flux"
+1.8242 122.336 3 2 "liftupdate"
+15.8161 215.546 0 3 "volume"
+1.29496 43.6643 1 3 "flux"
+3.07076 142.256 3 3 "liftupdate"
+26.9891 203.306 0 4 "volume"
+1.32353 38.9476 1 4 "flux"
+4.6881 150.083 3 4 "liftupdate"
+42.4096 188.439 0 5 "volume"
+1.34043 32.9705 1 5 "flux"
+6.6812 142.894 3 5 "liftupdate"
+62.8582 202.582 0 6 "volume"
+1.35121 34.859 1 6 "flux"
+16.8024 155.689 2 6 "lift"
+0.25 31.963 5 6 "update"
+87.4006 219.24 0 7 "volume"
+21.7835 121.148 4 7 "fluxlift"
+0.25 32.9381 5 7 "update"
+112.597 107.1 0 8 "volume"
+1.36364 16.854 1 8 "flux"
+14.8321 72.3723 3 8 "liftupdate"
 EOD
 $s << EOD
-3.96142 29.7254 1
-7.48876 43.2248 2
-12.8242 65.1261 3
-20.4064 68.316 4
-30.5631 74.6588 5
-43.7072 78.4233 6
-59.4587 89.6688 7
-76.3878 53.047 8
+3.96142 73.9887 1
+7.48876 105.601 2
+12.8242 134.422 3
+20.4064 148.118 4
+30.5631 149.179 5
+43.7072 165.082 6
+59.4587 173.817 7
+76.3878 91.04 8
 EOD
 set terminal pngcairo size 1000,680 font ',10' noenhanced
 set output 'roofline.png'
@@ -46,11 +47,11 @@ set logscale xy
 set grid
 set key bottom right
 set xrange [0.05:200]
-set yrange [*:292.667]
-bw = 24.8577
-peak = 117.067
-fma = 117.067
-gemm = 13.4774
+set yrange [*:582.046]
+bw = 38.2358
+peak = 232.818
+fma = 232.818
+gemm = 28.0285
 roof(x) = (x * bw < peak) ? x * bw : peak
 set label 1 sprintf('bandwidth %.1f GB/s', bw) at 0.08, 0.08 * bw * 1.6 rotate by 33
 set label 2 sprintf('peak %.0f GFLOP/s', peak) at 30, peak * 1.15
@@ -62,6 +63,9 @@ plot roof(x) with lines lw 3 lc rgb '#333333' title 'roofline (measured)', \
   gemm with lines dt 3 lc rgb '#999999' title sprintf('CLBlast GEMM %.0f GFLOP/s', gemm), \
   $k using ($3 == 0 ? $1 : 1/0):2:4 with points pt 7 ps 1.6 lc palette title 'volume', \
   $k using ($3 == 1 ? $1 : 1/0):2:4 with points pt 5 ps 1.6 lc palette title 'flux', \
+  $k using ($3 == 2 ? $1 : 1/0):2:4 with points pt 9 ps 1.6 lc palette title 'lift', \
   $k using ($3 == 3 ? $1 : 1/0):2:4 with points pt 11 ps 1.6 lc palette title 'liftupdate', \
+  $k using ($3 == 4 ? $1 : 1/0):2:4 with points pt 13 ps 1.6 lc palette title 'fluxlift', \
+  $k using ($3 == 5 ? $1 : 1/0):2:4 with points pt 15 ps 1.6 lc palette title 'update', \
   $s using 1:2:3 with points pt 6 ps 3 lw 2 lc palette title 'whole stage', \
   $s using 1:2:(sprintf('N%d', $3)) with labels offset 1.6,0 font ',8' notitle

@@ -2,44 +2,44 @@
 # for the baseline, default and tuned variant of every order.
 # columns: label then ns/DOF of volume flux lift liftupdate fluxlift update curl gemm_volume gemm_lift other
 $d0 << EOD
-"baseline" 2.91431 11.7008 2.43183 0 0 0.427426 0 0 0 0
-"default 4.6x" 0.496582 2.5096 0 0.779144 0 0 0 0 0 0
-"tuned 5.1x" 0.442922 2.15399 0 0.870864 0 0 0 0 0 0
+"baseline" 1.49146 5.78863 1.24193 0 0 0.245881 0 0 0 0
+"default 5.5x" 0.260502 0.96551 0 0.357753 0 0 0 0 0 0
+"tuned 6.3x" 0.2282 0.823879 0 0.338292 0 0 0 0 0 0
 EOD
 $d1 << EOD
-"baseline" 5.23974 9.50512 4.31717 0 0 0.488371 0 0 0 0
-"default 5.4x" 0.839966 1.81512 0 0.963576 0 0 0 0 0 0
-"tuned 5.4x" 0.839966 1.81512 0 0.963576 0 0 0 0 0 0
+"baseline" 2.61507 4.6394 2.18971 0 0 0.250958 0 0 0 0
+"default 5.8x" 0.435366 0.781088 0 0.469812 0 0 0 0 0 0
+"tuned 6.6x" 0.387399 0.642975 0 0.441408 0 0 0 0 0 0
 EOD
 $d2 << EOD
-"baseline" 9.36613 7.89126 6.97498 0 0 0.415131 0 0 0 0
-"default 5.9x" 1.29773 1.53811 0 1.35677 0 0 0 0 0 0
-"tuned 6.7x" 1.20254 1.2303 0 1.32866 0 0 0 0 0 0
+"baseline" 4.65863 3.88322 3.51366 0 0 0.21078 0 0 0 0
+"default 6.4x" 0.661382 0.645041 0 0.608006 0 0 0 0 0 0
+"tuned 6.8x" 0.617038 0.549648 0 0.604542 0 0 0 0 0 0
 EOD
 $d3 << EOD
-"baseline" 15.5235 6.76273 10.6228 0 0 0.405343 0 0 0 0
-"default 6.2x" 2.32886 1.28601 0 1.76924 0 0 0 0 0 0
-"tuned 6.2x" 2.32886 1.28601 0 1.76924 0 0 0 0 0 0
+"baseline" 7.79593 3.33642 5.32697 0 0 0.229934 0 0 0 0
+"default 6.0x" 1.17656 0.643281 0 0.884988 0 0 0 0 0 0
+"tuned 6.7x" 1.09687 0.528183 0 0.839534 0 0 0 0 0 0
 EOD
 $d4 << EOD
-"baseline" 24.1318 5.83814 15.0164 0 0 0.379823 0 0 0 0
-"default 6.2x" 3.68379 1.18386 0 2.35575 0 0 0 0 0 0
-"tuned 6.2x" 3.68379 1.18386 0 2.35575 0 0 0 0 0 0
+"baseline" 12.0413 2.95282 7.53655 0 0 0.22557 0 0 0 0
+"default 6.3x" 1.85206 0.545943 0 1.21769 0 0 0 0 0 0
+"tuned 6.3x" 1.85206 0.545943 0 1.21769 0 0 0 0 0 0
 EOD
 $d5 << EOD
-"baseline" 35.1598 5.52841 20.3134 0 0 0.433327 0 0 0 0
-"default 6.1x" 5.39717 1.14824 0 3.49811 0 0 0 0 0 0
-"tuned 6.3x" 5.13218 0.983176 0 3.59956 0 0 0 0 0 0
+"baseline" 17.7787 2.61827 10.0659 0 0 0.214485 0 0 0 0
+"default 6.2x" 2.71839 0.500144 0 1.70903 0 0 0 0 0 0
+"tuned 6.6x" 2.55205 0.458992 1.44519 0 0 0.156431 0 0 0 0
 EOD
 $d6 << EOD
-"baseline" 50.3756 4.96639 22.9814 0 0 0.381881 0 0 0 0
-"default 6.2x" 6.63736 0.884204 0 3.86948 0 0 0 0 0 0
-"tuned 6.0x" 6.67521 0.889565 0 4.06753 0 0 0 0 0 0
+"baseline" 25.2896 2.39688 13.0256 0 0 0.214115 0 0 0 0
+"default 6.9x" 3.36295 0.534628 0 1.95787 0 0 0 0 0 0
+"tuned 6.8x" 3.34337 0 0 0 2.50437 0.1518 0 0 0 0
 EOD
 $d7 << EOD
-"baseline" 69.7265 4.44885 32.8585 0 0 0.364681 0 0 0 0
-"default 4.1x" 18.6445 1.05407 0 6.23376 0 0 0 0 0 0
-"tuned 4.1x" 18.6445 1.05407 0 6.23376 0 0 0 0 0 0
+"baseline" 34.8389 2.14755 16.3897 0 0 0.189373 0 0 0 0
+"default 4.1x" 9.33756 0.488494 0 3.16347 0 0 0 0 0 0
+"tuned 3.5x" 9.36509 0.776723 0 5.05719 0 0 0 0 0 0
 EOD
 set terminal pngcairo size 1380,600 font ',9' noenhanced
 set output 'variants.png'
@@ -60,46 +60,54 @@ plot newhistogram 'N=1' lt 1, \
     $d0 using 3 lc rgb word(colors, 2) title 'flux', \
     $d0 using 4 lc rgb word(colors, 3) title 'lift', \
     $d0 using 5 lc rgb word(colors, 4) title 'liftupdate', \
+    $d0 using 6 lc rgb word(colors, 5) title 'fluxlift', \
     $d0 using 7 lc rgb word(colors, 6) title 'update', \
   newhistogram 'N=2' lt 1, \
     $d1 using 2:xtic(1) lc rgb word(colors, 1) notitle, \
     $d1 using 3 lc rgb word(colors, 2) notitle, \
     $d1 using 4 lc rgb word(colors, 3) notitle, \
     $d1 using 5 lc rgb word(colors, 4) notitle, \
+    $d1 using 6 lc rgb word(colors, 5) notitle, \
     $d1 using 7 lc rgb word(colors, 6) notitle, \
   newhistogram 'N=3' lt 1, \
     $d2 using 2:xtic(1) lc rgb word(colors, 1) notitle, \
     $d2 using 3 lc rgb word(colors, 2) notitle, \
     $d2 using 4 lc rgb word(colors, 3) notitle, \
     $d2 using 5 lc rgb word(colors, 4) notitle, \
+    $d2 using 6 lc rgb word(colors, 5) notitle, \
     $d2 using 7 lc rgb word(colors, 6) notitle, \
   newhistogram 'N=4' lt 1, \
     $d3 using 2:xtic(1) lc rgb word(colors, 1) notitle, \
     $d3 using 3 lc rgb word(colors, 2) notitle, \
     $d3 using 4 lc rgb word(colors, 3) notitle, \
     $d3 using 5 lc rgb word(colors, 4) notitle, \
+    $d3 using 6 lc rgb word(colors, 5) notitle, \
     $d3 using 7 lc rgb word(colors, 6) notitle, \
   newhistogram 'N=5' lt 1, \
     $d4 using 2:xtic(1) lc rgb word(colors, 1) notitle, \
     $d4 using 3 lc rgb word(colors, 2) notitle, \
     $d4 using 4 lc rgb word(colors, 3) notitle, \
     $d4 using 5 lc rgb word(colors, 4) notitle, \
+    $d4 using 6 lc rgb word(colors, 5) notitle, \
     $d4 using 7 lc rgb word(colors, 6) notitle, \
   newhistogram 'N=6' lt 1, \
     $d5 using 2:xtic(1) lc rgb word(colors, 1) notitle, \
     $d5 using 3 lc rgb word(colors, 2) notitle, \
     $d5 using 4 lc rgb word(colors, 3) notitle, \
     $d5 using 5 lc rgb word(colors, 4) notitle, \
+    $d5 using 6 lc rgb word(colors, 5) notitle, \
     $d5 using 7 lc rgb word(colors, 6) notitle, \
   newhistogram 'N=7' lt 1, \
     $d6 using 2:xtic(1) lc rgb word(colors, 1) notitle, \
     $d6 using 3 lc rgb word(colors, 2) notitle, \
     $d6 using 4 lc rgb word(colors, 3) notitle, \
     $d6 using 5 lc rgb word(colors, 4) notitle, \
+    $d6 using 6 lc rgb word(colors, 5) notitle, \
     $d6 using 7 lc rgb word(colors, 6) notitle, \
   newhistogram 'N=8' lt 1, \
     $d7 using 2:xtic(1) lc rgb word(colors, 1) notitle, \
     $d7 using 3 lc rgb word(colors, 2) notitle, \
     $d7 using 4 lc rgb word(colors, 3) notitle, \
     $d7 using 5 lc rgb word(colors, 4) notitle, \
+    $d7 using 6 lc rgb word(colors, 5) notitle, \
     $d7 using 7 lc rgb word(colors, 6) notitle
