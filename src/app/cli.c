@@ -53,3 +53,31 @@ dg_status dg_cli_ints(const char *opt, const char *s, int n, int *out) {
 dg_status dg_cli_doubles(const char *opt, const char *s, int n, double *out) {
   return split(opt, s, n, out, 0);
 }
+
+dg_status dg_cli_orders(const char *s, int *orders, int *n) {
+  char buf[128];
+  DG_CHECK(strlen(s) < sizeof buf, DG_ERR_INPUT, "--order: '%s' too long", s);
+  snprintf(buf, sizeof buf, "%s", s);
+  *n = 0;
+  char *save = NULL;
+  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    int a, b;
+    char *dash = strchr(tok, '-');
+    if (dash) {
+      *dash = '\0';
+      DG_CALL(dg_cli_int("--order", tok, 1, 15, &a));
+      DG_CALL(dg_cli_int("--order", dash + 1, 1, 15, &b));
+      DG_CHECK(a <= b, DG_ERR_INPUT, "--order: empty range %d-%d", a, b);
+    } else {
+      DG_CALL(dg_cli_int("--order", tok, 1, 15, &a));
+      b = a;
+    }
+    for (int x = a; x <= b; ++x) {
+      int dup = 0;
+      for (int i = 0; i < *n; ++i) dup |= orders[i] == x;
+      if (!dup) orders[(*n)++] = x;
+    }
+  }
+  DG_CHECK(*n > 0, DG_ERR_INPUT, "--order: no order in '%s'", s);
+  return DG_OK;
+}

@@ -11,4 +11,8 @@ dg_status dg_cli_double(const char *opt, const char *s, double *out) DG_NODISCAR
 dg_status dg_cli_ints(const char *opt, const char *s, int n, int *out) DG_NODISCARD;
 dg_status dg_cli_doubles(const char *opt, const char *s, int n, double *out) DG_NODISCARD;
 
+/* An order list for --order: "3", "1-6", "2,4", "1-3,5" -> orders[0..*n), each in 1..15,
+ * without repeats; orders must hold 15 entries. */
+dg_status dg_cli_orders(const char *s, int *orders, int *n) DG_NODISCARD;
+
 #endif

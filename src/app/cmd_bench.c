@@ -52,35 +52,6 @@ static void usage(FILE *f) {
           MAX_EXTRA);
 }
 
-/* "3", "1-6", "2,4", "1-3,5" -> orders[0..*n). */
-static dg_status parse_orders(const char *s, int *orders, int *n) {
-  char buf[128];
-  DG_CHECK(strlen(s) < sizeof buf, DG_ERR_INPUT, "--order: '%s' too long", s);
-  snprintf(buf, sizeof buf, "%s", s);
-  *n = 0;
-  char *save = NULL;
-  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-    int a, b;
-    char *dash = strchr(tok, '-');
-    if (dash) {
-      *dash = '\0';
-      DG_CALL(dg_cli_int("--order", tok, 1, MAX_ORDERS, &a));
-      DG_CALL(dg_cli_int("--order", dash + 1, 1, MAX_ORDERS, &b));
-      DG_CHECK(a <= b, DG_ERR_INPUT, "--order: empty range %d-%d", a, b);
-    } else {
-      DG_CALL(dg_cli_int("--order", tok, 1, MAX_ORDERS, &a));
-      b = a;
-    }
-    for (int x = a; x <= b; ++x) {
-      int dup = 0;
-      for (int i = 0; i < *n; ++i) dup |= orders[i] == x;
-      if (!dup && *n < MAX_ORDERS) orders[(*n)++] = x;
-    }
-  }
-  DG_CHECK(*n > 0, DG_ERR_INPUT, "--order: no order in '%s'", s);
-  return DG_OK;
-}
-
 static void sizing_rule(const dg_bench_options *o, char *buf, size_t cap) {
   if (o->elements > 0)
     snprintf(buf, cap,
@@ -209,7 +180,7 @@ int dg_cmd_bench(int argc, char **argv) {
       return 0;
     } else if (!strcmp(a, "--order")) {
       VALUE();
-      DG_CALL_GOTO(fail, parse_orders(argv[i], orders, &norders));
+      DG_CALL_GOTO(fail, dg_cli_orders(argv[i], orders, &norders));
     } else if (!strcmp(a, "--precision")) {
       VALUE();
       if (!strcmp(argv[i], "float"))
