@@ -1,46 +1,15 @@
 /* A tuning result stored in the cache reads back field for field, and lookup finds it as an
  * exact hit naming the cache file; limits are kept beside it. */
-#include "test_util.h"
+#include "test_tune_util.h"
 
 #include <unistd.h>
-
-#include "tune/tune.h"
-
-static dg_device_info fake_info(const char *name, const char *vendor, const char *driver) {
-  dg_device_info d;
-  memset(&d, 0, sizeof d);
-  snprintf(d.name, sizeof d.name, "%s", name);
-  snprintf(d.vendor, sizeof d.vendor, "%s", vendor);
-  snprintf(d.platform_name, sizeof d.platform_name, "Test Platform");
-  snprintf(d.platform_version, sizeof d.platform_version, "OpenCL 3.0 test");
-  snprintf(d.driver_version, sizeof d.driver_version, "%s", driver);
-  snprintf(d.device_version, sizeof d.device_version, "OpenCL 3.0");
-  d.type = CL_DEVICE_TYPE_CPU;
-  d.compute_units = 2;
-  d.max_work_group_size = 4096;
-  d.max_work_item_size[0] = d.max_work_item_size[1] = d.max_work_item_size[2] = 4096;
-  d.local_mem_size = 1 << 20;
-  d.global_mem_size = (cl_ulong)1 << 33;
-  d.max_constant_buffer_size = 1 << 20;
-  d.max_alloc_size = (cl_ulong)1 << 31;
-  d.has_fp64 = 1;
-  return d;
-}
-
-static void make_paths(dg_tune_paths *p, char *root) {
-  strcpy(root, "/tmp/dgtd-test-tune-XXXXXX");
-  assert_non_null(mkdtemp(root));
-  memset(p, 0, sizeof *p);
-  snprintf(p->cache_dir, sizeof p->cache_dir, "%s/cache", root);
-  snprintf(p->shipped_dir, sizeof p->shipped_dir, "%s/shipped", root);
-}
 
 static void test_round_trip(void **state) {
   (void)state;
   char root[64], path[DG_TUNE_PATH + 64], desc[1024];
   dg_tune_paths paths;
-  make_paths(&paths, root);
-  const dg_device_info info = fake_info("Test Device X1", "Test Vendor", "1.0");
+  tt_paths(&paths, root);
+  const dg_device_info info = tt_info("Test Device X1", "Test Vendor", "1.0");
   dg_device_key key;
   dg_device_key_from_info(&info, &key);
   dg_tune_entry e;
@@ -133,9 +102,7 @@ static void test_round_trip(void **state) {
                    DG_TUNE_MISS);
   const dg_variant d = dg_variant_default(&info, 3, DG_PREC_FLOAT);
   assert_memory_equal(&v, &d, sizeof v);
-  char cmd[128];
-  snprintf(cmd, sizeof cmd, "rm -rf %s", root);
-  assert_int_equal(system(cmd), 0);
+  tt_rmrf(root);
 }
 
 int main(void) {
