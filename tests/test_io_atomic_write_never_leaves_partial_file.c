@@ -9,7 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "io/atomic.h"
+#include "core/files.h"
 
 typedef test_scratch fixture;
 

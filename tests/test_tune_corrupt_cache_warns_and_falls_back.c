@@ -1,6 +1,7 @@
 /* A corrupt cache file (garbage, truncated JSON, wrong structure, incomplete entries) gives
  * a warning and the default or another valid source, never a crash or a wrong variant; the
  * next store moves it aside and writes a valid file. */
+#include "core/files.h"
 #include "test_tune_util.h"
 
 static void write_file(const char *path, const char *text) {
@@ -15,8 +16,8 @@ static void test_corrupt_files(void **state) {
   char root[64], path[DG_TUNE_PATH + 64], desc[4096];
   dg_tune_paths paths;
   tt_paths(&paths, root);
-  assert_dg_ok(dg_tune_mkdirs(paths.cache_dir));
-  assert_dg_ok(dg_tune_mkdirs(paths.shipped_dir));
+  assert_dg_ok(dg_mkdir_p(paths.cache_dir));
+  assert_dg_ok(dg_mkdir_p(paths.shipped_dir));
   const dg_device_info info = tt_info("Corrupt Device", "Test Vendor", "1.0");
   dg_device_key key;
   dg_device_key_from_info(&info, &key);

@@ -1,6 +1,7 @@
 /* A tune killed part-way resumes from its journal: variants already timed are not timed
  * again, and a variant that was being built when the process died (an "attempt" without
  * an outcome: a compiler crash) is recorded as failed and skipped. */
+#include "core/files.h"
 #include "test_tune_util.h"
 
 #include <inttypes.h>
@@ -31,7 +32,7 @@ static void test_resume(void **state) {
   char slug[128], dir[DG_TUNE_PATH + 16], path[DG_TUNE_PATH + 256];
   dg_device_slug(dev->info.name, slug, sizeof slug);
   snprintf(dir, sizeof dir, "%s/journal", opt.paths.cache_dir);
-  assert_dg_ok(dg_tune_mkdirs(dir));
+  assert_dg_ok(dg_mkdir_p(dir));
   snprintf(path, sizeof path, "%s/%s-%08" PRIx32 "-N1-float-list.jsonl", dir, slug,
            (uint32_t)dg_device_key_hash(&key));
   const int n = dg_tune_box_n(opt.target_dofs, 1);

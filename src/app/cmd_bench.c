@@ -13,7 +13,7 @@
 #include "bench/bench.h"
 #include "core/alloc.h"
 #include "device/device.h"
-#include "io/atomic.h"
+#include "core/files.h"
 #include "tune/tune.h"
 
 enum { MAX_ORDERS = 15, MAX_EXTRA = 8 };
@@ -327,7 +327,7 @@ int dg_cmd_bench(int argc, char **argv) {
         cJSON_AddStringToObject(doc, "command", command) &&
         add_json(doc, "device", device_json(dev)) &&
         add_json(doc, "limits", limits_json(&limits, measured)) &&
-        cJSON_AddStringToObject(doc, "precision", prec == DG_PREC_DOUBLE ? "double" : "float") &&
+        cJSON_AddStringToObject(doc, "precision", dg_precision_name(prec)) &&
         cJSON_AddStringToObject(doc, "sizing", sizing) &&
         cJSON_AddNumberToObject(doc, "repeats", bo.repeats) &&
         cJSON_AddNumberToObject(doc, "host_busy_before", load0) &&
@@ -362,7 +362,7 @@ int dg_cmd_bench(int argc, char **argv) {
   }
   if (plot) {
     char written[4096] = "";
-    DG_CALL_GOTO(fail, dg_tune_mkdirs(plot));
+    DG_CALL_GOTO(fail, dg_mkdir_p(plot));
     if (scaling)
       DG_CALL_GOTO(
           fail, dg_bench_plot_scaling(plot, dev->info.name, scal, nscal, written, sizeof written));

@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "app/cli.h"
+#include "core/clock.h"
 #include "app/commands.h"
 #include "core/alloc.h"
 #include "device/device.h"
@@ -41,12 +42,6 @@ static void usage(FILE *f) {
           "  --help                this text\n\n"
           "Results: $DGTD_CACHE_DIR, else $XDG_CACHE_HOME/dgtd, else ~/.cache/dgtd\n"
           "(<device>.json, journal/ for resuming a killed tune); shipped: tuning/.\n");
-}
-
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 /* The hidden child mode: build and verify one variant, print the verdict. */
@@ -177,7 +172,7 @@ int dg_cmd_tune(int argc, char **argv) {
   }
   if (verify_spec) return verify_one(verify_spec, orders[0], device);
 
-  const double t0 = now_s();
+  const double t0 = dg_now_s();
   DG_CALL_GOTO(fail, dg_device_create(&dev, device));
   dg_tune_options opt;
   DG_CALL_GOTO(fail, dg_tune_options_default(&opt));
@@ -218,7 +213,7 @@ int dg_cmd_tune(int argc, char **argv) {
       }
       /* The whole-run budget, shared evenly by what is left to do. */
       const int left = njobs - (pi * norders + oi);
-      opt.budget_s = budget > 0 ? fmax(1.0, (budget - (now_s() - t0)) / left) : 0;
+      opt.budget_s = budget > 0 ? fmax(1.0, (budget - (dg_now_s() - t0)) / left) : 0;
       dg_tune_result *r = &results[nres];
       st = dg_tune_order(dev, orders[oi], p, &opt, &limits, r);
       if (st != DG_OK) {
@@ -252,7 +247,7 @@ int dg_cmd_tune(int argc, char **argv) {
   }
   int nowin = 0;
   for (int i = 0; i < nres; ++i) nowin += results[i].winner < 0;
-  if (verbose) fprintf(stderr, "tune finished in %.0f s\n", now_s() - t0);
+  if (verbose) fprintf(stderr, "tune finished in %.0f s\n", dg_now_s() - t0);
   for (int i = 0; i < nres; ++i) dg_tune_result_free(&results[i]);
   dg_free(&results);
   dg_device_destroy(&dev);

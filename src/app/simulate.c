@@ -1,4 +1,6 @@
 #include "app/simulate.h"
+#include "core/files.h"
+#include "core/clock.h"
 
 #include <errno.h>
 #include <math.h>
@@ -28,12 +30,6 @@
 #include "part/part.h"
 #include "refel/refel.h"
 #include "tune/tune.h"
-
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
 
 /* Everything a run owns, released in one place. */
 typedef struct {
@@ -262,21 +258,6 @@ static int sources_active(const run_state *s, double t) {
       return 1;
   if (c->has_plane_wave) return 1; /* the wave keeps crossing the domain */
   return 0;
-}
-
-static dg_status make_dir(const char *dir) {
-  char path[DG_CASE_PATH];
-  snprintf(path, sizeof path, "%s", dir);
-  for (char *p = path + 1; *p; ++p) {
-    if (*p != '/') continue;
-    *p = '\0';
-    if (mkdir(path, 0777) != 0 && errno != EEXIST)
-      return DG_ERROR(DG_ERR_IO, "cannot create directory %s: %s", path, strerror(errno));
-    *p = '/';
-  }
-  if (mkdir(path, 0777) != 0 && errno != EEXIST)
-    return DG_ERROR(DG_ERR_IO, "cannot create directory %s: %s", path, strerror(errno));
-  return DG_OK;
 }
 
 static void out_path(const run_state *s, const char *name, char *buf, size_t cap) {
@@ -682,7 +663,7 @@ static dg_status start_opencl(run_state *s, dg_run_result *r) {
 static void progress(const dg_case *c, int step, int last_step, double t, double t0_wall,
                      int first_step, long long dofs, double *last_print) {
   if (c->quiet) return;
-  const double now = now_s();
+  const double now = dg_now_s();
   const int tty = isatty(STDERR_FILENO);
   if (step != last_step && now - *last_print < (tty ? 0.25 : 10.0)) return;
   *last_print = now;
@@ -799,7 +780,7 @@ dg_status dg_run(const dg_case *c, dg_run_result *r) {
                 "(\"output\": {\"directory\": ...} or --output DIR)", c->source);
   if (want_files) {
     char path[DG_CASE_PATH + 32];
-    if (s.rank == 0) st = make_dir(c->output_dir);
+    if (s.rank == 0) st = dg_mkdir_p(c->output_dir);
     if (s.size > 1) MPI_Bcast(&st, 1, MPI_INT, 0, MPI_COMM_WORLD);
     DG_CHECK_GOTO(done, st == DG_OK, st, "cannot create the output directory %s", c->output_dir);
     /* Only rank 0 writes the logs (probes are gathered to it). */
@@ -827,7 +808,7 @@ dg_status dg_run(const dg_case *c, dg_run_result *r) {
   if (want_files && c->vtu_every && !c->restart[0]) DG_CALL_GOTO(done, write_vtu(&s, 0, 0));
 
   ref_ctx rctx = {&s, DG_OK};
-  const double t0_wall = now_s();
+  const double t0_wall = dg_now_s();
   double last_print = 0, last_checkpoint = t0_wall;
   for (int step = s.first_step; step < s.steps; ++step) {
     if (s.op) DG_CALL_GOTO(done, dg_cl_maxwell_step(s.op, t, s.dt));
@@ -840,7 +821,7 @@ dg_status dg_run(const dg_case *c, dg_run_result *r) {
     const int vtu_due = want_files && ((c->vtu_every && now % c->vtu_every == 0) ||
                                        (next_time < c->n_vtu_times && fabs(c->vtu_times[next_time] - t) <= 0.5 * s.dt));
     int chk_due = want_files && ((c->checkpoint_every && now % c->checkpoint_every == 0) ||
-                                 (c->checkpoint_seconds > 0 && now_s() - last_checkpoint >= c->checkpoint_seconds));
+                                 (c->checkpoint_seconds > 0 && dg_now_s() - last_checkpoint >= c->checkpoint_seconds));
     if (s.size > 1) /* every rank checkpoints the same step */
       MPI_Allreduce(MPI_IN_PLACE, &chk_due, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (probe_due || energy_due || vtu_due || chk_due) DG_CALL_GOTO(done, fetch_state(&s));
@@ -859,13 +840,13 @@ dg_status dg_run(const dg_case *c, dg_run_result *r) {
     }
     if (chk_due) {
       DG_CALL_GOTO(done, write_checkpoint(&s, now, t, r->variant));
-      last_checkpoint = now_s();
+      last_checkpoint = dg_now_s();
       ++r->n_checkpoints;
     }
     if (s.rank == 0) progress(c, now, s.steps, t, t0_wall, s.first_step, r->dofs, &last_print);
   }
   if (s.op) DG_CALL_GOTO(done, dg_cl_maxwell_finish(s.op));
-  r->wall_s = now_s() - t0_wall;
+  r->wall_s = dg_now_s() - t0_wall;
   r->steps = s.steps - s.first_step;
   if (s.size > 1) /* the slowest rank's time */
     MPI_Allreduce(MPI_IN_PLACE, &r->wall_s, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);

@@ -302,7 +302,7 @@ static dg_status build_program(dg_cl_maxwell *op, const double *ops_t[4], const 
   char label[64], suffix[32];
   dg_variant_kernel_suffix(&op->v, suffix, sizeof suffix);
   snprintf(label, sizeof label, "maxwell_N%d_%s_%s", op->N, suffix,
-           op->v.precision == DG_PREC_DOUBLE ? "double" : "float");
+           dg_precision_name(op->v.precision));
   DG_CALL(render_source(op, ops_t, &src));
   DG_CALL_GOTO(done, dg_program_build_cached(op->dev->binaries, op->dev, src, NULL, label,
                                              dump_dir, &op->prog));

@@ -86,6 +86,17 @@ static const char *const ops_names[] = {"arg", "literal", NULL};
 static const char *const test_names[] = {"none", "flip", "syntax", NULL};
 static const char *const flux_names[] = {"point", "face", NULL};
 
+const char *dg_precision_name(dg_precision p) { return prec_names[p == DG_PREC_DOUBLE]; }
+
+int dg_precision_parse(const char *name, dg_precision *p) {
+  for (int i = 0; prec_names[i]; ++i)
+    if (!strcmp(name, prec_names[i])) {
+      *p = (dg_precision)i;
+      return 1;
+    }
+  return 0;
+}
+
 static const char *unroll_name(int u, char *buf, size_t cap) {
   if (u == 0) return "full";
   snprintf(buf, cap, "%d", u);

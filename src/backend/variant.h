@@ -87,6 +87,10 @@ typedef struct {
   int lnpw;          /* lift: output nodes per work-item */
 } dg_variant;
 
+/* "float" / "double", and back (0 if name is neither). */
+const char *dg_precision_name(dg_precision p);
+int dg_precision_parse(const char *name, dg_precision *p);
+
 /* One element per work-group, one node per work-item, nothing in local memory, no
  * unrolling, separate kernels, float. The reference point of speedups. */
 dg_variant dg_variant_baseline(dg_precision precision);

@@ -1,6 +1,7 @@
 /* The measurements of `dgtd bench` (bench/bench.h): variants compared on one mesh, and one
  * variant across mesh sizes. */
 #include "bench/bench.h"
+#include "core/clock.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -13,12 +14,6 @@
 enum { WARMUP_STAGES = 2 };         /* PoCL compiles each kernel at its first launch */
 static const double STEP_DT = 1e-4; /* any small step: the timed steps must not blow up */
 static const uint64_t STATE_SEED = 0xbe9c4full;
-
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static uint64_t verify_seed(int N) { return 0xb3ac4e55ull + (uint64_t)N; }
 
@@ -153,7 +148,7 @@ static dg_status ctx_prepare(order_ctx *x, dg_device *dev, int N, dg_precision p
                              const dg_bench_options *o, int R) {
   dg_bench_order *out = x->out;
   FILE *log = o->log ? o->log : stderr;
-  const double t0 = now_s();
+  const double t0 = dg_now_s();
   memset(out, 0, sizeof *out);
   out->N = N;
   out->precision = p;
@@ -185,18 +180,18 @@ static dg_status ctx_prepare(order_ctx *x, dg_device *dev, int N, dg_precision p
   dg_verify_random_fields(STATE_SEED, nq, x->q);
   if (o->verbose)
     fprintf(log, "[N=%d %s] K=%ld elements (box %d^3 x 6), %.4g DOFs; tuned: %s\n", N,
-            p == DG_PREC_DOUBLE ? "double" : "float", out->K, out->box_n, out->counts.dofs,
+            dg_precision_name(p), out->K, out->box_n, out->counts.dofs,
             out->tuned_from);
   for (int i = 0; i < out->nv; ++i) {
-    const double tb = now_s();
+    const double tb = dg_now_s();
     DG_CALL(prepare(dev, x->c, &out->v[i], x->q, &x->ops[i], 1));
     if (o->verbose)
       fprintf(log, "[N=%d] %-8s %5.1fs  %s%s%s\n", N, x->ops[i] ? "verified" : "FAILED",
-              now_s() - tb, out->v[i].spec, x->ops[i] ? "" : ": ",
+              dg_now_s() - tb, out->v[i].spec, x->ops[i] ? "" : ": ",
               x->ops[i] ? "" : out->v[i].reason);
   }
   DG_CALL(DG_ALLOC(x->samples, (size_t)out->nv * SAMPLE_W * R));
-  out->seconds = now_s() - t0;
+  out->seconds = dg_now_s() - t0;
   return DG_OK;
 }
 
@@ -204,7 +199,7 @@ static dg_status ctx_prepare(order_ctx *x, dg_device *dev, int N, dg_precision p
  * evicted), one profiled stage and one step. */
 static dg_status ctx_round(order_ctx *x, int r, int R) {
   dg_bench_order *out = x->out;
-  const double t0 = now_s();
+  const double t0 = dg_now_s();
   for (int i = 0; i < out->nv; ++i) {
     if (!x->ops[i]) continue;
     dg_bench_variant *b = &out->v[i];
@@ -212,19 +207,19 @@ static dg_status ctx_round(order_ctx *x, int r, int R) {
     DG_CALL(dg_cl_maxwell_time_stage(x->ops[i], &t));
     DG_CALL(dg_cl_maxwell_time_stage(x->ops[i], &t));
     DG_CALL(dg_cl_maxwell_finish(x->ops[i]));
-    const double ts = now_s();
+    const double ts = dg_now_s();
     DG_CALL(dg_cl_maxwell_step(x->ops[i], 0.0, STEP_DT));
     DG_CALL(dg_cl_maxwell_finish(x->ops[i]));
     double *s = x->samples + (size_t)i * SAMPLE_W * R;
     s[r] = (double)t.total_ns;
-    s[R + r] = (now_s() - ts) * 1e9;
+    s[R + r] = (dg_now_s() - ts) * 1e9;
     b->nk = t.n;
     for (int m = 0; m < t.n; ++m) {
       snprintf(b->k[m].name, sizeof b->k[m].name, "%s", t.name[m]);
       s[(size_t)(2 + m) * R + r] = (double)t.ns[m];
     }
   }
-  out->seconds += now_s() - t0;
+  out->seconds += dg_now_s() - t0;
   return DG_OK;
 }
 
@@ -344,7 +339,7 @@ dg_status dg_bench_scaling_run(dg_device *dev, int N, dg_precision p, const dg_b
                                double max_dofs, dg_bench_scaling *out) {
   dg_status st = DG_OK;
   FILE *log = o->log ? o->log : stderr;
-  const double t0 = now_s();
+  const double t0 = dg_now_s();
   const int R = clamp_repeats(o->repeats);
   double *q = NULL, *samples = NULL;
   dg_verify_case **cs = NULL;
@@ -441,7 +436,7 @@ dg_status dg_bench_scaling_run(dg_device *dev, int N, dg_precision p, const dg_b
       out->full_dofs = out->pts[i].dofs;
       break;
     }
-  out->seconds = now_s() - t0;
+  out->seconds = dg_now_s() - t0;
 done:
   for (int i = 0; ops && i < ns; ++i) dg_cl_maxwell_destroy(&ops[i]);
   for (int i = 0; cs && i < ns; ++i) dg_verify_case_destroy(&cs[i]);

@@ -10,7 +10,6 @@
 
 #include "bench/bench.h"
 
-static const char *prec_name(dg_precision p) { return p == DG_PREC_DOUBLE ? "double" : "float"; }
 
 static void roles_text(unsigned roles, char *buf, size_t cap) {
   static const char *const names[] = {"tuned", "default", "baseline", "extra"};
@@ -47,7 +46,7 @@ void dg_bench_print_order(FILE *f, const dg_bench_order *r, const dg_device_limi
   fprintf(f,
           "\nN=%d %s: box %d^3 x 6 = %ld elements, %.4g DOFs; one RK stage = %.4g GFLOP, "
           "%.4g MB minimum",
-          r->N, prec_name(r->precision), r->box_n, r->K, r->counts.dofs, r->counts.flops * 1e-9,
+          r->N, dg_precision_name(r->precision), r->box_n, r->K, r->counts.dofs, r->counts.flops * 1e-9,
           r->counts.bytes * 1e-6);
   if (bound > 0)
     fprintf(f, "; roofline bound %.3f ms (%s-bound)", bound * 1e-6,
@@ -57,7 +56,7 @@ void dg_bench_print_order(FILE *f, const dg_bench_order *r, const dg_device_limi
     fprintf(f,
             "  (no usable tuning result: 'tuned' below is the device default; run `dgtd tune "
             "--order %d --precision %s`)\n",
-            r->N, prec_name(r->precision));
+            r->N, dg_precision_name(r->precision));
   fprintf(f, "  %-22s %9s %-19s %9s %8s %7s %6s %6s %7s\n", "variant", "stage ms", "(min-max)",
           "step ms", "MDOF/s", "GFLOP/s", "GB/s", "%roof", "verify");
   for (int i = 0; i < r->nv; ++i) {
@@ -98,7 +97,7 @@ void dg_bench_print_summary(FILE *f, const dg_bench_order *r, int n, const dg_de
   fprintf(f,
           "\nsummary (%s; DOF/s = field DOFs per RK-stage time; %%roof = roofline bound / "
           "stage time)\n",
-          prec_name(r[0].precision));
+          dg_precision_name(r[0].precision));
   fprintf(f, "%3s %8s %10s | %9s %6s | %9s %9s | %8s %8s | %s\n", "N", "K", "DOFs", "tuned",
           "%roof", "default", "baseline", "x base", "x dflt", "tuned variant");
   fprintf(f, "%3s %8s %10s | %9s %6s | %9s %9s | %8s %8s |\n", "", "", "", "MDOF/s", "", "MDOF/s",
@@ -124,7 +123,7 @@ void dg_bench_print_scaling(FILE *f, const dg_bench_scaling *s, int n) {
     char sp[DG_VARIANT_SPEC_MAX];
     short_spec(x->spec, sp, sizeof sp);
     fprintf(f, "\nN=%d %s scaling, %s variant %s (cap %.4g DOFs: %s)\n", x->N,
-            prec_name(x->precision), dg_tune_found_name(x->found), sp, x->max_dofs, x->cap_reason);
+            dg_precision_name(x->precision), dg_tune_found_name(x->found), sp, x->max_dofs, x->cap_reason);
     fprintf(f, "  %4s %9s %11s %10s %19s %9s\n", "n", "K", "DOFs", "stage ms", "(min-max)",
             "MDOF/s");
     for (int i = 0; i < x->np; ++i) {
@@ -223,7 +222,7 @@ cJSON *dg_bench_order_json(const dg_bench_order *r, const dg_device_limits *l) {
   for (int i = 0; i < 3; ++i)
     if (idx[i] >= 0) spec[i] = r->v[idx[i]].spec;
   int ok = o && cJSON_AddNumberToObject(o, "N", r->N) &&
-           cJSON_AddStringToObject(o, "precision", prec_name(r->precision)) &&
+           cJSON_AddStringToObject(o, "precision", dg_precision_name(r->precision)) &&
            cJSON_AddNumberToObject(o, "box_n", r->box_n) &&
            cJSON_AddNumberToObject(o, "K", (double)r->K) &&
            cJSON_AddNumberToObject(o, "dofs", r->counts.dofs) &&
@@ -260,7 +259,7 @@ cJSON *dg_bench_order_json(const dg_bench_order *r, const dg_device_limits *l) {
 cJSON *dg_bench_scaling_json(const dg_bench_scaling *s) {
   cJSON *o = cJSON_CreateObject(), *pts = NULL;
   int ok = o && cJSON_AddNumberToObject(o, "N", s->N) &&
-           cJSON_AddStringToObject(o, "precision", prec_name(s->precision)) &&
+           cJSON_AddStringToObject(o, "precision", dg_precision_name(s->precision)) &&
            cJSON_AddStringToObject(o, "spec", s->spec) &&
            cJSON_AddStringToObject(o, "tuned_found", dg_tune_found_name(s->found)) &&
            cJSON_AddStringToObject(o, "tuned_from", s->tuned_from) &&
@@ -366,7 +365,7 @@ static dg_status plot_dofs(const char *dir, const char *dev, const dg_bench_orde
       "  $d using 1:4 with linespoints pt 9 lw 2 lc rgb '#d62728' title 'baseline', \\\n"
       "  $d using 1:3 with linespoints pt 4 ps 1.8 lw 2 dt 3 lc rgb '#2ca02c' title 'default', \\\n"
       "  $d using 1:2 with linespoints pt 7 lw 2 lc rgb '#1f77b4' title 'tuned'\n",
-      dev, n ? prec_name(r[0].precision) : "");
+      dev, n ? dg_precision_name(r[0].precision) : "");
   DG_CALL(finish_script(f, dir, "dofs_vs_order.gp", "dofs_vs_order.png", written, cap));
   return DG_OK;
 }
@@ -421,7 +420,7 @@ static dg_status plot_roofline(const char *dir, const char *dev, const dg_bench_
           "set palette defined (1 '#1f77b4', 4 '#2ca02c', 8 '#d62728')\nset cbrange [1:8]\n"
           "set cblabel 'order N'\nset cbtics 1\n"
           "plot roof(x) with lines lw 3 lc rgb '#333333' title 'roofline (measured)'",
-          dev, prec_name(p), peak * 2.5, l->bandwidth_gbs, peak, l->fma_gflops[p],
+          dev, dg_precision_name(p), peak * 2.5, l->bandwidth_gbs, peak, l->fma_gflops[p],
           l->gemm_gflops[p]);
   if (l->gemm_gflops[p] > 0 && l->gemm_gflops[p] < peak)
     fprintf(f, ", \\\n  gemm with lines dt 3 lc rgb '#999999' title sprintf('CLBlast GEMM %%.0f "
@@ -478,7 +477,7 @@ static dg_status plot_variants(const char *dir, const char *dev, const dg_bench_
       "set xtics rotate by -45 font ',8'\nset bmargin 8\nset yrange [0:*]\n"
       "colors = '#1f77b4 #ff7f0e #2ca02c #9467bd #8c564b #e377c2 #7f7f7f #bcbd22 #17becf #aaaaaa'\n"
       "plot ",
-      180 + 150 * (n > 0 ? n : 1), dev, n ? prec_name(r[0].precision) : "");
+      180 + 150 * (n > 0 ? n : 1), dev, n ? dg_precision_name(r[0].precision) : "");
   /* Only the kinds some variant has, so the key lists what is drawn. */
   int used[DG_KERNEL_KINDS] = {0};
   for (int j = 0; j < n; ++j)
@@ -533,7 +532,7 @@ dg_status dg_bench_plot_scaling(const char *dir, const char *device, const dg_be
           "set title '%s: throughput vs problem size (%s, tuned variants)'\n"
           "set xlabel 'field DOFs'\nset ylabel 'MDOF/s'\nset logscale x\nset grid\n"
           "set key bottom right\nset yrange [0:*]\nplot ",
-          dev, n ? prec_name(s[0].precision) : "");
+          dev, n ? dg_precision_name(s[0].precision) : "");
   for (int j = 0; j < n; ++j)
     fprintf(f, "%s$d%d using 1:2:3:4 with yerrorlines pt 7 lw 2 title 'N=%d'", j ? ", \\\n  " : "",
             j, s[j].N);

@@ -1,4 +1,5 @@
 #include "codegen/codegen.h"
+#include "core/hash.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -178,15 +179,6 @@ fail:
 
 /* ---- template hash ---------------------------------------------------------------------- */
 
-static uint64_t fnv1a(uint64_t h, const void *data, size_t n) {
-  const unsigned char *p = data;
-  for (size_t i = 0; i < n; ++i) {
-    h ^= p[i];
-    h *= 1099511628211ull;
-  }
-  return h;
-}
-
 static int cmp_str(const void *a, const void *b) {
   return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
@@ -217,15 +209,15 @@ dg_status dg_codegen_templates_hash(const char *dir_in, uint64_t *hash) {
     n++;
   }
   qsort(names, (size_t)n, sizeof *names, cmp_str);
-  uint64_t h = 14695981039346656037ull;
+  uint64_t h = DG_FNV_OFFSET;
   for (int i = 0; i < n; ++i) {
     char path[DG_CG_PATH + 260];
     snprintf(path, sizeof path, "%s/%s", dir, names[i]);
     char *text = NULL;
     size_t len = 0;
     DG_CALL_GOTO(done, dg_codegen_read_file(path, &text, &len));
-    h = fnv1a(h, names[i], strlen(names[i]) + 1);
-    h = fnv1a(h, text, len);
+    h = dg_fnv1a(h, names[i], strlen(names[i]) + 1);
+    h = dg_fnv1a(h, text, len);
     dg_free(&text);
   }
   *hash = h;

@@ -1,4 +1,6 @@
 #include "device/binary_cache.h"
+#include "core/files.h"
+#include "core/hash.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -19,20 +21,11 @@ typedef struct {
   uint64_t size;   /* bytes of binary that follow */
 } header;
 
-static uint64_t fnv(uint64_t h, const void *data, size_t n) {
-  const unsigned char *p = data;
-  for (size_t i = 0; i < n; ++i) {
-    h ^= p[i];
-    h *= 0x100000001b3ull;
-  }
-  return h;
-}
-
 static uint64_t key_hash(uint64_t h, const dg_device_info *info, const char *source,
                          const char *options) {
   const char *s[] = {info->platform_name, info->platform_version, info->name, info->vendor,
                      info->driver_version, info->device_version, options, source};
-  for (size_t i = 0; i < sizeof s / sizeof *s; ++i) h = fnv(h, s[i], strlen(s[i]) + 1);
+  for (size_t i = 0; i < sizeof s / sizeof *s; ++i) h = dg_fnv1a(h, s[i], strlen(s[i]) + 1);
   return h;
 }
 
@@ -48,18 +41,6 @@ void dg_binary_cache_init(dg_binary_cache *bc, const char *dir) {
   if (c && *c) snprintf(bc->dir, sizeof bc->dir, "%s/binaries", c);
   else if (x && *x) snprintf(bc->dir, sizeof bc->dir, "%s/dgtd/binaries", x);
   else if (h && *h) snprintf(bc->dir, sizeof bc->dir, "%s/.cache/dgtd/binaries", h);
-}
-
-static void mkdirs(const char *dir) {
-  char path[1024];
-  snprintf(path, sizeof path, "%s", dir);
-  for (char *p = path + 1; *p; ++p)
-    if (*p == '/') {
-      *p = '\0';
-      mkdir(path, 0777);
-      *p = '/';
-    }
-  mkdir(path, 0777);
 }
 
 /* The cached binary of (h1, h2), or NULL. */
@@ -111,31 +92,23 @@ static int save(const char *dir, const char *path, cl_program p, uint64_t h1, ui
   unsigned char *bin = malloc(size);
   if (!bin) return 0;
   int ok = clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) == CL_SUCCESS;
-  char tmp[1200];
-  mkdirs(dir);
-  snprintf(tmp, sizeof tmp, "%s.XXXXXX", path);
-  const int fd = ok ? mkstemp(tmp) : -1;
-  if (fd >= 0) fchmod(fd, 0644); /* mkstemp makes it private; the cache is not secret */
-  FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
-  if (!f) {
-    if (fd >= 0) {
-      close(fd);
-      unlink(tmp);
-    }
-    free(bin);
-    return 0;
+  if (dg_mkdir_p(dir) != DG_OK) ok = 0;
+  dg_atomic_file f = {0};
+  if (ok && dg_atomic_open(&f, path) != DG_OK) ok = 0;
+  if (ok) {
+    header hd;
+    memset(&hd, 0, sizeof hd);
+    memcpy(hd.magic, magic, sizeof magic);
+    hd.h1 = h1;
+    hd.h2 = h2;
+    hd.size = size;
+    /* The rename in commit is atomic: a concurrent reader sees the old file, the new one,
+     * or none. */
+    ok = fwrite(&hd, sizeof hd, 1, f.fp) == 1 && fwrite(bin, 1, size, f.fp) == size;
+    if (ok) ok = dg_atomic_commit(&f) == DG_OK;
+    dg_atomic_abort(&f);
   }
-  header hd;
-  memset(&hd, 0, sizeof hd);
-  memcpy(hd.magic, magic, sizeof magic);
-  hd.h1 = h1;
-  hd.h2 = h2;
-  hd.size = size;
-  ok = fwrite(&hd, sizeof hd, 1, f) == 1 && fwrite(bin, 1, size, f) == size;
-  ok = (fclose(f) == 0) && ok;
-  /* rename is atomic: a concurrent reader sees the old file, the new one, or none. */
-  ok = ok && rename(tmp, path) == 0;
-  if (!ok) unlink(tmp);
+  if (!ok) dg_error_clear(); /* best effort: a failed save only costs a rebuild next time */
   free(bin);
   return ok;
 }
@@ -150,7 +123,7 @@ dg_status dg_program_build_cached(dg_binary_cache *bc, dg_device *dev, const cha
     return DG_OK;
   }
   const char *opts = options ? options : "";
-  const uint64_t h1 = key_hash(0xcbf29ce484222325ull, &dev->info, source, opts);
+  const uint64_t h1 = key_hash(DG_FNV_OFFSET, &dev->info, source, opts);
   const uint64_t h2 = key_hash(0x84222325cbf29ce4ull, &dev->info, source, opts);
   char path[1100];
   snprintf(path, sizeof path, "%s/%016llx.bin", bc->dir, (unsigned long long)h1);

@@ -1,4 +1,5 @@
 #include "device/program.h"
+#include "core/files.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -34,26 +35,6 @@ static int write_text(const char *path, const char *text) {
   int bad = fwrite(text, 1, n, f) != n;
   if (fclose(f) != 0) bad = 1;
   return bad ? (errno ? errno : EIO) : 0;
-}
-
-/* mkdir -p */
-static dg_status make_dirs(const char *dir) {
-  char path[DG_PATH_MAX];
-  DG_CHECK(dir[0] != '\0', DG_ERR_INPUT, "empty directory name for dumped kernels");
-  DG_CHECK(strlen(dir) < sizeof path, DG_ERR_IO, "directory name too long: %.200s...", dir);
-  strcpy(path, dir);
-  for (char *p = path + 1;; ++p) {
-    if (*p != '/' && *p != '\0') continue;
-    char c = *p;
-    *p = '\0';
-    if (mkdir(path, 0777) != 0 && errno != EEXIST)
-      return DG_ERROR(DG_ERR_IO, "cannot create directory %s: %s", path, strerror(errno));
-    *p = c;
-    if (c == '\0') break;
-  }
-  struct stat sb;
-  DG_CHECK(stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode), DG_ERR_IO, "%s is not a directory", dir);
-  return DG_OK;
 }
 
 /* Write dir/stem.ext; 0 or an errno value. */
@@ -139,7 +120,7 @@ dg_status dg_program_build(dg_device *dev, const char *source, const char *optio
   if (!options) options = "";
   file_stem(label, stem, sizeof stem);
   if (dump_dir) {
-    DG_CALL(make_dirs(dump_dir));
+    DG_CALL(dg_mkdir_p(dump_dir));
     DG_CALL(dump_source(dump_dir, stem, source, options));
   }
 

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "io/atomic.h"
+#include "core/files.h"
 #include "io/checksum.h"
 #include "refel/refel.h"
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "io/atomic.h"
+#include "core/files.h"
 
 struct dg_series {
   char *path;

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "io/atomic.h"
+#include "core/files.h"
 
 enum { VTK_TETRA = 10, VTK_LAGRANGE_TETRAHEDRON = 71 };
 enum { MAX_TRI_POINTS = (DG_MAX_ORDER + 1) * (DG_MAX_ORDER + 2) / 2 };

@@ -1,4 +1,6 @@
 #include "tune/cache.h"
+#include "core/files.h"
+#include "core/hash.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -23,15 +25,6 @@
       goto label;                                                                   \
     }                                                                               \
   } while (0)
-
-uint64_t dg_fnv1a(uint64_t h, const void *data, size_t n) {
-  const unsigned char *p = data;
-  for (size_t i = 0; i < n; ++i) {
-    h ^= p[i];
-    h *= 0x100000001b3ull;
-  }
-  return h;
-}
 
 void dg_device_key_from_info(const dg_device_info *info, dg_device_key *key) {
   memset(key, 0, sizeof *key);
@@ -94,25 +87,6 @@ void dg_tune_file_free(dg_tune_file *f) {
   f->n = 0;
 }
 
-dg_status dg_tune_mkdirs(const char *dir) {
-  char path[DG_TUNE_PATH];
-  DG_CHECK(dir && dir[0], DG_ERR_INPUT, "empty cache directory name");
-  DG_CHECK(strlen(dir) < sizeof path, DG_ERR_IO, "directory name too long: %.200s", dir);
-  strcpy(path, dir);
-  for (char *p = path + 1;; ++p) {
-    if (*p != '/' && *p != '\0') continue;
-    const char c = *p;
-    *p = '\0';
-    if (mkdir(path, 0777) != 0 && errno != EEXIST)
-      return DG_ERROR(DG_ERR_IO, "cannot create directory %s: %s", path, strerror(errno));
-    *p = c;
-    if (c == '\0') break;
-  }
-  struct stat sb;
-  DG_CHECK(stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode), DG_ERR_IO, "%s is not a directory", dir);
-  return DG_OK;
-}
-
 dg_status dg_tune_paths_default(dg_tune_paths *p) {
   memset(p, 0, sizeof *p);
   const char *c = getenv("DGTD_CACHE_DIR"), *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
@@ -160,7 +134,6 @@ void dg_tune_cache_file(const char *dir, const char *device_name, char *buf, siz
 
 /* ---- JSON <-> structs ---------------------------------------------------------------------- */
 
-static const char *prec_name(dg_precision p) { return p == DG_PREC_DOUBLE ? "double" : "float"; }
 
 static const char *get_str(const cJSON *o, const char *k) {
   const cJSON *i = cJSON_GetObjectItemCaseSensitive(o, k);
@@ -242,7 +215,7 @@ static cJSON *entry_to_json(const dg_tune_entry *e) {
   cJSON *o = cJSON_CreateObject(), *rank = NULL, *rej = NULL;
   if (!o) return NULL;
   int ok = cJSON_AddNumberToObject(o, "N", e->N) &&
-           cJSON_AddStringToObject(o, "precision", prec_name(e->precision)) &&
+           cJSON_AddStringToObject(o, "precision", dg_precision_name(e->precision)) &&
            cJSON_AddStringToObject(o, "kernel_set", DG_TUNE_KERNEL_SET) &&
            cJSON_AddStringToObject(o, "template_hash", hash) &&
            cJSON_AddStringToObject(o, "winner", e->winner) &&
@@ -463,35 +436,6 @@ int dg_tune_cache_limits(const char *path, const dg_device_key *key, dg_device_l
 
 /* ---- writing ------------------------------------------------------------------------------ */
 
-/* Write text to a temp file beside path and rename it over path. */
-static dg_status write_atomic(const char *path, const char *text) {
-  char tmp[DG_TUNE_PATH + 16];
-  snprintf(tmp, sizeof tmp, "%s.XXXXXX", path);
-  const int fd = mkstemp(tmp);
-  DG_CHECK(fd >= 0, DG_ERR_IO, "cannot create a temporary file beside %s: %s", path, strerror(errno));
-  const size_t n = strlen(text);
-  size_t done = 0;
-  while (done < n) {
-    const ssize_t w = write(fd, text + done, n - done);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) break;
-    done += (size_t)w;
-  }
-  /* fsync before rename: after a crash the name points to complete contents. */
-  const int bad = done != n || fchmod(fd, 0644) != 0 || fsync(fd) != 0;
-  const int err = errno;
-  close(fd);
-  if (bad) {
-    unlink(tmp);
-    return DG_ERROR(DG_ERR_IO, "cannot write %s: %s", tmp, strerror(err));
-  }
-  if (rename(tmp, path) != 0) {
-    const int e = errno;
-    unlink(tmp);
-    return DG_ERROR(DG_ERR_IO, "cannot rename %s to %s: %s", tmp, path, strerror(e));
-  }
-  return DG_OK;
-}
 
 /* The record of key in doc's devices array (created if missing). */
 static cJSON *device_record(cJSON *devs, const dg_device_key *key) {
@@ -538,7 +482,7 @@ dg_status dg_tune_cache_store(const char *path, const dg_device_key *key,
   char *slash = strrchr(dir, '/');
   if (slash && slash != dir) {
     *slash = '\0';
-    DG_CALL(dg_tune_mkdirs(dir));
+    DG_CALL(dg_mkdir_p(dir));
   }
   /* A separate lock file: the data file's inode changes with every rename. */
   snprintf(lock, sizeof lock, "%s.lock", path);
@@ -596,7 +540,7 @@ dg_status dg_tune_cache_store(const char *path, const dg_device_key *key,
     cJSON_AddItemToArray(ents, ej);
   }
   DG_CJSON_GOTO(done, out = cJSON_Print(doc));
-  DG_CALL_GOTO(done, write_atomic(path, out));
+  DG_CALL_GOTO(done, dg_atomic_write(path, out, strlen(out)));
 done:
   if (fd >= 0) close(fd); /* releases the lock */
   cJSON_free(out);

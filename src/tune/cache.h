@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "backend/variant.h"
+#include "core/hash.h"
 #include "core/status.h"
 #include "device/device.h"
 #include "tune/limits.h"
@@ -50,9 +51,6 @@ void dg_device_key_from_info(const dg_device_info *info, dg_device_key *key);
 int dg_device_key_equal(const dg_device_key *a, const dg_device_key *b);
 /* A 64-bit FNV-1a hash of the key (for journal and binary file names). */
 uint64_t dg_device_key_hash(const dg_device_key *key);
-/* FNV-1a 64 of n bytes, continuing from h (start with DG_FNV_OFFSET). */
-#define DG_FNV_OFFSET 0xcbf29ce484222325ull
-uint64_t dg_fnv1a(uint64_t h, const void *data, size_t n);
 
 /* File-name slug of a device name: lower case, runs of anything but [a-z0-9] become '-'. */
 void dg_device_slug(const char *name, char *buf, size_t cap);
@@ -135,7 +133,5 @@ void dg_tune_cache_file(const char *dir, const char *device_name, char *buf, siz
  * (missing or corrupt file: never an error). */
 int dg_tune_cache_limits(const char *path, const dg_device_key *key, dg_device_limits *out);
 
-/* mkdir -p */
-dg_status dg_tune_mkdirs(const char *dir) DG_NODISCARD;
 
 #endif

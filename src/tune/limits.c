@@ -1,4 +1,5 @@
 #include "tune/limits.h"
+#include "core/clock.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,12 +50,6 @@ void dg_utc_date(char *buf, size_t cap) {
   struct tm tm;
   gmtime_r(&now, &tm);
   strftime(buf, cap, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 static int cmp_ulong(const void *a, const void *b) {
@@ -184,7 +179,7 @@ done:
 dg_status dg_limits_measure(dg_device *dev, dg_device_limits *out) {
   dg_status st = DG_OK;
   cl_program prog = NULL;
-  const double t0 = now_s();
+  const double t0 = dg_now_s();
   memset(out, 0, sizeof *out);
   for (int p = 0; p < 2; ++p) {
     if (p == DG_PREC_DOUBLE && !dev->info.has_fp64) break;
@@ -201,7 +196,7 @@ dg_status dg_limits_measure(dg_device *dev, dg_device_limits *out) {
       out->gemm_gflops[p] = 0;
     }
   }
-  out->seconds = now_s() - t0;
+  out->seconds = dg_now_s() - t0;
   dg_utc_date(out->date, sizeof out->date);
 done:
   dg_program_release(&prog);

@@ -164,7 +164,7 @@ dg_tune_found dg_tune_lookup_at(const dg_tune_paths *paths, const dg_device_info
   }
   if (found == DG_TUNE_MISS)
     append(desc, cap, "no tuning result for '%s' at N=%d %s (looked in %s and %s): default variant",
-           info->name, N, p == DG_PREC_DOUBLE ? "double" : "float", paths->cache_dir,
+           info->name, N, dg_precision_name(p), paths->cache_dir,
            paths->shipped_dir);
   if (found == DG_TUNE_STALE || found == DG_TUNE_MISS) *out = dg_variant_default(info, N, p);
   dg_tune_file_free(&f[0]);

@@ -53,7 +53,6 @@ static int order(const dg_tune_result *r, int *idx) {
   return n;
 }
 
-static const char *prec_name(dg_precision p) { return p == DG_PREC_DOUBLE ? "double" : "float"; }
 
 /* A compact label for plots: "vec16 kb1/1 n/n u4 arg fupd". */
 static void short_label(const dg_variant *v, char *buf, size_t cap) {
@@ -76,7 +75,7 @@ void dg_tune_report_table(FILE *f, const dg_tune_result *r, int verbose) {
   if (!idx) return;
   const int n = order(r, idx);
   fprintf(f, "\nN=%d %s: K=%ld elements, %.4g DOFs; one RK stage = %.4g GFLOP, %.4g MB minimum",
-          r->N, prec_name(r->precision), r->K, r->counts.dofs, r->counts.flops * 1e-9,
+          r->N, dg_precision_name(r->precision), r->K, r->counts.dofs, r->counts.flops * 1e-9,
           r->counts.bytes * 1e-6);
   if (r->have_limits) {
     const double bound = dg_limits_roofline_s(&r->limits, r->precision, r->counts.flops, r->counts.bytes);
@@ -162,7 +161,7 @@ cJSON *dg_tune_report_json(const dg_tune_result *r, int with_pruned) {
                            : 0;
   cJSON *cands = NULL, *bad = NULL;
   int ok = cJSON_AddNumberToObject(o, "N", r->N) &&
-           cJSON_AddStringToObject(o, "precision", prec_name(r->precision)) &&
+           cJSON_AddStringToObject(o, "precision", dg_precision_name(r->precision)) &&
            cJSON_AddStringToObject(o, "device", r->key.name) &&
            cJSON_AddNumberToObject(o, "K", (double)r->K) &&
            cJSON_AddNumberToObject(o, "dofs", r->counts.dofs) &&
@@ -261,7 +260,7 @@ dg_status dg_tune_report_csv(const char *path, const dg_tune_result *const *rs, 
       const dg_tune_candidate *k = &r->c[idx[i]];
       const rates x = rates_of(r, k);
       fprintf(f, "%d,%s,%d,\"%s\",%d,%.6f,%.6f,%.6f,%.3f,%.3f,%.3f,%.2f,%.4f,%d,%d,%d\n", r->N,
-              prec_name(r->precision), i + 1, k->spec, k->in_final ? 4 : k->stage,
+              dg_precision_name(r->precision), i + 1, k->spec, k->in_final ? 4 : k->stage,
               k->median_ns * 1e-6, k->min_ns * 1e-6, k->max_ns * 1e-6, x.dofs_s * 1e-6, x.gflops,
               x.gbs, x.roof_pct, x.vs_base, idx[i] == r->winner, idx[i] == r->baseline,
               idx[i] == r->dflt);
@@ -304,7 +303,7 @@ dg_status dg_tune_report_plot(const char *png, const dg_tune_result *const *rs, 
     }
     fprintf(g, "EOD\n");
     fprintf(g, "set title 'N=%d %s on %s: %d of %d valid variants timed'\n", r->N,
-            prec_name(r->precision), r->key.name, n, r->n_valid);
+            dg_precision_name(r->precision), r->key.name, n, r->n_valid);
     fprintf(g, "set yrange [%f:-0.6]\nset offsets 0, graph 0.22, 0, 0\n", m - 0.4);
     fprintf(g, "plot $d%d using (0):0:(0):2:($0-0.4):($0+0.4):3:ytic(1) with boxxyerror lc variable, "
                "$d%d using 2:0:(sprintf('%%.2fx  %%.2f ms', $2, $4)) with labels left offset 0.5,0\n",

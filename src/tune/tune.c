@@ -1,4 +1,6 @@
 #include "tune/tune.h"
+#include "core/files.h"
+#include "core/clock.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -23,12 +25,6 @@ enum {
   MAX_BATCH = 12     /* operators alive at once */
 };
 static const double RESERVE = 0.15; /* budget share kept for stage 4 */
-
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static uint64_t verify_seed(int N) { return 0x7d9a5eedull + (uint64_t)N; }
 
@@ -94,7 +90,7 @@ typedef struct {
   char tag[32];
 } ctx_t;
 
-static double elapsed(const ctx_t *c) { return now_s() - c->t0; }
+static double elapsed(const ctx_t *c) { return dg_now_s() - c->t0; }
 
 /* Should stages 1-3 start one more candidate? */
 static int budget_allows(ctx_t *c) {
@@ -398,7 +394,7 @@ static dg_status evaluate(ctx_t *c, const int *idx, int n, int retime) {
   int pos = 0;
   while (pos < n) {
     int live = 0;
-    const double tb = now_s();
+    const double tb = dg_now_s();
     /* Collect up to one batch of operators ready to time. */
     while (pos < n && live < c->batch) {
       dg_tune_candidate *k = &c->r->c[idx[pos]];
@@ -411,7 +407,7 @@ static dg_status evaluate(ctx_t *c, const int *idx, int n, int retime) {
         break;
       }
       ++pos;
-      const double tc = now_s();
+      const double tc = dg_now_s();
       if (!retime) {
         journal(c, k, "attempt");
         int verdict = -1;
@@ -424,7 +420,7 @@ static dg_status evaluate(ctx_t *c, const int *idx, int n, int retime) {
           journal(c, k, verdict == 0 ? "rejected" : "failed");
           c->done++;
           progress(c, k);
-          c->cost_sum += now_s() - tc;
+          c->cost_sum += dg_now_s() - tc;
           c->cost_n++;
           continue;
         }
@@ -445,7 +441,7 @@ static dg_status evaluate(ctx_t *c, const int *idx, int n, int retime) {
         progress(c, k);
         continue;
       }
-      c->cost_sum += now_s() - tc;
+      c->cost_sum += dg_now_s() - tc;
       c->cost_n++;
       ops[live] = op;
       who[live++] = idx[pos - 1];
@@ -469,7 +465,7 @@ static dg_status evaluate(ctx_t *c, const int *idx, int n, int retime) {
           kn[j][m][r] = (double)t.ns[m];
         }
       }
-    const double per = (now_s() - tb) / live;
+    const double per = (dg_now_s() - tb) / live;
     for (int j = 0; j < live; ++j) {
       dg_tune_candidate *k = &c->r->c[who[j]];
       k->nsamples = R;
@@ -821,9 +817,9 @@ dg_status dg_tune_order(dg_device *dev, int N, dg_precision p, const dg_tune_opt
   c.opt = opt;
   c.r = out;
   c.log = opt->log ? opt->log : stderr;
-  c.t0 = now_s();
+  c.t0 = dg_now_s();
   c.dflt = dg_variant_default(&dev->info, N, p);
-  snprintf(c.tag, sizeof c.tag, "[N=%d %s]", N, p == DG_PREC_DOUBLE ? "double" : "float");
+  snprintf(c.tag, sizeof c.tag, "[N=%d %s]", N, dg_precision_name(p));
   dg_device_key_from_info(&dev->info, &out->key);
   if (limits) {
     out->limits = *limits;
@@ -890,9 +886,9 @@ dg_status dg_tune_order(dg_device *dev, int N, dg_precision p, const dg_tune_opt
     char slug[128], dir[DG_TUNE_PATH + 16];
     dg_device_slug(dev->info.name, slug, sizeof slug);
     snprintf(dir, sizeof dir, "%s/journal", opt->paths.cache_dir);
-    DG_CALL_GOTO(done, dg_tune_mkdirs(dir));
+    DG_CALL_GOTO(done, dg_mkdir_p(dir));
     snprintf(c.journal_path, sizeof c.journal_path, "%s/%s-%08" PRIx32 "-N%d-%s%s.jsonl", dir, slug,
-             (uint32_t)dg_device_key_hash(&out->key), N, p == DG_PREC_DOUBLE ? "double" : "float",
+             (uint32_t)dg_device_key_hash(&out->key), N, dg_precision_name(p),
              opt->specs ? "-list" : "");
     if (!opt->force) DG_CALL_GOTO(done, journal_replay(&c));
     c.journal = fopen(c.journal_path, opt->force ? "w" : "a");

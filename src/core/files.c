@@ -1,9 +1,10 @@
-#include "io/atomic.h"
+#include "core/files.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/alloc.h"
@@ -107,4 +108,34 @@ void dg_atomic_abort(dg_atomic_file *f) {
   }
   if (f->tmp) remove(f->tmp);
   release(f);
+}
+
+dg_status dg_atomic_write(const char *path, const void *data, size_t n) {
+  dg_atomic_file f;
+  DG_CALL(dg_atomic_open(&f, path));
+  if (n && fwrite(data, 1, n, f.fp) != n) {
+    dg_atomic_abort(&f);
+    return DG_ERROR(DG_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+  }
+  DG_CALL(dg_atomic_commit(&f));
+  return DG_OK;
+}
+
+dg_status dg_mkdir_p(const char *dir) {
+  char path[4096];
+  DG_CHECK(dir && dir[0], DG_ERR_INPUT, "empty directory name");
+  DG_CHECK(strlen(dir) < sizeof path, DG_ERR_IO, "directory name too long: %.200s...", dir);
+  strcpy(path, dir);
+  for (char *p = path + 1;; ++p) {
+    if (*p != '/' && *p != '\0') continue;
+    const char c = *p;
+    *p = '\0';
+    if (mkdir(path, 0777) != 0 && errno != EEXIST)
+      return DG_ERROR(DG_ERR_IO, "cannot create directory %s: %s", path, strerror(errno));
+    *p = c;
+    if (c == '\0') break;
+  }
+  struct stat sb;
+  DG_CHECK(stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode), DG_ERR_IO, "%s is not a directory", dir);
+  return DG_OK;
 }

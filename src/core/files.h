@@ -1,4 +1,6 @@
-/* Atomic file output: write to a temporary file beside the target, then rename it over the
+/* Files and directories: mkdir -p, and atomic file output.
+ *
+ * Atomic file output: write to a temporary file beside the target, then rename it over the
  * target. rename() within one directory is atomic on POSIX file systems, so a reader (or a
  * restart after the process was killed) sees either the old complete file or the new
  * complete one, never a half-written file under the final name.
@@ -10,9 +12,10 @@
  *
  * The temporary is "<dir>/.<name>.tmp.<pid>". A process killed mid-write leaves only that
  * hidden file behind. */
-#ifndef DG_IO_ATOMIC_H
-#define DG_IO_ATOMIC_H
+#ifndef DG_CORE_FILES_H
+#define DG_CORE_FILES_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include "core/status.h"
@@ -36,5 +39,12 @@ dg_status dg_atomic_commit(dg_atomic_file *f) DG_NODISCARD;
 /* Close and remove the temporary; the final name is untouched. Safe on a zeroed, closed,
  * committed or already aborted f, so cleanup paths can always call it. */
 void dg_atomic_abort(dg_atomic_file *f);
+
+/* Write n bytes to path atomically (open, write, commit). */
+dg_status dg_atomic_write(const char *path, const void *data, size_t n) DG_NODISCARD;
+
+/* mkdir -p: create dir and its missing parents; DG_ERR_IO naming the component that could
+ * not be created, or dir if it exists but is not a directory. */
+dg_status dg_mkdir_p(const char *dir) DG_NODISCARD;
 
 #endif

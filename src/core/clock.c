@@ -1,0 +1,9 @@
+#include "core/clock.h"
+
+#include <time.h>
+
+double dg_now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
