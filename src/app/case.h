@@ -8,6 +8,7 @@
 
 #include "backend/variant.h"
 #include "core/status.h"
+#include "tune/choose.h"
 #include "dg/maxwell.h"
 #include "dg/source.h"
 #include "io/vtu.h"
@@ -18,7 +19,6 @@ typedef enum { DG_BACKEND_OPENCL = 0, DG_BACKEND_REF } dg_backend;
 
 /* auto: the cached winner, tuning within the budget on a miss; never: the device default;
  * always: tune now (and cache the result). */
-typedef enum { DG_TUNE_AUTO = 0, DG_TUNE_NEVER, DG_TUNE_ALWAYS } dg_tune_mode;
 
 /* A physical group named by name or by tag number. */
 typedef struct {

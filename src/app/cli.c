@@ -3,7 +3,10 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+
+#include "core/log.h"
 
 dg_status dg_cli_int(const char *opt, const char *s, int lo, int hi, int *out) {
   char *end = NULL;
@@ -80,4 +83,27 @@ dg_status dg_cli_orders(const char *s, int *orders, int *n) {
   }
   DG_CHECK(*n > 0, DG_ERR_INPUT, "--order: no order in '%s'", s);
   return DG_OK;
+}
+
+static int quiet;
+
+static void print_log(void *ctx, dg_log_level level, const char *message) {
+  (void)ctx;
+  if (quiet && level == DG_LOG_NOTE) return;
+  fprintf(stderr, "dgtd: %s%s\n", level == DG_LOG_WARNING ? "warning: " : "", message);
+}
+
+void dg_cli_log_to_stderr(void) { dg_log_set_handler(print_log, NULL); }
+void dg_cli_set_quiet(int q) { quiet = q; }
+
+dg_status dg_cli_precision(const char *s, dg_precision *p, int *both) {
+  if (both) *both = 0;
+  if (dg_precision_parse(s, p)) return DG_OK;
+  if (both && !strcmp(s, "both")) {
+    *p = DG_PREC_FLOAT;
+    *both = 1;
+    return DG_OK;
+  }
+  return DG_ERROR(DG_ERR_INPUT, "--precision: expected float%s double, got '%s'",
+                  both ? ", both or" : " or", s);
 }

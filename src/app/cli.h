@@ -3,6 +3,7 @@
 #ifndef DG_APP_CLI_H
 #define DG_APP_CLI_H
 
+#include "backend/variant.h"
 #include "core/status.h"
 
 dg_status dg_cli_int(const char *opt, const char *s, int lo, int hi, int *out) DG_NODISCARD;
@@ -14,5 +15,13 @@ dg_status dg_cli_doubles(const char *opt, const char *s, int n, double *out) DG_
 /* An order list for --order: "3", "1-6", "2,4", "1-3,5" -> orders[0..*n), each in 1..15,
  * without repeats; orders must hold 15 entries. */
 dg_status dg_cli_orders(const char *s, int *orders, int *n) DG_NODISCARD;
+
+/* Print library warnings and notes (core/log.h) on stderr as "dgtd: ..."; after
+ * dg_cli_set_quiet(1) only the warnings. */
+void dg_cli_log_to_stderr(void);
+void dg_cli_set_quiet(int quiet);
+
+/* --precision: "float" or "double", and "both" (*both = 1) where both is non-NULL. */
+dg_status dg_cli_precision(const char *s, dg_precision *p, int *both) DG_NODISCARD;
 
 #endif

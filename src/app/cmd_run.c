@@ -1,6 +1,5 @@
 /* dgtd run [CASE.json] [OPTIONS]: a case file (or the built-in cavity), options on top. */
 #include <getopt.h>
-#include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,7 +63,7 @@ static void print_text(const dg_case *c, const dg_run_result *r) {
   if (c->backend == DG_BACKEND_REF) {
     printf("  backend       ref (CPU, double)\n");
   } else {
-    printf("  backend       opencl (%s)\n", strstr(r->variant, "prec=double") ? "double" : "float");
+    printf("  backend       opencl (%s)\n", dg_precision_name(r->precision));
     printf("  device        %s\n", r->device);
     printf("  variant       %s (%s)\n", r->variant, r->variant_source);
     printf("  verified      RHS vs reference on random fields: relative L2 difference %.2e\n",
@@ -98,7 +97,7 @@ static void print_json(const dg_case *c, const dg_run_result *r) {
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "case", c->source);
   cJSON_AddStringToObject(o, "backend", ref ? "ref" : "opencl");
-  cJSON_AddStringToObject(o, "precision", ref || strstr(r->variant, "prec=double") ? "double" : "float");
+  cJSON_AddStringToObject(o, "precision", dg_precision_name(r->precision));
   if (!ref) {
     cJSON_AddStringToObject(o, "device", r->device);
     cJSON_AddStringToObject(o, "variant", r->variant);
@@ -245,9 +244,7 @@ static dg_status parse_args(int argc, char **argv, dg_case *c, int *help) {
       else return DG_ERROR(DG_ERR_INPUT, "--backend: unknown backend '%s' (available: opencl, ref)", optarg);
       break;
     case O_PRECISION:
-      if (!strcmp(optarg, "float")) c->precision = DG_PREC_FLOAT;
-      else if (!strcmp(optarg, "double")) c->precision = DG_PREC_DOUBLE;
-      else return DG_ERROR(DG_ERR_INPUT, "--precision: expected float or double, got '%s'", optarg);
+      DG_CALL(dg_cli_precision(optarg, &c->precision, NULL));
       break;
     case O_VARIANT: DG_CALL(copy_opt("--variant", optarg, c->variant, sizeof c->variant)); break;
     case O_DEVICE: DG_CALL(copy_opt("--device", optarg, c->device, sizeof c->device)); break;
@@ -301,16 +298,14 @@ int dg_cmd_run(int argc, char **argv) {
     dg_case_free(&c);
     return 0;
   }
+  dg_cli_set_quiet(c.quiet);
   if (st == DG_OK) st = dg_run(&c, &r);
   if (st != DG_OK) {
     dg_error_print(stderr);
     dg_case_free(&c);
     return dg_status_exit_code(st);
   }
-  int mpi = 0, rank = 0;
-  MPI_Initialized(&mpi);
-  if (mpi) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (rank == 0) { /* the figures are global; one rank prints them */
+  if (r.rank == 0) { /* the figures are global; one rank prints them */
     if (c.json) print_json(&c, &r);
     else print_text(&c, &r);
   }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "app/commands.h"
+#include "app/cli.h"
 
 static const struct {
   const char *name;
@@ -51,6 +52,7 @@ static int dispatch(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
+  dg_cli_log_to_stderr();
   const int mpi = under_mpiexec();
   if (mpi && MPI_Init(&argc, &argv) != MPI_SUCCESS) {
     fprintf(stderr, "dgtd: MPI_Init failed\n");

@@ -25,7 +25,7 @@ typedef struct {
   double amp[3];
   int n_vtu, n_checkpoints;
   /* MPI */
-  int nranks;
+  int nranks, rank;        /* rank: this process's */
   double imbalance;        /* largest part / mean part (rank 0) */
   int cut_faces;           /* faces between parts */
   double exchange_s;       /* this rank: from posting the exchanges to their completion */
@@ -34,6 +34,7 @@ typedef struct {
   /* OpenCL backend only */
   char device[300];        /* "P:D name" */
   char variant[DG_VARIANT_SPEC_MAX];
+  dg_precision precision;  /* of the arithmetic (double for the reference) */
   char variant_source[600];   /* where the variant came from: --variant, cache file, fresh
                                  tuning, device default */
   int tuned;                  /* 1: this run tuned (no cached winner) */

@@ -33,7 +33,7 @@ struct dg_cl_maxwell {
   void *stage;                         /* host staging, 6*fs reals */
   /* MPI halo (dg_cl_maxwell_set_halo): n trace values each way */
   size_t halo_n;
-  dg_cl_halo halo;
+  dg_trace_exchange halo;
   cl_program halo_prog;
   cl_kernel k_pack, k_unpack;
   cl_mem d_send, d_recv, d_sslot, d_rslot;
@@ -627,8 +627,9 @@ static dg_status apply_sources(dg_cl_maxwell *op, double t, cl_mem out_a, double
 
 /* ---- MPI halo ------------------------------------------------------------------------- */
 
-dg_status dg_cl_maxwell_set_halo(dg_cl_maxwell *op, size_t n, const int *send_slot,
-                                 const int *recv_slot, const dg_cl_halo *h) {
+dg_status dg_cl_maxwell_set_halo(dg_cl_maxwell *op, const dg_trace_exchange *h) {
+  const size_t n = h->n;
+  const int *send_slot = h->send_slot, *recv_slot = h->recv_slot;
   dg_status st = DG_OK;
   int *ds = NULL, *dr = NULL;
   char *src = NULL;

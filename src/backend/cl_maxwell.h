@@ -32,6 +32,7 @@
 #include "core/status.h"
 #include "device/device.h"
 #include "dg/maxwell.h"
+#include "dg/stepper.h"
 
 typedef struct dg_cl_maxwell dg_cl_maxwell;
 
@@ -56,23 +57,14 @@ dg_status dg_cl_maxwell_rhs(dg_cl_maxwell *op, double t, const double *q,
  * copied back). */
 dg_status dg_cl_maxwell_step(dg_cl_maxwell *op, double t, double dt) DG_NODISCARD;
 
-/* Halo exchange between MPI ranks (part/dist.h), overlapped with the volume kernel. Each
- * stage then runs: pack the n outgoing trace values on the device and read them into the
- * host buffer `send`; begin(ctx) (start the non-blocking exchange); enqueue the volume
- * kernel and flush; end(ctx) (wait: `recv` is then filled); write `recv` to the device and
- * scatter it into the ghost elements; surface, lift, update. send and recv hold n reals of
- * the operator's precision. */
-typedef struct {
-  dg_status (*begin)(void *ctx);
-  dg_status (*end)(void *ctx);
-  void *ctx;
-  void *send, *recv;
-} dg_cl_halo;
-
-/* Install the exchange: send_slot/recv_slot (n each) index the state in the reference
- * layout (dg_dist_slots). Builds the small pack/unpack program. */
-dg_status dg_cl_maxwell_set_halo(dg_cl_maxwell *op, size_t n, const int *send_slot,
-                                 const int *recv_slot, const dg_cl_halo *h) DG_NODISCARD;
+/* Halo exchange between MPI ranks (dg/stepper.h's dg_trace_exchange, e.g. from part/exchange.h),
+ * overlapped with the volume kernel. Each stage then runs: pack the h->n outgoing trace
+ * values on the device and read them into h->send; h->begin (start the non-blocking
+ * exchange); enqueue the volume kernel and flush; h->end (wait: h->recv is then filled);
+ * write h->recv to the device and scatter it into the ghost elements; surface, lift,
+ * update. send and recv hold n reals of the operator's precision. Builds the small
+ * pack/unpack program (halo.cl). */
+dg_status dg_cl_maxwell_set_halo(dg_cl_maxwell *op, const dg_trace_exchange *h) DG_NODISCARD;
 
 /* Profiled run of one RK stage's kernels on the current state (which changes): the name and
  * time of each kernel or GEMM in order, and their sum. */
@@ -87,6 +79,9 @@ dg_status dg_cl_maxwell_time_stage(dg_cl_maxwell *op, dg_cl_stage_timing *t) DG_
 
 /* Wait for everything queued. */
 dg_status dg_cl_maxwell_finish(dg_cl_maxwell *op) DG_NODISCARD;
+
+/* A stepper (dg/stepper.h) that runs op's steps; it owns op from now on (also on failure). */
+dg_status dg_stepper_cl_create(dg_stepper **out, dg_cl_maxwell *op) DG_NODISCARD;
 
 /* The variant it was built with, and the padded element count. */
 const dg_variant *dg_cl_maxwell_variant(const dg_cl_maxwell *op);

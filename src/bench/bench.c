@@ -147,7 +147,7 @@ static void ctx_release(order_ctx *x) {
 static dg_status ctx_prepare(order_ctx *x, dg_device *dev, int N, dg_precision p,
                              const dg_bench_options *o, int R) {
   dg_bench_order *out = x->out;
-  FILE *log = o->log ? o->log : stderr;
+  FILE *log = o->log;
   const double t0 = dg_now_s();
   memset(out, 0, sizeof *out);
   out->N = N;
@@ -178,14 +178,14 @@ static dg_status ctx_prepare(order_ctx *x, dg_device *dev, int N, dg_precision p
   const size_t nq = 6 * (size_t)x->c->geom->K * x->c->geom->Np;
   DG_CALL(DG_ALLOC(x->q, nq));
   dg_verify_random_fields(STATE_SEED, nq, x->q);
-  if (o->verbose)
+  if (o->verbose && log)
     fprintf(log, "[N=%d %s] K=%ld elements (box %d^3 x 6), %.4g DOFs; tuned: %s\n", N,
             dg_precision_name(p), out->K, out->box_n, out->counts.dofs,
             out->tuned_from);
   for (int i = 0; i < out->nv; ++i) {
     const double tb = dg_now_s();
     DG_CALL(prepare(dev, x->c, &out->v[i], x->q, &x->ops[i], 1));
-    if (o->verbose)
+    if (o->verbose && log)
       fprintf(log, "[N=%d] %-8s %5.1fs  %s%s%s\n", N, x->ops[i] ? "verified" : "FAILED",
               dg_now_s() - tb, out->v[i].spec, x->ops[i] ? "" : ": ",
               x->ops[i] ? "" : out->v[i].reason);
@@ -338,7 +338,7 @@ void dg_bench_scaling_free(dg_bench_scaling *s) {
 dg_status dg_bench_scaling_run(dg_device *dev, int N, dg_precision p, const dg_bench_options *o,
                                double max_dofs, dg_bench_scaling *out) {
   dg_status st = DG_OK;
-  FILE *log = o->log ? o->log : stderr;
+  FILE *log = o->log;
   const double t0 = dg_now_s();
   const int R = clamp_repeats(o->repeats);
   double *q = NULL, *samples = NULL;
@@ -424,7 +424,7 @@ dg_status dg_bench_scaling_run(dg_device *dev, int N, dg_precision p, const dg_b
   for (int i = 0; i < out->np; ++i) {
     dg_bench_point *pt = &out->pts[i];
     stats(samples + (size_t)i * R, R, pt->stage_ns);
-    if (o->verbose)
+    if (o->verbose && log)
       fprintf(log, "[N=%d scaling] n=%-3d K=%-8ld %10.4g DOFs  %9.3f ms  %8.1f MDOF/s\n", N,
               pt->box_n, pt->K, pt->dofs, pt->stage_ns[0] * 1e-6,
               pt->dofs / pt->stage_ns[0] * 1e3);

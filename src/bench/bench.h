@@ -113,7 +113,7 @@ typedef struct {
   const char *const *extra; /* more variant specs to compare */
   int n_extra;
   int verbose;
-  FILE *log; /* progress (NULL: stderr) */
+  FILE *log; /* progress lines (NULL: none; the library never prints) */
 } dg_bench_options;
 void dg_bench_options_default(dg_bench_options *o);
 

@@ -1,4 +1,5 @@
 #include "device/device.h"
+#include "core/log.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -344,9 +345,8 @@ dg_status dg_device_select(const dg_device_info *list, int n, const char *spec, 
                     trimmed, origin, devices);
   }
   if (matches > 1)
-    fprintf(stderr,
-            "dgtd: warning: device \"%s\"%s matches %d devices; using the first, %d:%d %s "
-            "(give P:D to choose another)\n",
+    dg_warn("device \"%s\"%s matches %d devices; using the first, %d:%d %s (give P:D to "
+            "choose another)",
             trimmed, origin, matches, list[first].P, list[first].D, list[first].name);
   *index = first;
   return DG_OK;

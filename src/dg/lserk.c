@@ -11,14 +11,15 @@ const double dg_lserk_c[DG_LSERK_STAGES] = {
     0.0, 1432997174477.0 / 9575080441755.0, 2526269341429.0 / 6820363962896.0,
     2006345519317.0 / 3224310063776.0, 2802321613138.0 / 2924317926251.0};
 
-void dg_lserk_step(size_t n, double *q, double *res, double *rhs, double t, double dt,
-                   dg_rhs_fn f, void *ctx) {
+dg_status dg_lserk_step(size_t n, double *q, double *res, double *rhs, double t, double dt,
+                        dg_rhs_fn f, void *ctx) {
   for (int s = 0; s < DG_LSERK_STAGES; ++s) {
-    f(ctx, t + dg_lserk_c[s] * dt, q, rhs);
+    DG_CALL(f(ctx, t + dg_lserk_c[s] * dt, q, rhs));
     const double a = dg_lserk_a[s], b = dg_lserk_b[s];
     for (size_t i = 0; i < n; ++i) {
       res[i] = a * res[i] + dt * rhs[i];
       q[i] += b * res[i];
     }
   }
+  return DG_OK;
 }

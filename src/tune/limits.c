@@ -1,5 +1,6 @@
 #include "tune/limits.h"
 #include "core/clock.h"
+#include "core/log.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -190,8 +191,7 @@ dg_status dg_limits_measure(dg_device *dev, dg_device_limits *out) {
     dg_program_release(&prog);
     /* CLBlast may lack a kernel or fail on a device: the roofline then uses the FMA peak. */
     if (measure_gemm(dev, (dg_precision)p, &out->gemm_gflops[p]) != DG_OK) {
-      fprintf(stderr, "warning: CLBlast %cGEMM could not be measured: %s\n", p ? 'D' : 'S',
-              dg_error_message());
+      dg_warn("CLBlast %cGEMM could not be measured: %s", p ? 'D' : 'S', dg_error_message());
       dg_error_clear();
       out->gemm_gflops[p] = 0;
     }

@@ -813,10 +813,17 @@ dg_status dg_tune_order(dg_device *dev, int N, dg_precision p, const dg_tune_opt
   out->N = N;
   out->precision = p;
   out->winner = out->baseline = out->dflt = -1;
+  /* Progress only to the caller's log: without one the search is silent. */
+  dg_tune_options silent;
+  if (!opt->log && opt->verbose) {
+    silent = *opt;
+    silent.verbose = 0;
+    opt = &silent;
+  }
   c.dev = dev;
   c.opt = opt;
   c.r = out;
-  c.log = opt->log ? opt->log : stderr;
+  c.log = opt->log;
   c.t0 = dg_now_s();
   c.dflt = dg_variant_default(&dev->info, N, p);
   snprintf(c.tag, sizeof c.tag, "[N=%d %s]", N, dg_precision_name(p));

@@ -114,7 +114,7 @@ typedef struct {
   const char *const *specs; /* explicit candidate list instead of the staged search */
   int n_specs;
   dg_tune_paths paths;
-  FILE *log;               /* progress (NULL: stderr) */
+  FILE *log;               /* progress lines (NULL: none; the library never prints) */
 } dg_tune_options;
 
 /* Defaults: no budget, 7 repeats, progress on, cache read and written, paths from the

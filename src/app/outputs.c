@@ -1,0 +1,320 @@
+/* What a run writes and checks while it steps: probes.csv and energy.csv (rank 0), VTU
+ * snapshots with their .pvd (or .pvtu pieces), checkpoints and the restart from one, the
+ * blow-up check, and the progress line. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "app/run_state.h"
+#include "core/alloc.h"
+#include "core/clock.h"
+#include "core/files.h"
+#include "dg/lserk.h"
+#include "io/checkpoint.h"
+#include "io/vtu.h"
+
+/* Is any source still on at time t (pulse above 1e-6 of its amplitude)? */
+static int sources_active(const run_state *s, double t) {
+  const dg_case *c = s->c;
+  for (int i = 0; i < c->n_dipoles; ++i)
+    if (fabs(dg_pulse_eval(&c->dipoles[i].pulse, t)) > 1e-6 * fabs(c->dipoles[i].pulse.amplitude))
+      return 1;
+  if (c->has_plane_wave) return 1; /* the wave keeps crossing the domain */
+  return 0;
+}
+
+static void out_path(const run_state *s, const char *name, char *buf, size_t cap) {
+  buf[0] = '\0';
+  strncat(buf, s->c->output_dir, cap - 1);
+  strncat(buf, "/", cap - strlen(buf) - 1);
+  strncat(buf, name, cap - strlen(buf) - 1);
+}
+
+static dg_status write_vtu(run_state *s, int step, double t) {
+  char name[64], path[DG_CASE_PATH + 64];
+  snprintf(name, sizeof name, "fields_%06d.vtu", step);
+  if (s->size > 1) {
+    /* One piece per rank, and a .pvtu that strings them together. */
+    char piece[80];
+    snprintf(piece, sizeof piece, "fields_%06d_r%d.vtu", step, s->rank);
+    out_path(s, piece, path, sizeof path);
+    DG_CALL(dg_vtu_write(path, s->geom, s->q, t, s->c->vtu_mode));
+    DG_CALL(run_barrier(s));
+    if (s->rank != 0) return DG_OK;
+    snprintf(name, sizeof name, "fields_%06d.pvtu", step);
+    out_path(s, name, path, sizeof path);
+    char **pieces = NULL;
+    DG_CALL(DG_ALLOC(pieces, s->size));
+    dg_status st = DG_OK;
+    for (int i = 0; i < s->size && st == DG_OK; ++i) {
+      st = DG_ALLOC(pieces[i], 64);
+      if (st == DG_OK) snprintf(pieces[i], 64, "fields_%06d_r%d.vtu", step, i);
+    }
+    if (st == DG_OK) st = dg_pvtu_write(path, s->size, (const char *const *)pieces);
+    for (int i = 0; i < s->size; ++i) dg_free(&pieces[i]);
+    dg_free(&pieces);
+    DG_CALL(st);
+  } else {
+    out_path(s, name, path, sizeof path);
+    DG_CALL(dg_vtu_write(path, s->geom, s->q, t, s->c->vtu_mode));
+  }
+  double *times = realloc(s->vtu_t, (size_t)(s->n_vtu + 1) * sizeof *times);
+  DG_CHECK(times, DG_ERR_MEMORY, "out of memory");
+  s->vtu_t = times;
+  char **files = realloc(s->vtu_files, (size_t)(s->n_vtu + 1) * sizeof *files);
+  DG_CHECK(files, DG_ERR_MEMORY, "out of memory");
+  s->vtu_files = files;
+  s->vtu_files[s->n_vtu] = strdup(name);
+  DG_CHECK(s->vtu_files[s->n_vtu], DG_ERR_MEMORY, "out of memory");
+  s->vtu_t[s->n_vtu++] = t;
+  out_path(s, "fields.pvd", path, sizeof path);
+  DG_CALL(dg_pvd_write(path, s->n_vtu, s->vtu_t, (const char *const *)s->vtu_files));
+  return DG_OK;
+}
+
+/* Blow-up: non-finite values, or energy growing beyond what the sources put in. */
+static dg_status check_health(run_state *s, int step, double t, double energy) {
+  const size_t KNp = (size_t)s->mesh->K * s->ref->Np, own = (size_t)s->mesh->K_owned * s->ref->Np;
+  double bad = 0;
+  for (int f = 0; f < DG_NFIELDS; ++f)
+    for (size_t i = 0; i < own; ++i) bad += !isfinite(s->q[f * KNp + i]);
+  DG_CALL(run_sum(s, &bad));
+  DG_CHECK(bad == 0, DG_ERR_NUMERIC,
+           "the solution became non-finite at step %d (t = %g): the time step is probably too "
+           "large (try a smaller --cfl) or a material value is bad", step, t);
+  if (sources_active(s, t)) {
+    s->energy_ref = fmax(s->energy_ref, energy);
+    return DG_OK;
+  }
+  /* Without active sources the discrete energy can only decrease (upwind) or stay
+   * (central); allow rounding in float and generous slack before calling it a blow-up. */
+  const double bound = 1.01 * fmax(s->energy_ref, s->energy0) + 1e-30;
+  DG_CHECK(energy <= bound, DG_ERR_NUMERIC,
+           "the energy grew from %.6g to %.6g by step %d (t = %g) with no source on: the time "
+           "step is too large (try a smaller --cfl) or a material value is bad", fmax(s->energy_ref, s->energy0),
+           energy, step, t);
+  return DG_OK;
+}
+
+/* The identity a checkpoint must match: the whole mesh, and which part of it this is. */
+static uint64_t checkpoint_hash(const run_state *s) {
+  uint64_t h = dg_checkpoint_mesh_hash(s->global);
+  if (s->size > 1) h ^= 0x9e3779b97f4a7c15ull * (uint64_t)(s->rank + 1) + (uint64_t)s->size;
+  return h;
+}
+
+static dg_status write_checkpoint(run_state *s, int step, double t, const char *variant) {
+  const dg_case *c = s->c;
+  const int single = c->backend == DG_BACKEND_OPENCL && c->precision == DG_PREC_FLOAT;
+  dg_checkpoint_header h;
+  memset(&h, 0, sizeof h);
+  h.K = s->mesh->K, h.N = s->ref->N, h.Np = s->ref->Np;
+  h.precision = single ? 4 : 8;
+  h.mesh_hash = checkpoint_hash(s);
+  snprintf(h.variant, sizeof h.variant, "%s", variant);
+  h.step = step, h.time = t, h.dt = s->dt;
+  /* LSERK4's first stage has a = 0, so the residual is dead between steps: it is stored
+   * as zeros. Float states round-trip exactly through double. */
+  void *q = NULL, *res = NULL;
+  dg_status st = DG_OK;
+  DG_CALL_GOTO(done, dg_calloc(&q, s->n, (size_t)h.precision));
+  DG_CALL_GOTO(done, dg_calloc(&res, s->n, (size_t)h.precision));
+  for (size_t i = 0; i < s->n; ++i) {
+    if (single) ((float *)q)[i] = (float)s->q[i];
+    else ((double *)q)[i] = s->q[i];
+  }
+  char name[DG_CASE_PATH + 32], path[DG_CASE_PATH + 48];
+  out_path(s, "checkpoint.chk", name, sizeof name);
+  run_rank_path(s, name, path, sizeof path);
+  DG_CALL_GOTO(done, dg_checkpoint_write(path, &h, q, res));
+  if (s->probe_log) DG_CALL_GOTO(done, dg_series_commit(s->probe_log));
+  if (s->energy_log) DG_CALL_GOTO(done, dg_series_commit(s->energy_log));
+done:
+  dg_free(&q);
+  dg_free(&res);
+  return st;
+}
+
+dg_status run_read_restart(run_state *s) {
+  const dg_case *c = s->c;
+  const int single = c->backend == DG_BACKEND_OPENCL && c->precision == DG_PREC_FLOAT;
+  dg_checkpoint_header want, got;
+  memset(&want, 0, sizeof want);
+  want.K = s->mesh->K, want.N = s->ref->N, want.Np = s->ref->Np;
+  want.precision = single ? 4 : 8;
+  want.mesh_hash = checkpoint_hash(s);
+  void *q = NULL, *res = NULL;
+  dg_status st = DG_OK;
+  DG_CALL_GOTO(done, dg_calloc(&q, s->n, (size_t)want.precision));
+  DG_CALL_GOTO(done, dg_calloc(&res, s->n, (size_t)want.precision));
+  char path[DG_CASE_PATH + 48];
+  run_rank_path(s, c->restart, path, sizeof path);
+  DG_CALL_GOTO(done, dg_checkpoint_read(path, &want, &got, q, res));
+  DG_CHECK_GOTO(done, got.dt == s->dt, DG_ERR_INPUT,
+                "checkpoint %s was written with dt = %.17g, this run has dt = %.17g (same case, "
+                "CFL and final time needed)", path, got.dt, s->dt);
+  DG_CHECK_GOTO(done, got.step <= s->steps, DG_ERR_INPUT,
+                "checkpoint %s is at step %lld, past this run's %d steps", path,
+                (long long)got.step, s->steps);
+  for (size_t i = 0; i < s->n; ++i) s->q[i] = single ? ((float *)q)[i] : ((double *)q)[i];
+  s->first_step = (int)got.step;
+  s->t = got.time;
+done:
+  dg_free(&q);
+  dg_free(&res);
+  return st;
+}
+
+static dg_status record_probes(run_state *s, double t) {
+  const int n = s->c->n_probes, mine = s->probes->n;
+  double *all = NULL, *vals = NULL;
+  dg_status st = DG_OK;
+  DG_CALL(DG_ALLOC(all, 6 * n + 1));
+  DG_CALL_GOTO(done, DG_ALLOC(vals, 6 * mine + 1));
+  dg_probes_eval(s->probes, s->q, vals);
+  for (int i = 0; i < mine; ++i) memcpy(all + 6 * s->probe_ids[i], vals + 6 * i, 6 * sizeof(double));
+  DG_CALL_GOTO(done, run_gather_sum(s, all, 6 * n));
+  if (s->probe_log)
+    for (int i = 0; i < n; ++i) {
+      double row[8] = {i, t};
+      memcpy(row + 2, all + 6 * i, 6 * sizeof(double));
+      DG_CALL_GOTO(done, dg_series_append(s->probe_log, row));
+    }
+done:
+  dg_free(&all);
+  dg_free(&vals);
+  return st;
+}
+
+
+void run_progress(run_state *s, int step) {
+  const dg_case *c = s->c;
+  if (c->quiet || s->rank != 0) return;
+  const double now = dg_now_s();
+  const int tty = isatty(STDERR_FILENO), last_step = s->steps;
+  if (step != last_step && now - s->last_print < (tty ? 0.25 : 10.0)) return;
+  s->last_print = now;
+  const double el = now - s->t0_wall;
+  const int done = step - s->first_step, total = last_step - s->first_step;
+  const double eta = done > 0 ? el / done * (total - done) : 0;
+  const double dofs = 6.0 * s->global->K * s->ref->Np;
+  const double rate = el > 0 ? dofs * DG_LSERK_STAGES * done / el : 0;
+  const double frac = total > 0 ? (double)done / total : 1;
+  if (tty) {
+    char bar[31];
+    const int fill = (int)(30 * frac);
+    for (int i = 0; i < 30; ++i) bar[i] = i < fill ? '#' : '.';
+    bar[30] = '\0';
+    fprintf(stderr, "\r  [%s] %3.0f%%  step %d/%d  t=%-10.4g ETA %6.1fs  %.3g DOF/s ", bar,
+            100 * frac, step, last_step, s->t, eta, rate);
+    if (step == last_step) fputc('\n', stderr);
+  } else {
+    fprintf(stderr, "  step %d/%d  t=%.4g  %.0f%%  ETA %.1fs  %.3g DOF/s\n", step, last_step, s->t,
+            100 * frac, eta, rate);
+  }
+}
+
+/* Bring the stepper's state to the host copy s->q. */
+dg_status run_fetch_state(run_state *s) {
+  DG_CALL(dg_stepper_get_state(s->stepper, s->q));
+  return DG_OK;
+}
+
+dg_status run_energy(run_state *s, double *e) {
+  *e = dg_maxwell_energy(s->phys, s->q);
+  DG_CALL(run_sum(s, e));
+  return DG_OK;
+}
+
+/* The output directory and logs (resumed after a restart), and the rows of the initial
+ * state. */
+dg_status run_outputs_open(run_state *s) {
+  const dg_case *c = s->c;
+  const int want_files = c->output_dir[0] != '\0';
+  DG_CHECK(want_files || !(c->vtu_every || c->n_vtu_times || c->checkpoint_every ||
+                           c->checkpoint_seconds > 0 || c->energy_every || c->n_probes),
+           DG_ERR_INPUT, "%s: output files were asked for but no output directory was given "
+           "(\"output\": {\"directory\": ...} or --output DIR)", c->source);
+  /* How often the host looks at the state for blow-up: ~100 times a run, or with the
+   * energy log. */
+  s->health_every = c->energy_every ? c->energy_every : (s->steps >= 100 ? s->steps / 100 : 1);
+  while (s->next_time < c->n_vtu_times && c->vtu_times[s->next_time] < s->t - 0.5 * s->dt)
+    ++s->next_time;
+  if (!want_files) return DG_OK;
+  char path[DG_CASE_PATH + 32];
+  dg_status st = DG_OK;
+  if (s->rank == 0) st = dg_mkdir_p(c->output_dir);
+  st = run_share_status(s, st, "creating the output directory");
+  DG_CHECK(st == DG_OK, st, "cannot create the output directory %s", c->output_dir);
+  const int restart = c->restart[0] != '\0';
+  /* Only rank 0 writes the logs (probes are gathered to it). */
+  if (c->n_probes && s->rank == 0) {
+    out_path(s, "probes.csv", path, sizeof path);
+    DG_CALL(dg_probe_log_create(&s->probe_log, path));
+    if (restart) DG_CALL(dg_series_resume(s->probe_log, "t", s->t * (1 + 1e-12)));
+  }
+  if (c->energy_every && s->rank == 0) {
+    out_path(s, "energy.csv", path, sizeof path);
+    DG_CALL(dg_energy_log_create(&s->energy_log, path));
+    if (restart) DG_CALL(dg_series_resume(s->energy_log, "step", s->first_step));
+  }
+  if (restart) return DG_OK;
+  if (s->probes) DG_CALL(record_probes(s, s->t));
+  if (s->energy_log) {
+    const double row[3] = {0, 0, s->energy0};
+    DG_CALL(dg_series_append(s->energy_log, row));
+  }
+  if (c->vtu_every) DG_CALL(write_vtu(s, 0, 0));
+  return DG_OK;
+}
+
+/* After step `step` (s->t is its time): whatever is due. */
+dg_status run_outputs_step(run_state *s, dg_run_result *r, int step) {
+  const dg_case *c = s->c;
+  const double t = s->t;
+  const int want_files = c->output_dir[0] != '\0';
+  const int probe_due = want_files && s->probes && step % c->probe_every == 0;
+  const int energy_due = step % s->health_every == 0 || step == s->steps;
+  const int vtu_due = want_files && ((c->vtu_every && step % c->vtu_every == 0) ||
+                                     (s->next_time < c->n_vtu_times &&
+                                      fabs(c->vtu_times[s->next_time] - t) <= 0.5 * s->dt));
+  int chk_due = want_files && ((c->checkpoint_every && step % c->checkpoint_every == 0) ||
+                               (c->checkpoint_seconds > 0 &&
+                                dg_now_s() - s->last_checkpoint >= c->checkpoint_seconds));
+  DG_CALL(run_any(s, &chk_due)); /* every rank checkpoints the same step */
+  if (probe_due || energy_due || vtu_due || chk_due) DG_CALL(run_fetch_state(s));
+  if (probe_due) DG_CALL(record_probes(s, t));
+  if (energy_due) {
+    double e;
+    DG_CALL(run_energy(s, &e));
+    DG_CALL(check_health(s, step, t, e));
+    if (s->energy_log && step % c->energy_every == 0) {
+      const double row[3] = {step, t, e};
+      DG_CALL(dg_series_append(s->energy_log, row));
+    }
+  }
+  if (vtu_due) {
+    DG_CALL(write_vtu(s, step, t));
+    while (s->next_time < c->n_vtu_times && c->vtu_times[s->next_time] <= t + 0.5 * s->dt)
+      ++s->next_time;
+  }
+  if (chk_due) {
+    DG_CALL(write_checkpoint(s, step, t, r->variant));
+    s->last_checkpoint = dg_now_s();
+    ++r->n_checkpoints;
+  }
+  return DG_OK;
+}
+
+/* The final state: its energy, health and logs. */
+dg_status run_outputs_close(run_state *s, dg_run_result *r) {
+  DG_CALL(run_fetch_state(s));
+  DG_CALL(run_energy(s, &r->energy_end));
+  DG_CALL(check_health(s, s->steps, s->t, r->energy_end));
+  if (s->probe_log) DG_CALL(dg_series_commit(s->probe_log));
+  if (s->energy_log) DG_CALL(dg_series_commit(s->energy_log));
+  r->n_vtu = s->n_vtu;
+  return DG_OK;
+}

@@ -1,0 +1,95 @@
+/* The state of one run (app/simulate.c's dg_run), shared by the files that do its parts:
+ *   app/setup.c     mesh, materials, boundaries, sources, probes, time step, the stepper;
+ *   app/parallel.c  MPI: ranks, partition, trace exchange, reductions, device per rank;
+ *   app/outputs.c   logs, snapshots, checkpoints and restart, the health check, progress.
+ * Everything a run owns is released by run_state_free. */
+#ifndef DG_APP_RUN_STATE_H
+#define DG_APP_RUN_STATE_H
+
+#include <stddef.h>
+
+#include "app/case.h"
+#include "app/simulate.h"
+#include "core/status.h"
+#include "device/binary_cache.h"
+#include "device/device.h"
+#include "dg/cavity.h"
+#include "dg/geom.h"
+#include "dg/maxwell.h"
+#include "dg/stepper.h"
+#include "io/probe.h"
+#include "io/series.h"
+#include "mesh/mesh.h"
+#include "part/dist.h"
+#include "part/exchange.h"
+#include "refel/refel.h"
+
+typedef struct {
+  const dg_case *c;
+  /* MPI: this rank of `size`; the whole mesh (every rank reads it) and the partition. */
+  int rank, size;
+  dg_mesh *global;           /* the whole mesh; == mesh on one process */
+  int *part;                 /* size > 1: owner rank of each global element */
+  dg_dist_mesh *dist;        /* size > 1: owned elements + ghosts, exchange lists */
+  dg_exchange *xchg;         /* size > 1 */
+  int *send_slot, *recv_slot;
+  /* The problem on this rank. */
+  dg_mesh *mesh;
+  dg_refel *ref;
+  dg_geom *geom;
+  dg_maxwell *phys;
+  dg_plane_wave pw;          /* the incident wave (phys->incident_ctx points here) */
+  dg_cavity_mode mode;       /* when the case has one: initial state and exact solution */
+  size_t n;                  /* 6 K Np */
+  double *q;                 /* host copy of the state (filled by run_fetch_state) */
+  double dt, t;
+  int steps, first_step;
+  /* The backend. */
+  dg_device *dev;            /* OpenCL only */
+  dg_binary_cache binaries;  /* compiled programs kept between runs */
+  dg_stepper *stepper;
+  /* Outputs. */
+  int *probe_ids;            /* case index of each probe this rank owns */
+  dg_probes *probes;
+  dg_series *probe_log, *energy_log;
+  int n_vtu;
+  double *vtu_t;             /* times of the snapshots written so far (for the .pvd) */
+  char **vtu_files;
+  int next_time;             /* next entry of the case's vtu_times */
+  int health_every;          /* steps between blow-up checks */
+  double energy0, energy_ref; /* energy at the start; largest energy while sources were on */
+  double last_checkpoint, last_print, t0_wall;
+} run_state;
+
+void run_state_free(run_state *s);
+
+/* setup.c */
+dg_status run_setup_problem(run_state *s, dg_run_result *r) DG_NODISCARD;
+dg_status run_setup_time_step(run_state *s) DG_NODISCARD;
+dg_status run_start_stepper(run_state *s, dg_run_result *r) DG_NODISCARD;
+
+/* parallel.c */
+dg_status run_mpi_init(run_state *s) DG_NODISCARD;
+dg_status run_distribute(run_state *s, dg_run_result *r) DG_NODISCARD;
+dg_status run_trace_exchange(run_state *s, size_t value_bytes, dg_trace_exchange *h) DG_NODISCARD;
+dg_status run_sum(const run_state *s, double *x) DG_NODISCARD;   /* over ranks */
+dg_status run_min(const run_state *s, double *x) DG_NODISCARD;
+dg_status run_max(const run_state *s, double *x) DG_NODISCARD;
+dg_status run_any(const run_state *s, int *flag) DG_NODISCARD;   /* 1 if set on any rank */
+dg_status run_share_status(const run_state *s, dg_status st, const char *what) DG_NODISCARD;
+dg_status run_bcast_spec(const run_state *s, char *spec, size_t cap) DG_NODISCARD;
+dg_status run_barrier(const run_state *s) DG_NODISCARD;
+dg_status run_gather_sum(const run_state *s, double *x, int n) DG_NODISCARD; /* to rank 0 */
+dg_status run_node_device(const run_state *s, char *spec, size_t cap) DG_NODISCARD;
+void run_rank_path(const run_state *s, const char *path, char *buf, size_t cap);
+
+/* outputs.c */
+dg_status run_fetch_state(run_state *s) DG_NODISCARD;
+dg_status run_energy(run_state *s, double *e) DG_NODISCARD; /* of s->q, all ranks */
+dg_status run_outputs_open(run_state *s) DG_NODISCARD;
+dg_status run_outputs_step(run_state *s, dg_run_result *r, int step) DG_NODISCARD;
+dg_status run_outputs_close(run_state *s, dg_run_result *r) DG_NODISCARD;
+dg_status run_read_restart(run_state *s) DG_NODISCARD;
+void run_progress(run_state *s, int step);
+
+#endif

@@ -1,0 +1,343 @@
+/* Setting up a run: the mesh (and its partition), the reference element, geometry,
+ * materials and boundaries by physical group, sources, probes, the initial state and the
+ * time step; then the stepper on the chosen backend, with its variant chosen and verified. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "app/run_state.h"
+#include "backend/cl_maxwell.h"
+#include "backend/verify.h"
+#include "core/alloc.h"
+#include "core/log.h"
+#include "tune/choose.h"
+
+/* The cavity is the mesh's bounding box; check that the mesh fills it (volumes agree and
+ * every boundary face lies on one of its six planes). */
+static dg_status check_mesh_is_box(const dg_mesh *m, const char *path, double lo[3],
+                                   double hi[3]) {
+  dg_mesh_bbox(m, lo, hi);
+  const double box = (hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]);
+  double vol = 0, size = 0;
+  for (int d = 0; d < 3; ++d) size = fmax(size, hi[d] - lo[d]);
+  for (int k = 0; k < m->K; ++k) vol += dg_mesh_elem_volume(m, k);
+  DG_CHECK(fabs(vol - box) <= 1e-9 * box, DG_ERR_INPUT,
+           "%s: the mesh (volume %g) does not fill its bounding box (volume %g): the cavity "
+           "mode needs a box-shaped domain", path, vol, box);
+  const double tol = 1e-9 * size;
+  for (int k = 0; k < m->K; ++k)
+    for (int f = 0; f < 4; ++f) {
+      if (m->face_tag[4 * k + f] < 0) continue;
+      int on_plane = 0;
+      for (int d = 0; d < 3 && !on_plane; ++d)
+        for (int side = 0; side < 2 && !on_plane; ++side) {
+          const double plane = side ? hi[d] : lo[d];
+          int all = 1;
+          for (int i = 0; i < 3; ++i) {
+            const int v = m->EToV[4 * k + dg_face_vertices[f][i]];
+            const double x = d == 0 ? m->VX[v] : d == 1 ? m->VY[v] : m->VZ[v];
+            all &= fabs(x - plane) <= tol;
+          }
+          on_plane = all;
+        }
+      DG_CHECK(on_plane, DG_ERR_INPUT,
+               "%s: boundary face %d of element %d is not on the bounding box: the cavity "
+               "mode needs a box-shaped domain", path, f, k + 1);
+    }
+  return DG_OK;
+}
+
+/* "name (tag 3)" lists of a mesh's physical groups of one dimension, for messages. */
+static void list_groups(const dg_mesh *m, int dim, char *buf, size_t cap) {
+  buf[0] = '\0';
+  for (int i = 0; i < m->nphys; ++i) {
+    if (m->phys[i].dim != dim) continue;
+    char one[96];
+    snprintf(one, sizeof one, "%s\"%s\" (tag %d)", buf[0] ? ", " : "", m->phys[i].name, m->phys[i].tag);
+    strncat(buf, one, cap - strlen(buf) - 1);
+  }
+  if (!buf[0]) snprintf(buf, cap, "none named in the file");
+}
+
+/* The tag of a physical group reference; it must exist in the mesh. */
+static dg_status resolve_group(const dg_mesh *m, int dim, const dg_group_ref *g,
+                               const char *what, const char *casefile, int *tag) {
+  char avail[1024];
+  if (g->name[0]) {
+    *tag = dg_mesh_phys_tag(m, dim, g->name);
+    if (*tag >= 0) return DG_OK;
+    list_groups(m, dim, avail, sizeof avail);
+    return DG_ERROR(DG_ERR_INPUT, "%s: %s \"%s\": the mesh has no physical %s of that name "
+                    "(it has: %s)", casefile, what, g->name, dim == 3 ? "volume" : "surface", avail);
+  }
+  int found = 0;
+  for (int k = 0; k < m->K && !found; ++k) {
+    if (dim == 3) found = m->elem_tag[k] == g->tag;
+    else for (int f = 0; f < 4; ++f) found |= m->face_tag[4 * k + f] == g->tag;
+  }
+  list_groups(m, dim, avail, sizeof avail);
+  DG_CHECK(found, DG_ERR_INPUT, "%s: %s %d: no %s of the mesh carries that physical tag "
+           "(named groups: %s)", casefile, what, g->tag, dim == 3 ? "element" : "boundary face", avail);
+  *tag = g->tag;
+  return DG_OK;
+}
+
+static const char *group_name(const dg_mesh *m, int dim, int tag) {
+  for (int i = 0; i < m->nphys; ++i)
+    if (m->phys[i].dim == dim && m->phys[i].tag == tag && m->phys[i].name[0]) return m->phys[i].name;
+  return "";
+}
+
+static dg_status apply_materials_and_boundaries(run_state *s) {
+  const dg_case *c = s->c;
+  const dg_mesh *m = s->mesh;
+  dg_maxwell *p = s->phys;
+  p->alpha = c->alpha;
+  for (int i = 0; i < c->n_materials; ++i) {
+    int tag;
+    char what[64];
+    snprintf(what, sizeof what, "materials[%d].volume", i);
+    DG_CALL(resolve_group(m, 3, &c->materials[i].volume, what, c->source, &tag));
+    for (int k = 0; k < m->K; ++k)
+      if (m->elem_tag[k] == tag) {
+        p->eps[k] = c->materials[i].eps;
+        p->mu[k] = c->materials[i].mu;
+        p->sigma[k] = c->materials[i].sigma;
+      }
+  }
+  int *tags = NULL;
+  DG_CALL(DG_ALLOC(tags, c->n_boundaries + 1));
+  dg_status st = DG_OK;
+  for (int i = 0; i < c->n_boundaries; ++i) {
+    char what[64];
+    snprintf(what, sizeof what, "boundaries[%d].surface", i);
+    DG_CALL_GOTO(done, resolve_group(m, 2, &c->boundaries[i].surface, what, c->source, &tags[i]));
+  }
+  enum { MAX_MISSING = 32 };
+  int missing[MAX_MISSING], n_missing = 0; /* sorted tags of surfaces left without a condition */
+  for (int k = 0; k < m->K; ++k)
+    for (int f = 0; f < 4; ++f) {
+      const int t = m->face_tag[4 * k + f];
+      if (t < 0) continue;
+      int bc = -1;
+      for (int i = 0; i < c->n_boundaries && bc < 0; ++i)
+        if (tags[i] == t) bc = (int)c->boundaries[i].bc;
+      if (bc < 0 && c->has_default_bc) bc = (int)c->default_bc;
+      if (bc >= 0) {
+        p->bc[4 * k + f] = (unsigned char)bc;
+        continue;
+      }
+      int at = 0;
+      while (at < n_missing && missing[at] < t) ++at;
+      if ((at < n_missing && missing[at] == t) || n_missing == MAX_MISSING) continue;
+      memmove(missing + at + 1, missing + at, (size_t)(n_missing - at) * sizeof *missing);
+      missing[at] = t;
+      ++n_missing;
+    }
+  if (n_missing) {
+    char list[1024] = "";
+    for (int i = 0; i < n_missing; ++i) {
+      char one[128];
+      snprintf(one, sizeof one, "%s\"%s\" (tag %d)", i ? ", " : "",
+               missing[i] ? group_name(m, 2, missing[i]) : "untagged faces", missing[i]);
+      strncat(list, one, sizeof list - strlen(list) - 1);
+    }
+    st = DG_ERROR(DG_ERR_INPUT, "%s: boundary surface%s without a condition: %s; add %s to "
+                  "\"boundaries\" or set \"default_boundary\"", c->source, n_missing > 1 ? "s" : "",
+                  list, n_missing > 1 ? "them" : "it");
+  }
+done:
+  dg_free(&tags);
+  return st;
+}
+
+static dg_status add_sources(run_state *s) {
+  const dg_case *c = s->c;
+  for (int i = 0; i < c->n_dipoles; ++i) {
+    double rst[3];
+    /* The rank owning the element the whole mesh puts the point in gets the source. */
+    const int g = dg_mesh_locate(s->global, c->dipoles[i].pos, rst);
+    DG_CHECK(g >= 0, DG_ERR_INPUT, "%s: sources[%d].position (%g, %g, %g) is outside the mesh",
+             c->source, i, c->dipoles[i].pos[0], c->dipoles[i].pos[1], c->dipoles[i].pos[2]);
+    if (s->part && s->part[g] != s->rank) continue;
+    const int k = dg_mesh_locate(s->mesh, c->dipoles[i].pos, rst);
+    DG_CHECK(k >= 0, DG_ERR_INTERNAL, "sources[%d]: not found in the owning rank's part", i);
+    DG_CALL(dg_maxwell_add_dipole(s->phys, &c->dipoles[i], k, rst));
+  }
+  if (c->has_plane_wave) {
+    s->pw = c->plane_wave;
+    dg_maxwell_set_plane_wave(s->phys, &s->pw);
+  }
+  return DG_OK;
+}
+
+/* Probes: each rank evaluates the ones in its elements; rank 0 gathers and logs them. */
+static dg_status setup_probes(run_state *s) {
+  const dg_case *c = s->c;
+  double *xyz = NULL;
+  int n = 0;
+  dg_status st = DG_OK;
+  DG_CALL(DG_ALLOC(xyz, 3 * c->n_probes + 1));
+  DG_CALL_GOTO(done, DG_ALLOC(s->probe_ids, c->n_probes + 1));
+  for (int i = 0; i < c->n_probes; ++i) {
+    double rst[3];
+    const int g = dg_mesh_locate(s->global, c->probes[i].pos, rst);
+    DG_CHECK_GOTO(done, g >= 0, DG_ERR_INPUT, "%s: probes[%d] (\"%s\") at (%g, %g, %g) is outside the mesh",
+                  c->source, i, c->probes[i].name, c->probes[i].pos[0], c->probes[i].pos[1],
+                  c->probes[i].pos[2]);
+    if (s->part && s->part[g] != s->rank) continue;
+    memcpy(xyz + 3 * n, c->probes[i].pos, 3 * sizeof(double));
+    s->probe_ids[n++] = i;
+  }
+  DG_CALL_GOTO(done, dg_probes_create(&s->probes, s->geom, n, xyz));
+done:
+  dg_free(&xyz);
+  return st;
+}
+
+dg_status run_setup_problem(run_state *s, dg_run_result *r) {
+  const dg_case *c = s->c;
+  double lo[3], hi[3];
+  if (c->mesh_file[0]) {
+    DG_CALL(dg_mesh_read(&s->global, c->mesh_file));
+  } else {
+    for (int d = 0; d < 3; ++d) lo[d] = c->box_lo[d], hi[d] = c->box_hi[d];
+    DG_CALL(dg_mesh_box(&s->global, lo, hi, c->box_cells[0], c->box_cells[1], c->box_cells[2]));
+  }
+  s->mesh = s->global;
+  if (s->size > 1) DG_CALL(run_distribute(s, r));
+  if (c->has_cavity_mode) {
+    if (c->mesh_file[0]) DG_CALL(check_mesh_is_box(s->global, c->mesh_file, lo, hi));
+    DG_CALL(dg_cavity_mode_init(&s->mode, c->mode[0], c->mode[1], c->mode[2],
+                                c->has_amp ? c->amp : NULL, lo, hi));
+  }
+  DG_CALL(dg_refel_create(&s->ref, c->order));
+  DG_CALL(dg_geom_create(&s->geom, s->mesh, s->ref));
+  DG_CALL(dg_maxwell_create(&s->phys, s->geom));
+  DG_CALL(apply_materials_and_boundaries(s));
+  DG_CALL(add_sources(s));
+  if (c->n_probes) DG_CALL(setup_probes(s));
+  s->n = DG_NFIELDS * (size_t)s->mesh->K * s->ref->Np;
+  DG_CALL(DG_ALLOC(s->q, s->n));
+  if (c->has_cavity_mode) dg_maxwell_interpolate(s->geom, dg_cavity_mode_eval, &s->mode, 0.0, s->q);
+  return DG_OK;
+}
+
+/* The stable automatic step (the smallest over all ranks), shortened so that a whole number
+ * of steps lands exactly on the final time. */
+dg_status run_setup_time_step(run_state *s) {
+  const dg_case *c = s->c;
+  double dt_max = dg_maxwell_dt(s->phys, c->cfl);
+  DG_CALL(run_min(s, &dt_max));
+  if (c->steps > 0) {
+    s->steps = c->steps;
+    s->dt = dt_max;
+  } else {
+    s->steps = (int)ceil(c->final_time / dt_max - 1e-12);
+    s->dt = c->final_time / s->steps;
+  }
+  return DG_OK;
+}
+
+/* The variant: rank 0 chooses (so only one process tunes and writes the cache) and the
+ * others take its spec. */
+static dg_status choose_variant(run_state *s, dg_run_result *r, dg_variant *v) {
+  const dg_case *c = s->c;
+  char spec[DG_VARIANT_SPEC_MAX] = "";
+  dg_status st = DG_OK;
+  if (s->rank == 0) {
+    const dg_tune_choice how = {c->variant, c->precision, c->tune, c->tune_budget,
+                                c->quiet ? NULL : stderr};
+    dg_tune_chosen chosen;
+    st = dg_tune_choose(s->dev, s->ref->N, &how, &chosen);
+    if (st == DG_OK) {
+      *v = chosen.v;
+      r->tuned = chosen.tuned;
+      snprintf(r->variant_source, sizeof r->variant_source, "%s", chosen.source);
+      dg_variant_print(v, spec, sizeof spec);
+    }
+  }
+  DG_CALL(run_share_status(s, st, "choosing the kernel variant"));
+  if (s->size > 1) {
+    DG_CALL(run_bcast_spec(s, spec, sizeof spec));
+    if (s->rank != 0) {
+      DG_CALL(dg_variant_parse(spec, v));
+      snprintf(r->variant_source, sizeof r->variant_source, "rank 0's choice");
+    }
+  }
+  return DG_OK;
+}
+
+/* Device, variant, operator; the variant is verified against the reference before it runs. */
+static dg_status start_opencl(run_state *s, dg_run_result *r) {
+  const dg_case *c = s->c;
+  char node_spec[32];
+  dg_variant v;
+  dg_cl_maxwell *op = NULL;
+  int pass = 0;
+  DG_CALL(run_node_device(s, node_spec, sizeof node_spec));
+  DG_CALL(dg_device_create(&s->dev, c->device[0] ? c->device : node_spec[0] ? node_spec : NULL));
+  dg_binary_cache_init(&s->binaries, NULL);
+  s->dev->binaries = &s->binaries;
+  snprintf(r->device, sizeof r->device, "%d:%d %s", s->dev->info.P, s->dev->info.D, s->dev->info.name);
+  DG_CALL(choose_variant(s, r, &v));
+  dg_variant_print(&v, r->variant, sizeof r->variant);
+  r->precision = v.precision;
+  DG_CALL(dg_cl_maxwell_create(&op, s->dev, s->phys, &v, c->dump_dir[0] ? c->dump_dir : NULL));
+  /* Never run an unverified variant: its RHS on random fields against the reference, at a
+   * time when the sources are on (the first pulse's peak) so their kernels are checked too;
+   * before the exchange is installed (this compares one rank's operator on its own). */
+  double t_verify = 0;
+  if (c->n_dipoles) t_verify = c->dipoles[0].pulse.t0;
+  else if (c->has_plane_wave) t_verify = c->plane_wave.pulse.t0;
+  dg_status st = dg_cl_verify_op_at(op, s->phys, t_verify, 20261121, &r->verify_rel_diff, &pass);
+  if (st == DG_OK && s->size > 1) {
+    dg_trace_exchange h;
+    st = run_trace_exchange(s, v.precision == DG_PREC_DOUBLE ? 8 : 4, &h);
+    if (st == DG_OK) st = dg_cl_maxwell_set_halo(op, &h);
+  }
+  if (st != DG_OK) {
+    dg_cl_maxwell_destroy(&op);
+    return dg_error_trace(st, __FILE__, __LINE__, __func__, "verifying the operator");
+  }
+  DG_CALL(dg_stepper_cl_create(&s->stepper, op));
+  return DG_OK;
+}
+
+dg_status run_start_stepper(run_state *s, dg_run_result *r) {
+  if (s->c->backend == DG_BACKEND_OPENCL) {
+    DG_CALL(start_opencl(s, r));
+  } else {
+    dg_trace_exchange h;
+    if (s->size > 1) DG_CALL(run_trace_exchange(s, sizeof(double), &h));
+    DG_CALL(dg_stepper_ref_create(&s->stepper, s->phys, s->size > 1 ? &h : NULL));
+    snprintf(r->variant, sizeof r->variant, "ref");
+    r->precision = DG_PREC_DOUBLE;
+  }
+  DG_CALL(dg_stepper_put_state(s->stepper, s->q));
+  return DG_OK;
+}
+
+void run_state_free(run_state *s) {
+  dg_stepper_destroy(&s->stepper);
+  if (s->global != s->mesh) dg_mesh_destroy(&s->global);
+  s->global = NULL;
+  dg_free(&s->part);
+  dg_dist_mesh_destroy(&s->dist);
+  dg_exchange_destroy(&s->xchg);
+  dg_free(&s->send_slot);
+  dg_free(&s->recv_slot);
+  dg_free(&s->probe_ids);
+  dg_free(&s->q);
+  dg_device_destroy(&s->dev);
+  dg_probes_destroy(&s->probes);
+  dg_series_destroy(&s->probe_log);
+  dg_series_destroy(&s->energy_log);
+  for (int i = 0; i < s->n_vtu; ++i) dg_free(&s->vtu_files[i]);
+  dg_free(&s->vtu_files);
+  dg_free(&s->vtu_t);
+  dg_maxwell_destroy(&s->phys);
+  dg_geom_destroy(&s->geom);
+  dg_refel_destroy(&s->ref);
+  dg_mesh_destroy(&s->mesh);
+}

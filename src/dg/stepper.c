@@ -1,0 +1,49 @@
+#include "dg/stepper.h"
+
+#include "core/alloc.h"
+
+struct dg_stepper {
+  const dg_stepper_ops *ops;
+  void *impl;
+};
+
+dg_status dg_stepper_wrap(dg_stepper **out, const dg_stepper_ops *ops, void *impl) {
+  *out = NULL;
+  dg_stepper *s = NULL;
+  const dg_status st = DG_ALLOC(s, 1);
+  if (st != DG_OK) {
+    ops->destroy(impl);
+    return dg_error_trace(st, __FILE__, __LINE__, __func__, "DG_ALLOC(s, 1)");
+  }
+  s->ops = ops;
+  s->impl = impl;
+  *out = s;
+  return DG_OK;
+}
+
+dg_status dg_stepper_step(dg_stepper *s, double t, double dt) {
+  DG_CALL(s->ops->step(s->impl, t, dt));
+  return DG_OK;
+}
+
+dg_status dg_stepper_get_state(dg_stepper *s, double *q) {
+  DG_CALL(s->ops->get_state(s->impl, q));
+  return DG_OK;
+}
+
+dg_status dg_stepper_put_state(dg_stepper *s, const double *q) {
+  DG_CALL(s->ops->put_state(s->impl, q));
+  return DG_OK;
+}
+
+dg_status dg_stepper_finish(dg_stepper *s) {
+  if (s->ops->finish) DG_CALL(s->ops->finish(s->impl));
+  return DG_OK;
+}
+
+void dg_stepper_destroy(dg_stepper **ps) {
+  dg_stepper *s = *ps;
+  if (!s) return;
+  s->ops->destroy(s->impl);
+  dg_free(ps);
+}

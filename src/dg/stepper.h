@@ -1,0 +1,58 @@
+/* A time stepper: the state of one Maxwell problem (dg/maxwell.h) and the LSERK4 steps
+ * that advance it, on some backend. The run loop (app/run.c) sees only this interface, so
+ * it is one loop whatever computes the steps. Two implementations:
+ *   - dg_stepper_ref_create (dg/stepper_ref.c): the plain C double-precision reference;
+ *   - dg_stepper_cl_create (backend/cl_stepper.c): the generated OpenCL kernels.
+ * State goes in and out in the reference layout (6 fields of K*Np doubles, dg/maxwell.h);
+ * every call returns a status. */
+#ifndef DG_DG_STEPPER_H
+#define DG_DG_STEPPER_H
+
+#include <stddef.h>
+
+#include "core/status.h"
+#include "dg/maxwell.h"
+
+/* The face traces a rank exchanges with its neighbours each RK stage (part/exchange.h
+ * provides one). The stepper copies state[send_slot[i]] into send, calls begin and end,
+ * then writes recv into state[recv_slot[i]]; slots index the reference layout. send and
+ * recv hold n values of the stepper's precision (8 bytes for the reference). */
+typedef struct {
+  size_t n;
+  const int *send_slot, *recv_slot;
+  void *send, *recv;
+  dg_status (*begin)(void *ctx); /* start the non-blocking exchange of send */
+  dg_status (*end)(void *ctx);   /* wait for it: recv is filled */
+  void *ctx;
+} dg_trace_exchange;
+
+typedef struct dg_stepper dg_stepper;
+
+/* What an implementation provides (impl is its own data). */
+typedef struct {
+  dg_status (*step)(void *impl, double t, double dt);
+  dg_status (*get_state)(void *impl, double *q);
+  dg_status (*put_state)(void *impl, const double *q);
+  dg_status (*finish)(void *impl);
+  void (*destroy)(void *impl);
+} dg_stepper_ops;
+
+/* Wrap an implementation (impl is owned: ops->destroy releases it). */
+dg_status dg_stepper_wrap(dg_stepper **out, const dg_stepper_ops *ops, void *impl) DG_NODISCARD;
+
+/* One LSERK4 step of length dt from time t (may only be queued: see finish). */
+dg_status dg_stepper_step(dg_stepper *s, double t, double dt) DG_NODISCARD;
+/* The current state into q (waits for queued steps). */
+dg_status dg_stepper_get_state(dg_stepper *s, double *q) DG_NODISCARD;
+/* Replace the state with q and zero the RK residual. */
+dg_status dg_stepper_put_state(dg_stepper *s, const double *q) DG_NODISCARD;
+/* Wait until every queued step has completed (for timing). */
+dg_status dg_stepper_finish(dg_stepper *s) DG_NODISCARD;
+void dg_stepper_destroy(dg_stepper **s);
+
+/* The reference stepper on phys (borrowed; it must outlive the stepper). halo: NULL on one
+ * process; else copied, its buffers borrowed. */
+dg_status dg_stepper_ref_create(dg_stepper **out, dg_maxwell *phys,
+                                const dg_trace_exchange *halo) DG_NODISCARD;
+
+#endif
