@@ -47,7 +47,7 @@ $(BIN)/dgtd: $(BUILD)/src/app/main.o $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS) $(PKG_LIBS)
 
-$(BUILD)/tests/%: tests/%.c tests/test_util.h $(LIB) | $(DEPS_OK)
+$(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(LIB) | $(DEPS_OK)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) -Itests -MMD -MP -o $@ $< $(LIB) $(LDFLAGS) $(PKG_LIBS)
 

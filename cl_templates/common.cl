@@ -1,6 +1,25 @@
 /* common.cl: the real type, the problem sizes, the device data layout and small helpers
  * shared by every dgtd kernel. The host prepends #define lines that override the defaults
- * below (src/backend/cl_maxwell.c decides every value; nothing is re-decided here). */
+ * below (src/backend/cl_maxwell.c decides every value; nothing is re-decided here: the
+ * defaults only let a template build on its own). Where a setting is a choice, the host
+ * writes it by name ("#define LIFT_MODE LIFT_FUSED_UPDATE"); the names are defined once,
+ * here. */
+
+/* ---- names of the host's choices ---- */
+#define PLACE_NONE 0        /* VPLACE, LPLACE: operators and fields from global memory */
+#define PLACE_MATRIX 1      /* the operator matrices in local memory */
+#define PLACE_FIELD 2       /* the work-group's fields (volume) or fluxes (lift) in local memory */
+#define LIFT_SEPARATE 0     /* LIFT_MODE: kernels flux + lift */
+#define LIFT_FUSED 1        /* kernel fluxlift (fluxes through local memory) */
+#define LIFT_FUSED_UPDATE 2 /* kernels flux + liftupdate (lift fused with the LSERK update) */
+#define LIFT_FLUX_ONLY 3    /* kernel flux (the CLBlast path lifts with a GEMM) */
+#define FLUX_POINT 0        /* FLUX_MODE: one work-item per VW face nodes */
+#define FLUX_FACE 1         /* one work-item per face of VL elements */
+#define INC_GAUSSIAN 0      /* DG_INC_SHAPE: the incident pulse (dg_pulse_shape) */
+#define INC_RICKER 1
+#define INC_HARMONIC 2
+
+/* ---- the host's settings, with defaults for building a template alone ---- */
 
 #ifndef DG_DOUBLE /* 1: real_t is double (needs cl_khr_fp64), 0: float */
 #define DG_DOUBLE 0
@@ -33,10 +52,28 @@
 #define LKB 1
 #endif
 #ifndef VPLACE /* volume: PLACE_NONE, PLACE_MATRIX (Dr,Ds,Dt local) or PLACE_FIELD (q local) */
-#define VPLACE 0
+#define VPLACE PLACE_NONE
 #endif
 #ifndef LPLACE /* lift: PLACE_NONE, PLACE_MATRIX (LIFT local) or PLACE_FIELD (fluxes local) */
-#define LPLACE 0
+#define LPLACE PLACE_NONE
+#endif
+#ifndef LIFT_MODE /* which surface kernels the program holds (LIFT_* above) */
+#define LIFT_MODE LIFT_SEPARATE
+#endif
+#ifndef FLUX_MODE /* how the flux kernel divides the work (FLUX_* above) */
+#define FLUX_MODE FLUX_POINT
+#endif
+#ifndef LNPW /* lift: output nodes per work-item (each flux value loaded feeds LNPW nodes) */
+#define LNPW 1
+#endif
+#ifndef LWI /* lift: work-items along the node axis of a work-group, ceil(NP / LNPW) */
+#define LWI 4
+#endif
+#ifndef EG /* reals of per-element data (layout below) */
+#define EG 12
+#endif
+#ifndef FD /* reals of per-face data (layout below) */
+#define FD 12
 #endif
 #ifndef UNROLL /* unroll factor of the inner node loops; 0 = full */
 #define UNROLL 1
@@ -50,7 +87,7 @@
 #ifndef WG1 /* work-group size of the 1D pointwise kernels (flux, update, curl) */
 #define WG1 64
 #endif
-#ifndef DG_INCIDENT /* 1: a plane wave enters through the boundary (DG_INC_* in surface.cl) */
+#ifndef DG_INCIDENT /* 1: a plane wave enters through the boundary (DG_INC_* in incident.cl) */
 #define DG_INCIDENT 0
 #endif
 #ifndef DG_TEST_FLIP /* test only: 1 flips a sign in the volume kernel */
@@ -63,10 +100,6 @@
 #if DG_TEST_SYNTAX
 this is not OpenCL C;
 #endif
-
-#define PLACE_NONE 0
-#define PLACE_MATRIX 1
-#define PLACE_FIELD 2
 
 #if DG_DOUBLE
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -86,12 +119,10 @@ typedef REAL real_t;
  * node, (k / VL) * NPP * VL + n * VL + k % VL, so the VW lanes of a vreal are VW elements at
  * the same node and load with one vloadn. VL = 1 is plain element-major. */
 #define VL (VW * EPW)
-/* Per-element data: rx ry rz sx sy sz tx ty tz 1/eps 1/mu sigma/eps, interleaved like the
- * fields: (k / VL) * EG * VL + g * VL + k % VL. */
-#define EG 12
-/* Per-face data: nx ny nz cEH cEE cHE cHH bcE bcH incE incH (+1 unused), interleaved like
- * the fields: (k / VL) * 4 * FD * VL + (face * FD + c) * VL + k % VL. */
-#define FD 12
+/* Per-element data (EG reals): rx ry rz sx sy sz tx ty tz 1/eps 1/mu sigma/eps, interleaved
+ * like the fields: (k / VL) * EG * VL + g * VL + k % VL. */
+/* Per-face data (FD reals): nx ny nz cEH cEE cHE cHH bcE bcH incE incH (+1 unused),
+ * interleaved like the fields: (k / VL) * 4 * FD * VL + (face * FD + c) * VL + k % VL. */
 
 #if VW == 1
 typedef real_t vreal;

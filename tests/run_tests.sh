@@ -13,9 +13,6 @@ export CMOCKA_MESSAGE_OUTPUT=TAP
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 limit="${DGTD_TEST_TIMEOUT:-900}"
-# Runs take the device's default variant unless a test asks for tuning itself: a cache
-# miss would otherwise start a tuning run (minutes) in the middle of the suite.
-export DGTD_TUNE="${DGTD_TUNE:-never}"
 for t in "$@"; do
   name=$(basename "$t")
   start=$(date +%s)

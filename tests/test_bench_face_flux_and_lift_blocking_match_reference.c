@@ -1,23 +1,7 @@
 /* The variants added for performance (flux=face, lnpw=2|4) match the CPU reference RHS in float and double, with and without sources, and their specs round-trip while older specs stay canonical. */
-#include "test_util.h"
+#include "test_device.h"
 
 #include "backend/verify.h"
-
-static int setup(void **state) {
-  dg_device *dev = NULL;
-  if (dg_device_create(&dev, NULL) != DG_OK) {
-    dg_error_clear();
-    dev = NULL;
-  }
-  *state = dev;
-  return 0;
-}
-
-static int teardown(void **state) {
-  dg_device *dev = *state;
-  dg_device_destroy(&dev);
-  return 0;
-}
 
 /* New keys print only when set; the canonical form of a spec written before them does not
  * change; bad combinations are refused with a reason. */
@@ -73,8 +57,7 @@ static void check(dg_device *dev, dg_verify_case *c, const char *spec, double t)
  * local-memory placements, node counts that lnpw does not divide (N=2: Np=10 with lnpw=4;
  * N=4: Np=35 with lnpw=2), both precisions. */
 static void test_variants_match(void **state) {
-  dg_device *dev = *state;
-  if (!dev) skip();
+  dg_device *dev = test_device(state, 0);
   static const struct {
     const char *spec;
     int N;
@@ -100,8 +83,7 @@ static void test_variants_match(void **state) {
 /* The face flux evaluates the incident wave itself, and the sources correct its result:
  * dipoles with a total-field wave, and the scattered-field wave on PEC faces. */
 static void test_with_sources_match(void **state) {
-  dg_device *dev = *state;
-  if (!dev) skip();
+  dg_device *dev = test_device(state, 0);
   const unsigned flags[2] = {DG_VERIFY_DIPOLES | DG_VERIFY_PLANE_WAVE,
                              DG_VERIFY_PLANE_WAVE | DG_VERIFY_SCATTERED};
   for (int k = 0; k < 2; ++k) {
@@ -121,5 +103,5 @@ int main(void) {
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_specs),
                                      cmocka_unit_test(test_variants_match),
                                      cmocka_unit_test(test_with_sources_match)};
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return cmocka_run_group_tests(tests, test_device_setup, test_device_teardown);
 }

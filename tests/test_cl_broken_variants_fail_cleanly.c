@@ -1,28 +1,11 @@
 /* A variant whose source has a syntax error fails with DG_ERR_OPENCL and the build log (no
  * crash), and a variant with a flipped sign is rejected by verification. */
-#include "test_util.h"
+#include "test_device.h"
 
 #include "backend/verify.h"
 
-static int setup(void **state) {
-  dg_device *dev = NULL;
-  if (dg_device_create(&dev, NULL) != DG_OK) {
-    dg_error_clear();
-    dev = NULL;
-  }
-  *state = dev;
-  return 0;
-}
-
-static int teardown(void **state) {
-  dg_device *dev = *state;
-  dg_device_destroy(&dev);
-  return 0;
-}
-
 static void test_syntax_error_gives_build_log(void **state) {
-  dg_device *dev = *state;
-  if (!dev) skip();
+  dg_device *dev = test_device(state, 0);
   dg_variant v;
   double diff;
   int pass = 1;
@@ -36,8 +19,7 @@ static void test_syntax_error_gives_build_log(void **state) {
 }
 
 static void test_flipped_sign_is_rejected(void **state) {
-  dg_device *dev = *state;
-  if (!dev) skip();
+  dg_device *dev = test_device(state, 0);
   const char *specs[] = {"test=flip", "work=vec,vw=4,lift=fused-update,test=flip"};
   for (size_t i = 0; i < sizeof specs / sizeof specs[0]; ++i) {
     dg_variant v;
@@ -58,5 +40,5 @@ int main(void) {
       cmocka_unit_test(test_syntax_error_gives_build_log),
       cmocka_unit_test(test_flipped_sign_is_rejected),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return cmocka_run_group_tests(tests, test_device_setup, test_device_teardown);
 }

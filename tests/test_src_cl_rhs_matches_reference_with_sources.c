@@ -2,7 +2,7 @@
  * wave (total-field and scattered-field), in float (1e-5) and double (1e-12), for the
  * baseline, the CPU default (work=vec, lift=fused-update), flux+lift fused, work=elem and the
  * CLBlast path; other incident fields are refused. */
-#include "test_util.h"
+#include "test_device.h"
 
 #include "backend/verify.h"
 #include "core/alloc.h"
@@ -14,22 +14,6 @@ static const char *const specs[] = {
     "work=elem,vw=2,kb=2,vplace=field,lkb=2,lift=fused,prec=%s",
     "path=clblast,prec=%s",
 };
-
-static int setup(void **state) {
-  dg_device *dev = NULL;
-  if (dg_device_create(&dev, NULL) != DG_OK) {
-    dg_error_clear();
-    dev = NULL;
-  }
-  *state = dev;
-  return 0;
-}
-
-static int teardown(void **state) {
-  dg_device *dev = *state;
-  dg_device_destroy(&dev);
-  return 0;
-}
 
 static void spec_for(size_t i, dg_precision p, char *buf, size_t cap) {
   const char *prec = p == DG_PREC_DOUBLE ? "double" : "float";
@@ -90,20 +74,17 @@ static void check_all(dg_device *dev, unsigned flags, int N, const char *what) {
 }
 
 static void test_dipoles_match(void **state) {
-  dg_device *dev = *state;
-  if (!dev) skip();
+  dg_device *dev = test_device(state, 0);
   check_all(dev, DG_VERIFY_DIPOLES, 2, "dipoles");
 }
 
 static void test_total_field_plane_wave_matches(void **state) {
-  dg_device *dev = *state;
-  if (!dev) skip();
+  dg_device *dev = test_device(state, 0);
   check_all(dev, DG_VERIFY_PLANE_WAVE, 3, "total field");
 }
 
 static void test_scattered_field_plane_wave_matches(void **state) {
-  dg_device *dev = *state;
-  if (!dev) skip();
+  dg_device *dev = test_device(state, 0);
   check_all(dev, DG_VERIFY_PLANE_WAVE | DG_VERIFY_SCATTERED, 2, "scattered field");
 }
 
@@ -114,8 +95,7 @@ static void other_field(void *ctx, double x, double y, double z, double t, doubl
 }
 
 static void test_other_incident_fields_refused(void **state) {
-  dg_device *dev = *state;
-  if (!dev) skip();
+  dg_device *dev = test_device(state, 0);
   dg_verify_case *c = NULL;
   assert_dg_ok(dg_verify_case_create(&c, 1, 1));
   assert_dg_ok(dg_verify_case_add_sources(c, DG_VERIFY_PLANE_WAVE));
@@ -139,5 +119,5 @@ int main(void) {
       cmocka_unit_test(test_scattered_field_plane_wave_matches),
       cmocka_unit_test(test_other_incident_fields_refused),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return cmocka_run_group_tests(tests, test_device_setup, test_device_teardown);
 }

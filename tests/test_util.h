@@ -15,6 +15,10 @@
 
 #include "core/status.h"
 
+/* Every test binary runs with the device's default variant unless a test asks for tuning
+ * itself (a cache miss would otherwise start a tuning run of minutes): set before main. */
+__attribute__((constructor)) static void test_util_env(void) { setenv("DGTD_TUNE", "never", 1); }
+
 /* Fails the test with the library's error message when a dg call fails. */
 #define assert_dg_ok(expr)                                                          \
   do {                                                                              \

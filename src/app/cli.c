@@ -104,6 +104,6 @@ dg_status dg_cli_precision(const char *s, dg_precision *p, int *both) {
     *both = 1;
     return DG_OK;
   }
-  return DG_ERROR(DG_ERR_INPUT, "--precision: expected float%s double, got '%s'",
-                  both ? ", both or" : " or", s);
+  return DG_ERROR(DG_ERR_INPUT, "--precision: expected %s, got '%s'",
+                  both ? "float, double or both" : "float or double", s);
 }

@@ -1,5 +1,6 @@
 /* dgtd bench: throughput and distance to the device's roofline, per order and per kernel,
  * for the tuned, default and baseline variants measured together (bench/bench.h). */
+#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -164,81 +165,75 @@ int dg_cmd_bench(int argc, char **argv) {
     const size_t len = strlen(command);
     snprintf(command + len, sizeof command - len, " %s", argv[i]);
   }
-  for (int i = 1; i < argc; ++i) {
-    const char *a = argv[i];
-    const int has = i + 1 < argc;
-#define VALUE()                                                                                    \
-  do {                                                                                             \
-    if (!has) {                                                                                    \
-      fprintf(stderr, "dgtd bench: %s needs a value (see dgtd bench --help)\n", a);                \
-      return 2;                                                                                    \
-    }                                                                                              \
-    ++i;                                                                                           \
-  } while (0)
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      usage(stdout);
-      return 0;
-    } else if (!strcmp(a, "--order")) {
-      VALUE();
-      DG_CALL_GOTO(fail, dg_cli_orders(argv[i], orders, &norders));
-    } else if (!strcmp(a, "--precision")) {
-      VALUE();
-      if (!strcmp(argv[i], "float"))
-        prec = DG_PREC_FLOAT;
-      else if (!strcmp(argv[i], "double"))
-        prec = DG_PREC_DOUBLE;
-      else {
-        fprintf(stderr, "dgtd bench: --precision '%s': expected float or double\n", argv[i]);
-        return 2;
-      }
-    } else if (!strcmp(a, "--device")) {
-      VALUE();
-      device = argv[i];
-    } else if (!strcmp(a, "--elements")) {
-      VALUE();
+  enum { O_ORDER = 256, O_PRECISION, O_DEVICE, O_ELEMENTS, O_DOFS, O_MAX_DOFS, O_REPEATS,
+         O_VARIANT, O_LIMITS, O_SCALING, O_JSON, O_SAVE, O_PLOT, O_HELP };
+  static const struct option opts[] = {
+      {"order", required_argument, 0, O_ORDER},       {"precision", required_argument, 0, O_PRECISION},
+      {"device", required_argument, 0, O_DEVICE},     {"elements", required_argument, 0, O_ELEMENTS},
+      {"dofs", required_argument, 0, O_DOFS},         {"max-dofs", required_argument, 0, O_MAX_DOFS},
+      {"repeats", required_argument, 0, O_REPEATS},   {"variant", required_argument, 0, O_VARIANT},
+      {"measure-limits", no_argument, 0, O_LIMITS},   {"scaling", no_argument, 0, O_SCALING},
+      {"json", no_argument, 0, O_JSON},               {"save", required_argument, 0, O_SAVE},
+      {"plot", required_argument, 0, O_PLOT},         {"help", no_argument, 0, O_HELP},
+      {0, 0, 0, 0}};
+  opterr = 0;
+  optind = 1;
+  for (;;) {
+    const int prev = optind;
+    const int o = getopt_long(argc, argv, ":hq", opts, NULL);
+    if (o == -1) break;
+    switch (o) {
+    case 'h':
+    case O_HELP: usage(stdout); return 0;
+    case O_ORDER: DG_CALL_GOTO(fail, dg_cli_orders(optarg, orders, &norders)); break;
+    case O_PRECISION: DG_CALL_GOTO(fail, dg_cli_precision(optarg, &prec, NULL)); break;
+    case O_DEVICE: device = optarg; break;
+    case O_ELEMENTS: {
       double k;
-      DG_CALL_GOTO(fail, dg_cli_double("--elements", argv[i], &k));
+      DG_CALL_GOTO(fail, dg_cli_double("--elements", optarg, &k));
       DG_CHECK_GOTO(fail, k >= 48 && k <= 1e9, DG_ERR_INPUT, "--elements: between 48 and 1e9");
       bo.elements = (long)k;
-    } else if (!strcmp(a, "--dofs")) {
-      VALUE();
-      DG_CALL_GOTO(fail, dg_cli_double("--dofs", argv[i], &bo.dofs));
+      break;
+    }
+    case O_DOFS:
+      DG_CALL_GOTO(fail, dg_cli_double("--dofs", optarg, &bo.dofs));
       DG_CHECK_GOTO(fail, bo.dofs >= 100 && bo.dofs <= 1e11, DG_ERR_INPUT,
                     "--dofs: between 100 and 1e11");
-    } else if (!strcmp(a, "--max-dofs")) {
-      VALUE();
-      DG_CALL_GOTO(fail, dg_cli_double("--max-dofs", argv[i], &max_dofs));
+      break;
+    case O_MAX_DOFS:
+      DG_CALL_GOTO(fail, dg_cli_double("--max-dofs", optarg, &max_dofs));
       DG_CHECK_GOTO(fail, max_dofs >= 100 && max_dofs <= 1e11, DG_ERR_INPUT,
                     "--max-dofs: between 100 and 1e11");
-    } else if (!strcmp(a, "--repeats")) {
-      VALUE();
-      DG_CALL_GOTO(fail, dg_cli_int("--repeats", argv[i], 3, DG_BENCH_MAX_REPEATS, &bo.repeats));
-    } else if (!strcmp(a, "--variant")) {
-      VALUE();
+      break;
+    case O_REPEATS:
+      DG_CALL_GOTO(fail, dg_cli_int("--repeats", optarg, 3, DG_BENCH_MAX_REPEATS, &bo.repeats));
+      break;
+    case O_VARIANT: {
       DG_CHECK_GOTO(fail, bo.n_extra < MAX_EXTRA, DG_ERR_INPUT, "--variant: at most %d", MAX_EXTRA);
       dg_variant v;
-      DG_CALL_GOTO(fail, dg_variant_parse(argv[i], &v)); /* bad specs fail before any work */
-      extra[bo.n_extra++] = argv[i];
-    } else if (!strcmp(a, "--measure-limits")) {
-      remeasure = 1;
-    } else if (!strcmp(a, "--scaling")) {
-      scaling = 1;
-    } else if (!strcmp(a, "--json")) {
-      json = 1;
-    } else if (!strcmp(a, "--save")) {
-      VALUE();
-      save = argv[i];
-    } else if (!strcmp(a, "--plot")) {
-      VALUE();
-      plot = argv[i];
-    } else if (!strcmp(a, "-q")) {
-      bo.verbose = 0;
-    } else {
-      fprintf(stderr, "dgtd bench: unknown argument '%s' (see dgtd bench --help)\n", a);
-      return 2;
+      DG_CALL_GOTO(fail, dg_variant_parse(optarg, &v)); /* bad specs fail before any work */
+      extra[bo.n_extra++] = optarg;
+      break;
     }
-#undef VALUE
+    case O_LIMITS: remeasure = 1; break;
+    case O_SCALING: scaling = 1; break;
+    case O_JSON: json = 1; break;
+    case O_SAVE: save = optarg; break;
+    case O_PLOT: plot = optarg; break;
+    case 'q': bo.verbose = 0; break;
+    case ':':
+      st = DG_ERROR(DG_ERR_INPUT, "%s needs a value (see dgtd bench --help)", argv[prev]);
+      goto fail;
+    default:
+      st = DG_ERROR(DG_ERR_INPUT, "unknown argument '%s' (see dgtd bench --help)", argv[prev]);
+      goto fail;
+    }
   }
+  if (optind < argc) {
+    st = DG_ERROR(DG_ERR_INPUT, "unexpected argument '%s' (see dgtd bench --help)", argv[optind]);
+    goto fail;
+  }
+  bo.log = stderr;
   bo.extra = extra;
   DG_CHECK_GOTO(fail, !(bo.elements > 0 && bo.dofs > 0), DG_ERR_INPUT,
                 "--elements and --dofs: give one of them");

@@ -1,5 +1,6 @@
 /* dgtd tune: time the kernel variants on a device, cache the winner per (device, N,
  * precision), report the comparison (tune/tune.h describes the search). */
+#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "core/clock.h"
 #include "app/commands.h"
 #include "core/alloc.h"
+#include "core/files.h"
 #include "device/device.h"
 #include "tune/tune.h"
 
@@ -99,76 +101,72 @@ int dg_cmd_tune(int argc, char **argv) {
   dg_tune_result *results = NULL;
   int nres = 0;
   orders[norders++] = 3;
-  for (int i = 1; i < argc; ++i) {
-    const char *a = argv[i];
-    const int has = i + 1 < argc;
-#define VALUE()                                                                     \
-  do {                                                                              \
-    if (!has) {                                                                     \
-      fprintf(stderr, "dgtd tune: %s needs a value (see dgtd tune --help)\n", a);   \
-      return 2;                                                                     \
-    }                                                                               \
-    ++i;                                                                            \
-  } while (0)
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      usage(stdout);
-      return 0;
-    } else if (!strcmp(a, "--order")) {
-      VALUE();
-      DG_CALL_GOTO(fail, dg_cli_orders(argv[i], orders, &norders));
-    } else if (!strcmp(a, "--precision")) {
-      VALUE();
-      if (!strcmp(argv[i], "float")) precs[0] = DG_PREC_FLOAT, nprec = 1;
-      else if (!strcmp(argv[i], "double")) precs[0] = DG_PREC_DOUBLE, nprec = 1;
-      else if (!strcmp(argv[i], "both")) precs[0] = DG_PREC_FLOAT, precs[1] = DG_PREC_DOUBLE, nprec = 2;
-      else {
-        fprintf(stderr, "dgtd tune: --precision '%s': expected float, double or both\n", argv[i]);
-        return 2;
-      }
-    } else if (!strcmp(a, "--device")) {
-      VALUE();
-      device = argv[i];
-    } else if (!strcmp(a, "--budget")) {
-      VALUE();
-      DG_CALL_GOTO(fail, dg_cli_double("--budget", argv[i], &budget));
-      DG_CHECK_GOTO(fail, budget > 0, DG_ERR_INPUT, "--budget: must be > 0 seconds");
-    } else if (!strcmp(a, "--dofs")) {
-      VALUE();
-      DG_CALL_GOTO(fail, dg_cli_double("--dofs", argv[i], &dofs));
-      DG_CHECK_GOTO(fail, dofs >= 1000, DG_ERR_INPUT, "--dofs: at least 1000");
-    } else if (!strcmp(a, "--repeats")) {
-      VALUE();
-      DG_CALL_GOTO(fail, dg_cli_int("--repeats", argv[i], 5, DG_TUNE_MAX_SAMPLES, &repeats));
-    } else if (!strcmp(a, "--force")) {
-      force = 1;
-    } else if (!strcmp(a, "--json")) {
-      json = 1;
-    } else if (!strcmp(a, "--csv")) {
-      VALUE();
-      csv = argv[i];
-    } else if (!strcmp(a, "--plot")) {
-      VALUE();
-      plot = argv[i];
-    } else if (!strcmp(a, "--variant")) {
-      VALUE();
-      DG_CHECK_GOTO(fail, nspecs < 64, DG_ERR_INPUT, "--variant: at most 64");
-      specs[nspecs++] = argv[i];
-    } else if (!strcmp(a, "--verify-one")) {
-      VALUE();
-      verify_spec = argv[i];
-    } else if (!strcmp(a, "--measure-limits")) {
-      limits_only = 1;
-    } else if (!strcmp(a, "--in-process")) {
-      in_process = 1;
-    } else if (!strcmp(a, "-v")) {
-      verbose = 2;
-    } else if (!strcmp(a, "-q")) {
-      verbose = 0;
-    } else {
-      fprintf(stderr, "dgtd tune: unknown argument '%s' (see dgtd tune --help)\n", a);
-      return 2;
+  enum { O_ORDER = 256, O_PRECISION, O_DEVICE, O_BUDGET, O_DOFS, O_REPEATS, O_FORCE, O_JSON,
+         O_CSV, O_PLOT, O_VARIANT, O_VERIFY_ONE, O_LIMITS, O_IN_PROCESS, O_HELP };
+  static const struct option opts[] = {
+      {"order", required_argument, 0, O_ORDER},       {"precision", required_argument, 0, O_PRECISION},
+      {"device", required_argument, 0, O_DEVICE},     {"budget", required_argument, 0, O_BUDGET},
+      {"dofs", required_argument, 0, O_DOFS},         {"repeats", required_argument, 0, O_REPEATS},
+      {"force", no_argument, 0, O_FORCE},             {"json", no_argument, 0, O_JSON},
+      {"csv", required_argument, 0, O_CSV},           {"plot", required_argument, 0, O_PLOT},
+      {"variant", required_argument, 0, O_VARIANT},   {"verify-one", required_argument, 0, O_VERIFY_ONE},
+      {"measure-limits", no_argument, 0, O_LIMITS},   {"in-process", no_argument, 0, O_IN_PROCESS},
+      {"help", no_argument, 0, O_HELP},               {0, 0, 0, 0}};
+  opterr = 0;
+  optind = 1;
+  for (;;) {
+    const int prev = optind;
+    const int o = getopt_long(argc, argv, ":hvq", opts, NULL);
+    if (o == -1) break;
+    int both = 0;
+    switch (o) {
+    case 'h':
+    case O_HELP: usage(stdout); return 0;
+    case O_ORDER: DG_CALL_GOTO(fail, dg_cli_orders(optarg, orders, &norders)); break;
+    case O_PRECISION: {
+      dg_precision p;
+      DG_CALL_GOTO(fail, dg_cli_precision(optarg, &p, &both));
+      precs[0] = (int)p;
+      precs[1] = DG_PREC_DOUBLE;
+      nprec = both ? 2 : 1;
+      break;
     }
-#undef VALUE
+    case O_DEVICE: device = optarg; break;
+    case O_BUDGET:
+      DG_CALL_GOTO(fail, dg_cli_double("--budget", optarg, &budget));
+      DG_CHECK_GOTO(fail, budget > 0, DG_ERR_INPUT, "--budget: must be > 0 seconds");
+      break;
+    case O_DOFS:
+      DG_CALL_GOTO(fail, dg_cli_double("--dofs", optarg, &dofs));
+      DG_CHECK_GOTO(fail, dofs >= 1000, DG_ERR_INPUT, "--dofs: at least 1000");
+      break;
+    case O_REPEATS:
+      DG_CALL_GOTO(fail, dg_cli_int("--repeats", optarg, 5, DG_TUNE_MAX_SAMPLES, &repeats));
+      break;
+    case O_FORCE: force = 1; break;
+    case O_JSON: json = 1; break;
+    case O_CSV: csv = optarg; break;
+    case O_PLOT: plot = optarg; break;
+    case O_VARIANT:
+      DG_CHECK_GOTO(fail, nspecs < 64, DG_ERR_INPUT, "--variant: at most 64");
+      specs[nspecs++] = optarg;
+      break;
+    case O_VERIFY_ONE: verify_spec = optarg; break;
+    case O_LIMITS: limits_only = 1; break;
+    case O_IN_PROCESS: in_process = 1; break;
+    case 'v': verbose = 2; break;
+    case 'q': verbose = 0; break;
+    case ':':
+      st = DG_ERROR(DG_ERR_INPUT, "%s needs a value (see dgtd tune --help)", argv[prev]);
+      goto fail;
+    default:
+      st = DG_ERROR(DG_ERR_INPUT, "unknown argument '%s' (see dgtd tune --help)", argv[prev]);
+      goto fail;
+    }
+  }
+  if (optind < argc) {
+    st = DG_ERROR(DG_ERR_INPUT, "unexpected argument '%s' (see dgtd tune --help)", argv[optind]);
+    goto fail;
   }
   if (verify_spec) return verify_one(verify_spec, orders[0], device);
 
@@ -178,16 +176,13 @@ int dg_cmd_tune(int argc, char **argv) {
   DG_CALL_GOTO(fail, dg_tune_options_default(&opt));
   opt.force = force;
   opt.verbose = verbose;
+  opt.log = stderr;
   opt.repeats = repeats;
   opt.target_dofs = dofs;
   opt.specs = nspecs ? specs : NULL;
   opt.n_specs = nspecs;
-  char exe[1024];
-  const ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (!in_process && len > 0) {
-    exe[len] = '\0';
-    opt.child_exe = exe;
-  }
+  char exe[4096];
+  if (!in_process && dg_self_exe(exe, sizeof exe)) opt.child_exe = exe;
   dg_device_limits limits;
   int measured = 0;
   if (verbose) fprintf(stderr, "measuring or loading the device limits...\n");

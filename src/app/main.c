@@ -61,10 +61,16 @@ int main(int argc, char **argv) {
   const int rc = dispatch(argc, argv);
   if (mpi) {
     int size = 1;
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (MPI_Comm_size(MPI_COMM_WORLD, &size) != MPI_SUCCESS) {
+      fprintf(stderr, "dgtd: MPI_Comm_size failed\n");
+      size = 2; /* abort rather than risk a hang */
+    }
     /* One rank failing while the others wait in a collective would hang the job. */
     if (rc != 0 && size > 1) MPI_Abort(MPI_COMM_WORLD, rc);
-    MPI_Finalize();
+    if (MPI_Finalize() != MPI_SUCCESS) {
+      fprintf(stderr, "dgtd: MPI_Finalize failed\n");
+      return rc ? rc : 1;
+    }
   }
   return rc;
 }

@@ -11,8 +11,30 @@
 #include "device/program.h"
 #include "dg/lserk.h"
 
-enum { EG = 12, FD = 12, WG1 = 64 }; /* as in common.cl */
-enum { SRC_BATCH = 16 };              /* sources per launch of the source kernel (source.cl) */
+/* Sizes the host decides and writes into every program (common.cl): reals of per-element
+ * and per-face data, the work-group size of the 1D kernels. */
+enum { EG = 12, FD = 12, WG1 = 64 };
+enum { SRC_BATCH = 16 }; /* sources per launch of the source kernel (source.cl) */
+
+/* Kernel arguments by name, in the order of the templates' signatures. */
+enum { VOL_ARG_Q, VOL_ARG_RHS, VOL_ARG_EGEO, VOL_ARG_DRT, VOL_ARG_DST, VOL_ARG_DTT, VOL_ARG_FS };
+enum { CURL_ARG_D, CURL_ARG_Q, CURL_ARG_EGEO, CURL_ARG_RHS };
+enum { FLUX_ARG_Q, FLUX_ARG_FS, FLUX_ARG_VMAPM, FLUX_ARG_VMAPP, FLUX_ARG_FDATA, FLUX_ARG_FLUX,
+       FLUX_ARG_XYZ, FLUX_ARG_T };
+enum { LIFT_ARG_FLUX, LIFT_ARG_FFS, LIFT_ARG_RHS, LIFT_ARG_LIFTT, LIFT_ARG_FS, LIFT_ARG_Q,
+       LIFT_ARG_RES, LIFT_ARG_A, LIFT_ARG_DT, LIFT_ARG_B, LIFT_ARG_VMAPM, LIFT_ARG_VMAPP,
+       LIFT_ARG_FDATA, LIFT_ARG_XYZ, LIFT_ARG_T };
+enum { UPD_ARG_Q, UPD_ARG_RES, UPD_ARG_RHS, UPD_ARG_A, UPD_ARG_DT, UPD_ARG_B };
+enum { SRC_ARG_OUT_A, SRC_ARG_OUT_B, SRC_ARG_FS, SRC_ARG_PROF, SRC_ARG_NODE, SRC_ARG_FIRST,
+       SRC_ARG_COUNT, SRC_ARG_GA, SRC_ARG_GB };
+enum { HALO_ARG_Q, HALO_ARG_SLOT, HALO_ARG_BUF, HALO_ARG_N };
+
+/* The names the templates know the host's choices by (common.cl), indexed by the enums of
+ * backend/variant.h. */
+static const char *const place_names[] = {"PLACE_NONE", "PLACE_MATRIX", "PLACE_FIELD"};
+static const char *const lift_names[] = {"LIFT_SEPARATE", "LIFT_FUSED", "LIFT_FUSED_UPDATE"};
+static const char *const flux_names[] = {"FLUX_POINT", "FLUX_FACE"};
+static const char *const shape_names[] = {"INC_GAUSSIAN", "INC_RICKER", "INC_HARMONIC"};
 
 struct dg_cl_maxwell {
   dg_device *dev;      /* borrowed */
@@ -31,6 +53,7 @@ struct dg_cl_maxwell {
   cl_mem d_DrT, d_DsT, d_DtT, d_LIFTT; /* operators, transposed: OpT[j*NP + n] */
   cl_mem d_Dall, d_D, d_LIFTrm;        /* CLBlast path: [Dr;Ds;Dt] (3NPP x NP), D, LIFT */
   void *stage;                         /* host staging, 6*fs reals */
+  char dump_dir[1024];                 /* "" or where the programs' sources go */
   /* MPI halo (dg_cl_maxwell_set_halo): n trace values each way */
   size_t halo_n;
   dg_trace_exchange halo;
@@ -213,7 +236,7 @@ static dg_status define_real(dg_kernel_spec *s, const char *name, double x, int 
   return DG_OK;
 }
 
-/* The plane wave baked into surface.cl (DG_INC_*), so a program without one pays nothing. */
+/* The plane wave baked into incident.cl (DG_INC_*), so a program without one pays nothing. */
 static dg_status define_incident(dg_kernel_spec *s, const dg_plane_wave *pw, int fl) {
   const double *k = pw->k, *p = pw->pol;
   const double h[3] = {k[1] * p[2] - k[2] * p[1], k[2] * p[0] - k[0] * p[2],
@@ -231,7 +254,7 @@ static dg_status define_incident(dg_kernel_spec *s, const dg_plane_wave *pw, int
   DG_CALL(define_real(s, "DG_INC_HX", h[0], fl));
   DG_CALL(define_real(s, "DG_INC_HY", h[1], fl));
   DG_CALL(define_real(s, "DG_INC_HZ", h[2], fl));
-  DG_CALL(dg_kernel_spec_define(s, "DG_INC_SHAPE", "%d", (int)g->shape));
+  DG_CALL(dg_kernel_spec_define(s, "DG_INC_SHAPE", "%s", shape_names[g->shape]));
   DG_CALL(define_real(s, "DG_INC_F0", g->f0, fl));
   DG_CALL(define_real(s, "DG_INC_T0", g->t0, fl));
   DG_CALL(define_real(s, "DG_INC_AMP", g->amplitude, fl));
@@ -258,12 +281,15 @@ static dg_status render_source(dg_cl_maxwell *op, const double *ops_t[4], char *
   DG_CALL(dg_kernel_spec_define(&s, "EPW", "%d", v->work == DG_WORK_ELEM ? v->vw : 1));
   DG_CALL(dg_kernel_spec_define(&s, "KB", "%d", v->kb));
   DG_CALL(dg_kernel_spec_define(&s, "LKB", "%d", v->lkb));
-  DG_CALL(dg_kernel_spec_define(&s, "VPLACE", "%d", (int)v->vplace));
-  DG_CALL(dg_kernel_spec_define(&s, "LPLACE", "%d", (int)v->lplace));
+  DG_CALL(dg_kernel_spec_define(&s, "VPLACE", "%s", place_names[v->vplace]));
+  DG_CALL(dg_kernel_spec_define(&s, "LPLACE", "%s", place_names[v->lplace]));
   DG_CALL(dg_kernel_spec_define(&s, "UNROLL", "%d", v->unroll));
-  DG_CALL(dg_kernel_spec_define(&s, "LIFT_MODE", "%d", blas ? 3 : (int)v->lift));
-  DG_CALL(dg_kernel_spec_define(&s, "FLUX_MODE", "%d", blas ? 0 : (int)v->flux));
+  DG_CALL(dg_kernel_spec_define(&s, "LIFT_MODE", "%s", blas ? "LIFT_FLUX_ONLY" : lift_names[v->lift]));
+  DG_CALL(dg_kernel_spec_define(&s, "FLUX_MODE", "%s", blas ? "FLUX_POINT" : flux_names[v->flux]));
   DG_CALL(dg_kernel_spec_define(&s, "LNPW", "%d", v->lnpw > 1 ? v->lnpw : 1));
+  DG_CALL(dg_kernel_spec_define(&s, "LWI", "%d", dg_variant_lift_items(v, op->N)));
+  DG_CALL(dg_kernel_spec_define(&s, "EG", "%d", EG));
+  DG_CALL(dg_kernel_spec_define(&s, "FD", "%d", FD));
   DG_CALL(dg_kernel_spec_define(&s, "DG_LITERAL_OPS", "%d", v->literal));
   DG_CALL(dg_kernel_spec_define(&s, "VARIANT", "%s", suffix));
   DG_CALL(dg_kernel_spec_define(&s, "WG1", "%d", WG1));
@@ -272,7 +298,9 @@ static dg_status render_source(dg_cl_maxwell *op, const double *ops_t[4], char *
   if (v->test == DG_VTEST_SYNTAX) DG_CALL(dg_kernel_spec_define(&s, "DG_TEST_SYNTAX", "1"));
   DG_CALL(dg_kernel_spec_file(&s, "common.cl"));
   if (!blas) DG_CALL(dg_kernel_spec_file(&s, "volume.cl"));
-  DG_CALL(dg_kernel_spec_file(&s, "surface.cl"));
+  DG_CALL(dg_kernel_spec_file(&s, "incident.cl"));
+  DG_CALL(dg_kernel_spec_file(&s, "flux.cl"));
+  DG_CALL(dg_kernel_spec_file(&s, "lift.cl"));
   DG_CALL(dg_kernel_spec_file(&s, "update.cl"));
   if (blas) DG_CALL(dg_kernel_spec_file(&s, "blas_pointwise.cl"));
   if (op->phys->n_sources) DG_CALL(dg_kernel_spec_file(&s, "source.cl"));
@@ -328,65 +356,67 @@ done:
   return st;
 }
 
-/* Arguments that do not change between stages (the RK coefficients are set per stage). */
+/* Arguments that do not change between stages (the RK coefficients and the stage time are
+ * set per stage). Arguments a kernel's role does not use are NULL or 0. */
 static dg_status set_static_args(dg_cl_maxwell *op) {
   const int fs = (int)op->fs, ffs = (int)op->ffs;
+  const cl_mem none = NULL;
+  const cl_mem xyz = op->pw ? op->d_xyz : NULL; /* the incident wave's node coordinates */
   if (op->k_volume) {
     cl_kernel k = op->k_volume;
-    DG_CALL(DG_KERNEL_ARG(k, 0, op->d_q));
-    DG_CALL(DG_KERNEL_ARG(k, 1, op->d_rhs));
-    DG_CALL(DG_KERNEL_ARG(k, 2, op->d_egeo));
-    DG_CALL(DG_KERNEL_ARG(k, 3, op->d_DrT));
-    DG_CALL(DG_KERNEL_ARG(k, 4, op->d_DsT));
-    DG_CALL(DG_KERNEL_ARG(k, 5, op->d_DtT));
-    DG_CALL(DG_KERNEL_ARG(k, 6, fs));
+    DG_CALL(DG_KERNEL_ARG(k, VOL_ARG_Q, op->d_q));
+    DG_CALL(DG_KERNEL_ARG(k, VOL_ARG_RHS, op->d_rhs));
+    DG_CALL(DG_KERNEL_ARG(k, VOL_ARG_EGEO, op->d_egeo));
+    DG_CALL(DG_KERNEL_ARG(k, VOL_ARG_DRT, op->d_DrT));
+    DG_CALL(DG_KERNEL_ARG(k, VOL_ARG_DST, op->d_DsT));
+    DG_CALL(DG_KERNEL_ARG(k, VOL_ARG_DTT, op->d_DtT));
+    DG_CALL(DG_KERNEL_ARG(k, VOL_ARG_FS, fs));
   }
   if (op->k_curl) {
-    DG_CALL(DG_KERNEL_ARG(op->k_curl, 0, op->d_D));
-    DG_CALL(DG_KERNEL_ARG(op->k_curl, 1, op->d_q));
-    DG_CALL(DG_KERNEL_ARG(op->k_curl, 2, op->d_egeo));
-    DG_CALL(DG_KERNEL_ARG(op->k_curl, 3, op->d_rhs));
+    DG_CALL(DG_KERNEL_ARG(op->k_curl, CURL_ARG_D, op->d_D));
+    DG_CALL(DG_KERNEL_ARG(op->k_curl, CURL_ARG_Q, op->d_q));
+    DG_CALL(DG_KERNEL_ARG(op->k_curl, CURL_ARG_EGEO, op->d_egeo));
+    DG_CALL(DG_KERNEL_ARG(op->k_curl, CURL_ARG_RHS, op->d_rhs));
   }
   if (op->k_flux) {
     cl_kernel k = op->k_flux;
-    DG_CALL(DG_KERNEL_ARG(k, 0, op->d_q));
-    DG_CALL(DG_KERNEL_ARG(k, 1, fs));
-    DG_CALL(DG_KERNEL_ARG(k, 2, op->d_vmapM));
-    DG_CALL(DG_KERNEL_ARG(k, 3, op->d_vmapP));
-    DG_CALL(DG_KERNEL_ARG(k, 4, op->d_fdata));
-    DG_CALL(DG_KERNEL_ARG(k, 5, op->d_flux));
-    if (op->pw) DG_CALL(DG_KERNEL_ARG(k, 6, op->d_xyz)); /* 7: the stage time */
+    DG_CALL(DG_KERNEL_ARG(k, FLUX_ARG_Q, op->d_q));
+    DG_CALL(DG_KERNEL_ARG(k, FLUX_ARG_FS, fs));
+    DG_CALL(DG_KERNEL_ARG(k, FLUX_ARG_VMAPM, op->d_vmapM));
+    DG_CALL(DG_KERNEL_ARG(k, FLUX_ARG_VMAPP, op->d_vmapP));
+    DG_CALL(DG_KERNEL_ARG(k, FLUX_ARG_FDATA, op->d_fdata));
+    DG_CALL(DG_KERNEL_ARG(k, FLUX_ARG_FLUX, op->d_flux));
+    DG_CALL(DG_KERNEL_ARG(k, FLUX_ARG_XYZ, xyz));
+    DG_CALL(set_real_arg(op, k, FLUX_ARG_T, 0.0));
   }
   if (op->k_lift) {
     cl_kernel k = op->k_lift;
-    if (op->v.lift == DG_LIFT_FUSED) {
-      DG_CALL(DG_KERNEL_ARG(k, 0, op->d_q));
-      DG_CALL(DG_KERNEL_ARG(k, 1, fs));
-      DG_CALL(DG_KERNEL_ARG(k, 2, op->d_vmapM));
-      DG_CALL(DG_KERNEL_ARG(k, 3, op->d_vmapP));
-      DG_CALL(DG_KERNEL_ARG(k, 4, op->d_fdata));
-      DG_CALL(DG_KERNEL_ARG(k, 5, op->d_rhs));
-      DG_CALL(DG_KERNEL_ARG(k, 6, op->d_LIFTT));
-      if (op->pw) DG_CALL(DG_KERNEL_ARG(k, 7, op->d_xyz)); /* 8: the stage time */
-    } else {
-      DG_CALL(DG_KERNEL_ARG(k, 0, op->d_flux));
-      DG_CALL(DG_KERNEL_ARG(k, 1, ffs));
-      DG_CALL(DG_KERNEL_ARG(k, 2, op->d_rhs));
-      DG_CALL(DG_KERNEL_ARG(k, 3, op->d_LIFTT));
-      DG_CALL(DG_KERNEL_ARG(k, 4, fs));
-      if (op->v.lift == DG_LIFT_FUSED_UPDATE) {
-        DG_CALL(DG_KERNEL_ARG(k, 5, op->d_q));
-        DG_CALL(DG_KERNEL_ARG(k, 6, op->d_res));
-      }
-    }
+    const int fused = op->v.lift == DG_LIFT_FUSED, update = op->v.lift == DG_LIFT_FUSED_UPDATE;
+    const cl_mem flux = fused ? none : op->d_flux, q = fused || update ? op->d_q : none;
+    const cl_mem res = update ? op->d_res : none, vM = fused ? op->d_vmapM : none;
+    const cl_mem vP = fused ? op->d_vmapP : none, fd = fused ? op->d_fdata : none;
+    const cl_mem lxyz = fused ? xyz : none;
+    DG_CALL(DG_KERNEL_ARG(k, LIFT_ARG_FLUX, flux));
+    DG_CALL(DG_KERNEL_ARG(k, LIFT_ARG_FFS, ffs));
+    DG_CALL(DG_KERNEL_ARG(k, LIFT_ARG_RHS, op->d_rhs));
+    DG_CALL(DG_KERNEL_ARG(k, LIFT_ARG_LIFTT, op->d_LIFTT));
+    DG_CALL(DG_KERNEL_ARG(k, LIFT_ARG_FS, fs));
+    DG_CALL(DG_KERNEL_ARG(k, LIFT_ARG_Q, q));
+    DG_CALL(DG_KERNEL_ARG(k, LIFT_ARG_RES, res));
+    for (int i = LIFT_ARG_A; i <= LIFT_ARG_B; ++i) DG_CALL(set_real_arg(op, k, (cl_uint)i, 0.0));
+    DG_CALL(DG_KERNEL_ARG(k, LIFT_ARG_VMAPM, vM));
+    DG_CALL(DG_KERNEL_ARG(k, LIFT_ARG_VMAPP, vP));
+    DG_CALL(DG_KERNEL_ARG(k, LIFT_ARG_FDATA, fd));
+    DG_CALL(DG_KERNEL_ARG(k, LIFT_ARG_XYZ, lxyz));
+    DG_CALL(set_real_arg(op, k, LIFT_ARG_T, 0.0));
   }
-  DG_CALL(DG_KERNEL_ARG(op->k_update, 0, op->d_q));
-  DG_CALL(DG_KERNEL_ARG(op->k_update, 1, op->d_res));
-  DG_CALL(DG_KERNEL_ARG(op->k_update, 2, op->d_rhs));
-  if (op->k_source) { /* 0, 1 (targets) and 5..8 (batch) are set per launch */
-    DG_CALL(DG_KERNEL_ARG(op->k_source, 2, fs));
-    DG_CALL(DG_KERNEL_ARG(op->k_source, 3, op->d_sprof));
-    DG_CALL(DG_KERNEL_ARG(op->k_source, 4, op->d_snode));
+  DG_CALL(DG_KERNEL_ARG(op->k_update, UPD_ARG_Q, op->d_q));
+  DG_CALL(DG_KERNEL_ARG(op->k_update, UPD_ARG_RES, op->d_res));
+  DG_CALL(DG_KERNEL_ARG(op->k_update, UPD_ARG_RHS, op->d_rhs));
+  if (op->k_source) { /* the targets and the batch are set per launch */
+    DG_CALL(DG_KERNEL_ARG(op->k_source, SRC_ARG_FS, fs));
+    DG_CALL(DG_KERNEL_ARG(op->k_source, SRC_ARG_PROF, op->d_sprof));
+    DG_CALL(DG_KERNEL_ARG(op->k_source, SRC_ARG_NODE, op->d_snode));
   }
   return DG_OK;
 }
@@ -415,6 +445,7 @@ dg_status dg_cl_maxwell_create(dg_cl_maxwell **out, dg_device *dev, const dg_max
   op->phys = phys;
   op->pw = pw;
   op->v = *v;
+  if (dump_dir) snprintf(op->dump_dir, sizeof op->dump_dir, "%s", dump_dir);
   op->N = g->N;
   op->K = g->K;
   op->NP = r->Np;
@@ -606,8 +637,8 @@ static dg_status apply_sources(dg_cl_maxwell *op, double t, cl_mem out_a, double
   const dg_maxwell *p = op->phys;
   const size_t l1 = WG1, g1 = (size_t)(3 * op->NP + WG1 - 1) / WG1 * WG1;
   cl_kernel k = op->k_source;
-  DG_CALL(DG_KERNEL_ARG(k, 0, out_a));
-  DG_CALL(DG_KERNEL_ARG(k, 1, out_b));
+  DG_CALL(DG_KERNEL_ARG(k, SRC_ARG_OUT_A, out_a));
+  DG_CALL(DG_KERNEL_ARG(k, SRC_ARG_OUT_B, out_b));
   for (int first = 0; first < p->n_sources; first += SRC_BATCH) {
     const int count = p->n_sources - first < SRC_BATCH ? p->n_sources - first : SRC_BATCH;
     double ga[SRC_BATCH] = {0}, gb[SRC_BATCH] = {0};
@@ -616,10 +647,10 @@ static dg_status apply_sources(dg_cl_maxwell *op, double t, cl_mem out_a, double
       ga[s] = sa * g;
       gb[s] = sb * g;
     }
-    DG_CALL(DG_KERNEL_ARG(k, 5, first));
-    DG_CALL(DG_KERNEL_ARG(k, 6, count));
-    DG_CALL(set_real16_arg(op, k, 7, ga));
-    DG_CALL(set_real16_arg(op, k, 8, gb));
+    DG_CALL(DG_KERNEL_ARG(k, SRC_ARG_FIRST, first));
+    DG_CALL(DG_KERNEL_ARG(k, SRC_ARG_COUNT, count));
+    DG_CALL(set_real16_arg(op, k, SRC_ARG_GA, ga));
+    DG_CALL(set_real16_arg(op, k, SRC_ARG_GB, gb));
     DG_CALL(run(op, k, op->name_source, 1, &g1, &l1, tm));
   }
   return DG_OK;
@@ -656,8 +687,8 @@ dg_status dg_cl_maxwell_set_halo(dg_cl_maxwell *op, const dg_trace_exchange *h) 
   DG_CALL_GOTO(done, dg_kernel_spec_file(&s, "halo.cl"));
   DG_CALL_GOTO(done, dg_codegen_render(&s, &src));
   DG_CALL_GOTO(done, dg_program_build_cached(op->dev->binaries, op->dev, src, NULL,
-                                             op->rs == 8 ? "halo_double" : "halo_float", NULL,
-                                             &op->halo_prog));
+                                             op->rs == 8 ? "halo_double" : "halo_float",
+                                             op->dump_dir[0] ? op->dump_dir : NULL, &op->halo_prog));
   DG_CALL_GOTO(done, dg_kernel_create(op->halo_prog, "halo_pack", &op->k_pack));
   DG_CALL_GOTO(done, dg_kernel_create(op->halo_prog, "halo_unpack", &op->k_unpack));
   DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_ONLY, n * sizeof(int), ds, &op->d_sslot));
@@ -665,14 +696,14 @@ dg_status dg_cl_maxwell_set_halo(dg_cl_maxwell *op, const dg_trace_exchange *h) 
   DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_WRITE, n * op->rs, NULL, &op->d_send));
   DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_WRITE, n * op->rs, NULL, &op->d_recv));
   const int ni = (int)n;
-  DG_CALL_GOTO(done, DG_KERNEL_ARG(op->k_pack, 0, op->d_q));
-  DG_CALL_GOTO(done, DG_KERNEL_ARG(op->k_pack, 1, op->d_sslot));
-  DG_CALL_GOTO(done, DG_KERNEL_ARG(op->k_pack, 2, op->d_send));
-  DG_CALL_GOTO(done, DG_KERNEL_ARG(op->k_pack, 3, ni));
-  DG_CALL_GOTO(done, DG_KERNEL_ARG(op->k_unpack, 0, op->d_q));
-  DG_CALL_GOTO(done, DG_KERNEL_ARG(op->k_unpack, 1, op->d_rslot));
-  DG_CALL_GOTO(done, DG_KERNEL_ARG(op->k_unpack, 2, op->d_recv));
-  DG_CALL_GOTO(done, DG_KERNEL_ARG(op->k_unpack, 3, ni));
+  DG_CALL_GOTO(done, DG_KERNEL_ARG(op->k_pack, HALO_ARG_Q, op->d_q));
+  DG_CALL_GOTO(done, DG_KERNEL_ARG(op->k_pack, HALO_ARG_SLOT, op->d_sslot));
+  DG_CALL_GOTO(done, DG_KERNEL_ARG(op->k_pack, HALO_ARG_BUF, op->d_send));
+  DG_CALL_GOTO(done, DG_KERNEL_ARG(op->k_pack, HALO_ARG_N, ni));
+  DG_CALL_GOTO(done, DG_KERNEL_ARG(op->k_unpack, HALO_ARG_Q, op->d_q));
+  DG_CALL_GOTO(done, DG_KERNEL_ARG(op->k_unpack, HALO_ARG_SLOT, op->d_rslot));
+  DG_CALL_GOTO(done, DG_KERNEL_ARG(op->k_unpack, HALO_ARG_BUF, op->d_recv));
+  DG_CALL_GOTO(done, DG_KERNEL_ARG(op->k_unpack, HALO_ARG_N, ni));
   op->halo = *h;
   op->halo_n = n;
 done:
@@ -719,7 +750,7 @@ static dg_status run_stage(dg_cl_maxwell *op, double ts, double a, double dt, do
   const size_t lv[2] = {(size_t)op->NP, (size_t)v->kb}, ll[2] = {lwi, (size_t)v->lkb};
   const size_t g2l[2] = {lwi, (size_t)op->nblk};
   const int vw = v->path == DG_PATH_KERNELS && v->work == DG_WORK_VEC ? v->vw : 1;
-  /* flux=face: one work-item per face of a block (surface.cl) */
+  /* flux=face: one work-item per face of a block (flux.cl) */
   const size_t gflux = v->path == DG_PATH_KERNELS && v->flux == DG_FLUX_FACE
                            ? 4 * (size_t)op->nblk
                            : op->ffs / (size_t)vw;
@@ -732,7 +763,7 @@ static dg_status run_stage(dg_cl_maxwell *op, double ts, double a, double dt, do
                  "gemm_volume", t));
     DG_CALL(run(op, op->k_curl, op->name_curl, 1, &gcurl, &l1, t));
     DG_CALL(halo_end(op));
-    if (op->pw) DG_CALL(set_real_arg(op, op->k_flux, 7, ts));
+    if (op->pw) DG_CALL(set_real_arg(op, op->k_flux, FLUX_ARG_T, ts));
     DG_CALL(run(op, op->k_flux, op->name_flux, 1, &gflux, &l1, t));
     DG_CALL(gemm(op, (size_t)op->NP, 6 * (size_t)op->Kpad, 4 * (size_t)op->NFP, op->d_LIFTrm,
                  4 * (size_t)op->NFP, op->d_flux, (size_t)op->FLUXP, 1.0, op->d_rhs,
@@ -740,22 +771,23 @@ static dg_status run_stage(dg_cl_maxwell *op, double ts, double a, double dt, do
   } else {
     DG_CALL(run(op, op->k_volume, op->name_volume, 2, g2, lv, t));
     DG_CALL(halo_end(op));
-    if (op->pw) /* the stage time follows the coordinates in flux / fluxlift */
-      DG_CALL(set_real_arg(op, v->lift == DG_LIFT_FUSED ? op->k_lift : op->k_flux,
-                           v->lift == DG_LIFT_FUSED ? 8 : 7, ts));
+    if (op->pw) { /* the incident wave is evaluated where the fluxes are */
+      if (v->lift == DG_LIFT_FUSED) DG_CALL(set_real_arg(op, op->k_lift, LIFT_ARG_T, ts));
+      else DG_CALL(set_real_arg(op, op->k_flux, FLUX_ARG_T, ts));
+    }
     if (v->lift != DG_LIFT_FUSED) DG_CALL(run(op, op->k_flux, op->name_flux, 1, &gflux, &l1, t));
     if (v->lift == DG_LIFT_FUSED_UPDATE) {
-      DG_CALL(set_real_arg(op, op->k_lift, 7, update ? a : 0.0));
-      DG_CALL(set_real_arg(op, op->k_lift, 8, update ? dt : 1.0));
-      DG_CALL(set_real_arg(op, op->k_lift, 9, update ? b : 0.0));
+      DG_CALL(set_real_arg(op, op->k_lift, LIFT_ARG_A, update ? a : 0.0));
+      DG_CALL(set_real_arg(op, op->k_lift, LIFT_ARG_DT, update ? dt : 1.0));
+      DG_CALL(set_real_arg(op, op->k_lift, LIFT_ARG_B, update ? b : 0.0));
     }
     DG_CALL(run(op, op->k_lift, op->name_lift, 2, g2l, ll, t));
   }
   const int fused_update = v->path == DG_PATH_KERNELS && v->lift == DG_LIFT_FUSED_UPDATE;
   if (update && !fused_update) {
-    DG_CALL(set_real_arg(op, op->k_update, 3, a));
-    DG_CALL(set_real_arg(op, op->k_update, 4, dt));
-    DG_CALL(set_real_arg(op, op->k_update, 5, b));
+    DG_CALL(set_real_arg(op, op->k_update, UPD_ARG_A, a));
+    DG_CALL(set_real_arg(op, op->k_update, UPD_ARG_DT, dt));
+    DG_CALL(set_real_arg(op, op->k_update, UPD_ARG_B, b));
     DG_CALL(run(op, op->k_update, op->name_update, 1, &gupd, &l1, t));
   }
   if (op->k_source) {

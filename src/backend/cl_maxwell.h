@@ -9,14 +9,14 @@
  * - per element: rx..tz, 1/eps, 1/mu, sigma/eps (12 reals, interleaved like the fields);
  * - per face: normal, the material flux coefficients (Fscale, impedances, alpha, 1/eps,
  *   1/mu folded in on the host), the boundary factors bcE, bcH and the incident-wave
- *   weights incE, incH (surface.cl);
+ *   weights incE, incH (flux.cl);
  * - per face node: vmapM, vmapP as indices into the padded layout (vmapP = vmapM on faces
  *   with a boundary condition, which makes the boundary treatment branch-free).
  *
  * Sources, as the reference has them (dg_maxwell_rhs with J = NULL):
  * - an incident plane wave (phys->incident == dg_plane_wave_eval, set with
  *   dg_maxwell_set_plane_wave; any other incident function is DG_ERR_UNSUPPORTED): its
- *   constants are baked into the program (DG_INC_* in surface.cl), the flux kernel evaluates
+ *   constants are baked into the program (DG_INC_* in incident.cl), the flux kernel evaluates
  *   it at the face nodes (coordinates uploaded in the field layout) at the stage time, in the
  *   total-field (absorbing faces) or scattered-field (PEC faces) formulation as
  *   phys->scattered says. The wave is read at create time: changing it needs a new operator.

@@ -1,5 +1,6 @@
 /* The measurements of `dgtd bench` (bench/bench.h): variants compared on one mesh, and one
  * variant across mesh sizes. */
+#include "tune/timing.h"
 #include "bench/bench.h"
 #include "core/clock.h"
 
@@ -11,7 +12,6 @@
 #include "backend/verify.h"
 #include "core/alloc.h"
 
-enum { WARMUP_STAGES = 2 };         /* PoCL compiles each kernel at its first launch */
 static const double STEP_DT = 1e-4; /* any small step: the timed steps must not blow up */
 static const uint64_t STATE_SEED = 0xbe9c4full;
 
@@ -31,18 +31,6 @@ int dg_bench_box_n(const dg_device_info *info, int N, dg_precision p, const dg_b
   return dg_tune_box_n(o->dofs > 0 ? o->dofs : dg_tune_target_dofs(info, p), N);
 }
 
-static int cmp_double(const void *a, const void *b) {
-  const double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-/* Median, min and max of x[0..n) (reorders x). */
-static void stats(double *x, int n, double out[3]) {
-  qsort(x, (size_t)n, sizeof *x, cmp_double);
-  out[0] = n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
-  out[1] = x[0];
-  out[2] = x[n - 1];
-}
 
 /* The first line of the current error, then forget it: a variant's failure is a result. */
 static void take_reason(const char *prefix, char *buf, size_t cap) {
@@ -111,7 +99,7 @@ static dg_status prepare(dg_device *dev, dg_verify_case *c, dg_bench_variant *b,
   }
   dg_cl_stage_timing t;
   st = dg_cl_maxwell_set_state(*op, q);
-  for (int w = 0; st == DG_OK && w < WARMUP_STAGES; ++w) st = dg_cl_maxwell_time_stage(*op, &t);
+  for (int w = 0; st == DG_OK && w < DG_TIMING_WARMUP; ++w) st = dg_cl_maxwell_time_stage(*op, &t);
   if (st == DG_OK) st = dg_cl_maxwell_step(*op, 0.0, STEP_DT);
   if (st == DG_OK) st = dg_cl_maxwell_finish(*op);
   if (st != DG_OK) {
@@ -204,8 +192,7 @@ static dg_status ctx_round(order_ctx *x, int r, int R) {
     if (!x->ops[i]) continue;
     dg_bench_variant *b = &out->v[i];
     dg_cl_stage_timing t;
-    DG_CALL(dg_cl_maxwell_time_stage(x->ops[i], &t));
-    DG_CALL(dg_cl_maxwell_time_stage(x->ops[i], &t));
+    DG_CALL(dg_timing_sample(x->ops[i], &t));
     DG_CALL(dg_cl_maxwell_finish(x->ops[i]));
     const double ts = dg_now_s();
     DG_CALL(dg_cl_maxwell_step(x->ops[i], 0.0, STEP_DT));
@@ -231,12 +218,12 @@ static void ctx_summarize(order_ctx *x, int R) {
     if (!x->ops[i]) continue;
     dg_bench_variant *b = &out->v[i];
     double *s = x->samples + (size_t)i * SAMPLE_W * R;
-    stats(s, R, b->stage_ns);
-    stats(s + R, R, b->step_ns);
+    dg_timing_stats(s, R, b->stage_ns);
+    dg_timing_stats(s + R, R, b->step_ns);
     for (int m = 0; m < b->nk; ++m) {
       dg_bench_kernel *k = &b->k[m];
       double ks[3];
-      stats(s + (size_t)(2 + m) * R, R, ks);
+      dg_timing_stats(s + (size_t)(2 + m) * R, R, ks);
       k->median_ns = ks[0];
       k->min_ns = ks[1];
       k->max_ns = ks[2];
@@ -417,13 +404,12 @@ dg_status dg_bench_scaling_run(dg_device *dev, int N, dg_precision p, const dg_b
   for (int r = 0; r < R; ++r)
     for (int i = 0; i < out->np; ++i) {
       dg_cl_stage_timing t;
-      DG_CALL_GOTO(done, dg_cl_maxwell_time_stage(ops[i], &t)); /* untimed: warm caches */
-      DG_CALL_GOTO(done, dg_cl_maxwell_time_stage(ops[i], &t));
+      DG_CALL_GOTO(done, dg_timing_sample(ops[i], &t));
       samples[(size_t)i * R + r] = (double)t.total_ns;
     }
   for (int i = 0; i < out->np; ++i) {
     dg_bench_point *pt = &out->pts[i];
-    stats(samples + (size_t)i * R, R, pt->stage_ns);
+    dg_timing_stats(samples + (size_t)i * R, R, pt->stage_ns);
     if (o->verbose && log)
       fprintf(log, "[N=%d scaling] n=%-3d K=%-8ld %10.4g DOFs  %9.3f ms  %8.1f MDOF/s\n", N,
               pt->box_n, pt->K, pt->dofs, pt->stage_ns[0] * 1e-6,

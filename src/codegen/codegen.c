@@ -1,4 +1,5 @@
 #include "codegen/codegen.h"
+#include "core/files.h"
 #include "core/hash.h"
 
 #include <dirent.h>
@@ -77,20 +78,10 @@ dg_status dg_codegen_template_dir(char *buf, size_t cap) {
     snprintf(buf, cap, "%s", env);
     return DG_OK;
   }
-  char exe[DG_CG_PATH];
-  const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n > 0) {
-    exe[n] = '\0';
-    char *slash = strrchr(exe, '/');
-    if (slash) {
-      *slash = '\0';
-      char cand[DG_CG_PATH + 32];
-      snprintf(cand, sizeof cand, "%s/../cl_templates", exe);
-      if (is_dir(cand)) {
-        snprintf(buf, cap, "%s", cand);
-        return DG_OK;
-      }
-    }
+  char cand[DG_CG_PATH + 32];
+  if (dg_beside_exe("cl_templates", cand, sizeof cand)) {
+    snprintf(buf, cap, "%s", cand);
+    return DG_OK;
   }
   DG_CHECK(is_dir("cl_templates"), DG_ERR_IO,
            "OpenCL templates not found: set DGTD_TEMPLATES, or keep cl_templates/ beside the "

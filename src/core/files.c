@@ -139,3 +139,31 @@ dg_status dg_mkdir_p(const char *dir) {
   DG_CHECK(stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode), DG_ERR_IO, "%s is not a directory", dir);
   return DG_OK;
 }
+
+int dg_self_exe(char *buf, size_t cap) {
+  const ssize_t n = readlink("/proc/self/exe", buf, cap - 1);
+  if (n <= 0 || (size_t)n >= cap - 1) return 0;
+  buf[n] = '\0';
+  return 1;
+}
+
+int dg_beside_exe(const char *rel, char *buf, size_t cap) {
+  char exe[4096];
+  if (!dg_self_exe(exe, sizeof exe)) return 0;
+  char *slash = strrchr(exe, '/');
+  if (!slash) return 0;
+  *slash = '\0';
+  const int n = snprintf(buf, cap, "%s/../%s", exe, rel);
+  struct stat sb;
+  return n > 0 && (size_t)n < cap && stat(buf, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+int dg_cache_dir(char *buf, size_t cap) {
+  const char *c = getenv("DGTD_CACHE_DIR"), *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
+  int n;
+  if (c && *c) n = snprintf(buf, cap, "%s", c);
+  else if (x && *x) n = snprintf(buf, cap, "%s/dgtd", x);
+  else if (h && *h) n = snprintf(buf, cap, "%s/.cache/dgtd", h);
+  else return 0;
+  return n > 0 && (size_t)n < cap;
+}

@@ -37,10 +37,8 @@ void dg_binary_cache_init(dg_binary_cache *bc, const char *dir) {
     snprintf(bc->dir, sizeof bc->dir, "%s", dir);
     return;
   }
-  const char *c = getenv("DGTD_CACHE_DIR"), *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
-  if (c && *c) snprintf(bc->dir, sizeof bc->dir, "%s/binaries", c);
-  else if (x && *x) snprintf(bc->dir, sizeof bc->dir, "%s/dgtd/binaries", x);
-  else if (h && *h) snprintf(bc->dir, sizeof bc->dir, "%s/.cache/dgtd/binaries", h);
+  char root[sizeof bc->dir - 16];
+  if (dg_cache_dir(root, sizeof root)) snprintf(bc->dir, sizeof bc->dir, "%s/binaries", root);
 }
 
 /* The cached binary of (h1, h2), or NULL. */

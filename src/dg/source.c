@@ -6,7 +6,7 @@ static const double pi = 3.14159265358979323846;
 
 /* Smooth switch-on of the harmonic pulse: sin^2 has zero slope at both ends, so neither g
  * nor g' jumps. The clamp form is what the OpenCL incident field evaluates too
- * (cl_templates/surface.cl), so host and device agree to rounding. */
+ * (cl_templates/incident.cl), so host and device agree to rounding. */
 static double harmonic_ramp(double s, double f0, double ramp) {
   if (ramp <= 0) return 1;
   double u = s * f0 / ramp;

@@ -89,40 +89,16 @@ void dg_tune_file_free(dg_tune_file *f) {
 
 dg_status dg_tune_paths_default(dg_tune_paths *p) {
   memset(p, 0, sizeof *p);
-  const char *c = getenv("DGTD_CACHE_DIR"), *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
-  int n;
-  if (c && *c)
-    n = snprintf(p->cache_dir, sizeof p->cache_dir, "%s", c);
-  else if (x && *x)
-    n = snprintf(p->cache_dir, sizeof p->cache_dir, "%s/dgtd", x);
-  else if (h && *h)
-    n = snprintf(p->cache_dir, sizeof p->cache_dir, "%s/.cache/dgtd", h);
-  else
-    return DG_ERROR(DG_ERR_IO, "no cache directory: set DGTD_CACHE_DIR, XDG_CACHE_HOME or HOME");
-  DG_CHECK(n > 0 && (size_t)n < sizeof p->cache_dir, DG_ERR_IO, "cache directory name too long");
+  DG_CHECK(dg_cache_dir(p->cache_dir, sizeof p->cache_dir), DG_ERR_IO,
+           "no cache directory: set DGTD_CACHE_DIR, XDG_CACHE_HOME or HOME (or the name is too long)");
   const char *t = getenv("DGTD_TUNING_DIR");
   if (t && *t) {
     snprintf(p->shipped_dir, sizeof p->shipped_dir, "%s", t);
     return DG_OK;
   }
   /* Beside the executable (bin/dgtd -> ../tuning), else the working directory. */
-  char exe[DG_TUNE_PATH];
-  ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (len > 0) {
-    exe[len] = '\0';
-    char *slash = strrchr(exe, '/');
-    if (slash) {
-      *slash = '\0';
-      char cand[DG_TUNE_PATH + 16];
-      snprintf(cand, sizeof cand, "%s/../tuning", exe);
-      struct stat sb;
-      if (stat(cand, &sb) == 0 && S_ISDIR(sb.st_mode) && strlen(cand) < sizeof p->shipped_dir) {
-        memcpy(p->shipped_dir, cand, strlen(cand) + 1);
-        return DG_OK;
-      }
-    }
-  }
-  snprintf(p->shipped_dir, sizeof p->shipped_dir, "tuning");
+  if (!dg_beside_exe("tuning", p->shipped_dir, sizeof p->shipped_dir))
+    snprintf(p->shipped_dir, sizeof p->shipped_dir, "tuning");
   return DG_OK;
 }
 

@@ -1,8 +1,8 @@
 #include "tune/choose.h"
 
 #include <string.h>
-#include <unistd.h>
 
+#include "core/files.h"
 #include "core/log.h"
 #include "tune/tune.h"
 
@@ -17,12 +17,8 @@ static dg_status tune_now(dg_device *dev, int N, const dg_tune_choice *how, dg_t
   opt.log = how->log;
   opt.force = how->mode == DG_TUNE_ALWAYS;
   opt.write_cache = 1;
-  char exe[1024];
-  const ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (len > 0) {
-    exe[len] = '\0';
-    opt.child_exe = exe;
-  }
+  char exe[4096];
+  if (dg_self_exe(exe, sizeof exe)) opt.child_exe = exe;
   dg_status st = dg_tune_order(dev, N, how->precision, &opt, NULL, &res);
   if (st == DG_OK && res.winner < 0)
     st = DG_ERROR(DG_ERR_NUMERIC, "tuning found no variant that passes verification on %s at N=%d",

@@ -1,6 +1,6 @@
 #include "tune/counts.h"
 
-/* Derivations follow the operations of the method (cl_templates/volume.cl and surface.cl
+/* Derivations follow the operations of the method (cl_templates/volume.cl, flux.cl and lift.cl
  * perform exactly these, plus padding work that is not counted). */
 
 double dg_count_flops_volume(int N) {

@@ -1,3 +1,4 @@
+#include "tune/timing.h"
 #include "tune/tune.h"
 #include "core/files.h"
 #include "core/clock.h"
@@ -19,7 +20,6 @@
 #include "core/alloc.h"
 
 enum {
-  WARMUP = 2,        /* stages run before timing: PoCL compiles kernels at first launch */
   FAMILIES = 2,      /* families carried into stages 2 and 3 */
   FINALISTS = 4,     /* variants re-timed in stage 4 besides baseline and default */
   MAX_BATCH = 12     /* operators alive at once */
@@ -169,19 +169,13 @@ static void journal(ctx_t *c, const dg_tune_candidate *k, const char *event) {
   cJSON_Delete(o);
 }
 
-static int cmp_double(const void *a, const void *b) {
-  const double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
 static void summarize(dg_tune_candidate *k) {
-  double s[DG_TUNE_MAX_SAMPLES];
+  double s[DG_TUNE_MAX_SAMPLES], st[3];
   memcpy(s, k->samples, sizeof(double) * (size_t)k->nsamples);
-  qsort(s, (size_t)k->nsamples, sizeof *s, cmp_double);
-  const int n = k->nsamples;
-  k->median_ns = n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
-  k->min_ns = s[0];
-  k->max_ns = s[n - 1];
+  dg_timing_stats(s, k->nsamples, st);
+  k->median_ns = st[0];
+  k->min_ns = st[1];
+  k->max_ns = st[2];
 }
 
 /* Earlier results of the same problem (template hash and K) from an interrupted run. */
@@ -429,7 +423,7 @@ static dg_status evaluate(ctx_t *c, const int *idx, int n, int retime) {
       dg_cl_stage_timing t;
       st = dg_cl_maxwell_create(&op, c->dev, c->big->phys, &k->v, NULL);
       if (st == DG_OK) st = dg_cl_maxwell_set_state(op, q);
-      for (int w = 0; st == DG_OK && w < WARMUP; ++w) st = dg_cl_maxwell_time_stage(op, &t);
+      for (int w = 0; st == DG_OK && w < DG_TIMING_WARMUP; ++w) st = dg_cl_maxwell_time_stage(op, &t);
       if (st != DG_OK) {
         if (st == DG_ERR_MEMORY) goto done;
         error_reason("on the timing problem: ", k->reason, sizeof k->reason);
@@ -454,10 +448,7 @@ static dg_status evaluate(ctx_t *c, const int *idx, int n, int retime) {
       for (int j = 0; j < live; ++j) {
         dg_cl_stage_timing t;
         dg_tune_candidate *k = &c->r->c[who[j]];
-        /* An untimed stage first (A A B B ...): the previous candidate evicted this one's
-         * data from the caches, while a real run steps one operator over warm caches. */
-        DG_CALL_GOTO(done, dg_cl_maxwell_time_stage(ops[j], &t));
-        DG_CALL_GOTO(done, dg_cl_maxwell_time_stage(ops[j], &t));
+        DG_CALL_GOTO(done, dg_timing_sample(ops[j], &t));
         k->samples[r] = (double)t.total_ns;
         k->nk = t.n;
         for (int m = 0; m < t.n; ++m) {
@@ -471,8 +462,9 @@ static dg_status evaluate(ctx_t *c, const int *idx, int n, int retime) {
       k->nsamples = R;
       summarize(k);
       for (int m = 0; m < k->nk; ++m) {
-        qsort(kn[j][m], (size_t)R, sizeof(double), cmp_double);
-        k->kernel_ns[m] = kn[j][m][R / 2];
+        double ks[3];
+        dg_timing_stats(kn[j][m], R, ks);
+        k->kernel_ns[m] = ks[0];
       }
       if (k->status != DG_CAND_TIMED) k->stage = c->stage;
       if (retime) k->in_final = 1;
