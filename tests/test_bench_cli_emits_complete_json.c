@@ -48,9 +48,7 @@ static int setup(void **state) {
 
 static int teardown(void **state) {
   (void)state;
-  char cmd[128];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", fx.root);
-  return system(cmd) == 0 ? 0 : -1;
+  return test_rmrf(fx.root);
 }
 
 /* Runs dgtd with args; stdout into out (cap bytes); returns the exit status. */

@@ -128,9 +128,7 @@ static void test_hash_tracks_template_changes(void **state) {
   assert_dg_error(dg_codegen_templates_hash("/nonexistent-dgtd-dir", &h4), DG_ERR_IO,
                   "/nonexistent-dgtd-dir");
 
-  char cmd[600];
-  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-  assert_int_equal(system(cmd), 0);
+  assert_int_equal(test_rmrf(dir), 0);
 }
 
 int main(void) {

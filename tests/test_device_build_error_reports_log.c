@@ -56,9 +56,7 @@ static int setup(void **state) {
 static int teardown(void **state) {
   fixture *fx = *state;
   dg_device_destroy(&fx->dev);
-  char cmd[128];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", fx->tmp);
-  if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", fx->tmp);
+  test_rmrf(fx->tmp);
   free(fx);
   return 0;
 }

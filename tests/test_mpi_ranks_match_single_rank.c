@@ -119,9 +119,7 @@ static int setup(void **state) {
 
 static int teardown(void **state) {
   (void)state;
-  char cmd[128];
-  snprintf(cmd, sizeof cmd, "rm -rf %s", base);
-  return system(cmd);
+  return test_rmrf(base);
 }
 
 int main(void) {

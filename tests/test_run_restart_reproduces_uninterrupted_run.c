@@ -86,9 +86,7 @@ static void restart_is_bit_exact(void **state) {
   snprintf(c.restart, sizeof c.restart, "%s", chk10);
   assert_dg_error(dg_run(&c, &r), DG_ERR_INPUT, "order N=3, this run has N=2");
   dg_case_free(&c);
-  char cmd[300];
-  snprintf(cmd, sizeof cmd, "rm -rf %s", base);
-  assert_int_equal(system(cmd), 0);
+  assert_int_equal(test_rmrf(base), 0);
 }
 
 int main(void) {

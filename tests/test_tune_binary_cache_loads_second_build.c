@@ -74,8 +74,7 @@ static void test_second_build_loads_binary(void **state) {
   assert_dg_error(dg_program_build_cached(&bc, dev, "__kernel void broken( {", NULL, "broken",
                                           NULL, &p),
                   DG_ERR_OPENCL, "clBuildProgram");
-  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-  assert_int_equal(system(cmd), 0);
+  assert_int_equal(test_rmrf(dir), 0);
   dg_device_destroy(&dev);
 }
 

@@ -41,11 +41,7 @@ static inline void tt_paths(dg_tune_paths *p, char root[64]) {
   snprintf(p->shipped_dir, sizeof p->shipped_dir, "%s/shipped", root);
 }
 
-static inline void tt_rmrf(const char *root) {
-  char cmd[128];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
-  assert_int_equal(system(cmd), 0);
-}
+static inline void tt_rmrf(const char *root) { assert_int_equal(test_rmrf(root), 0); }
 
 /* A complete entry for (N, p) whose winner is spec (canonicalised). */
 static inline dg_tune_entry tt_entry(int N, dg_precision p, uint64_t hash, const char *spec) {

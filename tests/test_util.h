@@ -67,11 +67,18 @@ static inline int test_scratch_setup(void **state, const char *file) {
   return 0;
 }
 
+/* rm -rf dir (a scratch directory of a test); 0 on success. */
+static inline int test_rmrf(const char *dir) {
+  char cmd[600];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  if (system(cmd) == 0) return 0;
+  fprintf(stderr, "could not remove %s\n", dir);
+  return -1;
+}
+
 static inline int test_scratch_teardown(void **state) {
   test_scratch *s = *state;
-  char cmd[128];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", s->dir);
-  if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", s->dir);
+  test_rmrf(s->dir);
   free(s);
   return 0;
 }

@@ -1,6 +1,7 @@
 /* Setting up a run: the mesh (and its partition), the reference element, geometry,
  * materials and boundaries by physical group, sources, probes, the initial state and the
  * time step; then the stepper on the chosen backend, with its variant chosen and verified. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -195,6 +196,44 @@ done:
   return st;
 }
 
+/* Bytes of host and device memory a run of K elements at order N needs, roughly: the host
+ * keeps the mesh, geometry, the operator's data and state copies (about 40 doubles per
+ * node, measured on box meshes); the device the fields, residual, rhs and fluxes in the
+ * run's precision (about 30 reals per node) or nothing for the reference backend. */
+static void memory_need(const dg_case *c, double K, int N, double *host, double *dev) {
+  const double Np = (N + 1.0) * (N + 2.0) * (N + 3.0) / 6.0, nodes = K * Np;
+  *host = nodes * 40 * 8;
+  const double real = c->precision == DG_PREC_DOUBLE ? 8 : 4;
+  *dev = c->backend == DG_BACKEND_OPENCL ? nodes * 30 * real : 0;
+  if (c->backend == DG_BACKEND_REF) *host += nodes * 18 * 8; /* the reference stepper's arrays */
+}
+
+static double host_memory_available(void) {
+  FILE *f = fopen("/proc/meminfo", "r");
+  double kb = -1;
+  if (f) {
+    char line[256];
+    while (fgets(line, sizeof line, f))
+      if (sscanf(line, "MemAvailable: %lf kB", &kb) == 1) break;
+    fclose(f);
+  }
+  return kb > 0 ? kb * 1024 : -1;
+}
+
+/* Stop before allocating what the machine does not have (a run past it would be killed by
+ * the OOM killer half-way through setting up). K is this rank's element count; the device
+ * check comes in start_opencl, once the device is known. */
+static dg_status check_host_memory(const run_state *s, double K) {
+  double host, dev;
+  memory_need(s->c, K, s->c->order, &host, &dev);
+  const double avail = host_memory_available();
+  DG_CHECK(avail < 0 || host <= avail, DG_ERR_INPUT,
+           "%s: this run needs about %.1f GB of host memory (%.0f elements at order %d) and %.1f GB "
+           "are available: use a coarser mesh, a lower order or more MPI ranks",
+           s->c->source, host / 1e9, K, s->c->order, avail / 1e9);
+  return DG_OK;
+}
+
 dg_status run_setup_problem(run_state *s, dg_run_result *r) {
   const dg_case *c = s->c;
   double lo[3], hi[3];
@@ -202,10 +241,12 @@ dg_status run_setup_problem(run_state *s, dg_run_result *r) {
     DG_CALL(dg_mesh_read(&s->global, c->mesh_file));
   } else {
     for (int d = 0; d < 3; ++d) lo[d] = c->box_lo[d], hi[d] = c->box_hi[d];
+    DG_CALL(check_host_memory(s, 6.0 * c->box_cells[0] * c->box_cells[1] * c->box_cells[2] / s->size));
     DG_CALL(dg_mesh_box(&s->global, lo, hi, c->box_cells[0], c->box_cells[1], c->box_cells[2]));
   }
   s->mesh = s->global;
   if (s->size > 1) DG_CALL(run_distribute(s, r));
+  DG_CALL(check_host_memory(s, s->mesh->K));
   if (c->has_cavity_mode) {
     if (c->mesh_file[0]) DG_CALL(check_mesh_is_box(s->global, c->mesh_file, lo, hi));
     DG_CALL(dg_cavity_mode_init(&s->mode, c->mode[0], c->mode[1], c->mode[2],
@@ -224,20 +265,30 @@ dg_status run_setup_problem(run_state *s, dg_run_result *r) {
 }
 
 /* The stable automatic step (the smallest over all ranks), shortened so that a whole number
- * of steps lands exactly on the final time. */
+ * of steps lands exactly on the final time. A step that is not a positive finite number
+ * (a material with eps or mu that overflows) or a step count past INT_MAX is refused rather
+ * than run as zero or negative steps. */
 dg_status run_setup_time_step(run_state *s) {
   const dg_case *c = s->c;
   double dt_max = dg_maxwell_dt(s->phys, c->cfl);
   DG_CALL(run_min(s, &dt_max));
+  DG_CHECK(isfinite(dt_max) && dt_max > 0, DG_ERR_INPUT,
+           "%s: the stable time step is %g, not a positive finite number: check the materials' "
+           "eps and mu (and cfl = %g)", c->source, dt_max, c->cfl);
   if (c->steps > 0) {
     s->steps = c->steps;
     s->dt = dt_max;
-  } else {
-    s->steps = (int)ceil(c->final_time / dt_max - 1e-12);
-    s->dt = c->final_time / s->steps;
+    return DG_OK;
   }
+  const double n = ceil(c->final_time / dt_max - 1e-12);
+  DG_CHECK(isfinite(n) && n <= INT_MAX, DG_ERR_INPUT,
+           "too many steps: final time %g with a stable step of %g needs %.3g steps (at most %d); "
+           "shorten the final time or raise cfl", c->final_time, dt_max, n, INT_MAX);
+  s->steps = n < 1 ? 1 : (int)n;
+  s->dt = c->final_time / s->steps;
   return DG_OK;
 }
+
 
 /* The variant: rank 0 chooses (so only one process tunes and writes the cache) and the
  * others take its spec. */
@@ -277,6 +328,13 @@ static dg_status start_opencl(run_state *s, dg_run_result *r) {
   int pass = 0;
   DG_CALL(run_node_device(s, node_spec, sizeof node_spec));
   DG_CALL(dg_device_create(&s->dev, c->device[0] ? c->device : node_spec[0] ? node_spec : NULL));
+  double need_host, need_dev;
+  memory_need(c, s->mesh->K, s->ref->N, &need_host, &need_dev);
+  DG_CHECK(need_dev <= (double)s->dev->info.global_mem_size, DG_ERR_INPUT,
+           "%s: this run needs about %.1f GB of device memory (%d elements at order %d in %s) and "
+           "'%s' has %.1f GB: use a coarser mesh, a lower order, float, or more MPI ranks",
+           c->source, need_dev / 1e9, s->mesh->K, s->ref->N, dg_precision_name(c->precision),
+           s->dev->info.name, (double)s->dev->info.global_mem_size / 1e9);
   dg_binary_cache_init(&s->binaries, NULL);
   s->dev->binaries = &s->binaries;
   snprintf(r->device, sizeof r->device, "%d:%d %s", s->dev->info.P, s->dev->info.D, s->dev->info.name);
