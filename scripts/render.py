@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Draw a planar slice of a dgtd VTU snapshot into a PNG, with no display.
 
-    scripts/render.py FIELDS.vtu OUT.png [--field E|H] [--axis x|y|z] [--at VALUE]
+    scripts/render.py FIELDS.vtu|FIELDS.pvtu OUT.png [--field E|H] [--axis x|y|z] [--at VALUE]
                       [--range LO,HI] [--edges] [--circle R] [--pixels P] [--title TEXT]
 
 The slice is coloured by the magnitude of the field (|E| by default), with a colour bar;
@@ -97,7 +97,11 @@ def main():
     ap.add_argument("--title", default=None)
     a = ap.parse_args()
 
-    reader = vtk.vtkXMLUnstructuredGridReader()
+    # A .pvtu (one piece per MPI rank) reads as one grid.
+    if a.vtu.endswith(".pvtu"):
+        reader = vtk.vtkXMLPUnstructuredGridReader()
+    else:
+        reader = vtk.vtkXMLUnstructuredGridReader()
     reader.SetFileName(a.vtu)
     reader.Update()
     grid = reader.GetOutput()
