@@ -4,6 +4,7 @@
 #   make test       build and run the test suite; ends with "N passed, N failed"
 #   make asan       the same tests under AddressSanitizer + UBSan (objects in build-asan/)
 #   make test-all   the test suite plus the slow exhaustive checks (DGTD_TEST_ALL=1)
+#   make docs-images  redraw docs/img/ from the shipped sphere case (scripts/render-docs.sh)
 
 CC      ?= cc
 BUILD   ?= build
@@ -26,7 +27,7 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 LIB      := $(BUILD)/libdgtd.a
 DEPS_OK  := $(BUILD)/.deps-ok
 
-.PHONY: all run test test-all asan clean deps tests
+.PHONY: all run test test-all asan clean deps tests docs-images
 all: $(BIN)/dgtd
 
 # Install missing Debian packages (as root) or say exactly what to run.
@@ -61,6 +62,9 @@ test: tests
 
 test-all: tests
 	@DGTD_TEST_ALL=1 BUILD=$(BUILD) BIN=$(BIN) tests/run_tests.sh $(TEST_BIN)
+
+docs-images: $(BIN)/dgtd
+	scripts/render-docs.sh $(BIN)
 
 # Sanitizer build: separate object and binary folders so it never mixes with the normal one.
 asan:

@@ -56,7 +56,7 @@ dg_variant dg_variant_default(const dg_device_info *info, int N, dg_precision pr
       v.lplace = DG_PLACE_NONE;
     }
   } else {
-    /* DESIGN.md 6: PoCL reaches SIMD peak only with explicit vector types. */
+    /* PoCL reaches SIMD peak only with explicit vector types (see docs/KERNELS.md). */
     v.work = DG_WORK_VEC;
     v.vw = precision == DG_PREC_DOUBLE ? 8 : 16;
     v.unroll = 4; /* measured on PoCL/Zen 4, N=3 and 5: ~5% over unroll=1 */

@@ -1,4 +1,4 @@
-/* The kernel variant space of the OpenCL Maxwell operator (DESIGN.md section 2): one struct
+/* The kernel variant space of the OpenCL Maxwell operator (see docs/KERNELS.md): one struct
  * with every dimension, a printable spec string that round-trips, defaults, and the
  * enumeration of the variants a device can run (with the reason each other one was pruned).
  *

@@ -1,6 +1,6 @@
 /* The benchmark (`dgtd bench`): how close the Maxwell operator comes to the device's limits,
  * per RK stage and per kernel, for the tuned, the default and the baseline variant measured
- * in one run, interleaved (DESIGN.md section 4).
+ * in one run, interleaved (see docs/TUNING.md).
  *
  * Counts. The stage's work is tune/counts.h's reference count of the method (the fewest
  * bytes one stage must move). A single kernel also moves what the stage keeps in memory

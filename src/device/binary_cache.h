@@ -1,4 +1,4 @@
-/* A disk cache of compiled OpenCL program binaries (DESIGN.md section 3: building is slow on
+/* A disk cache of compiled OpenCL program binaries (see docs/TUNING.md: building is slow on
  * some devices; PoCL compiles with LLVM).
  *
  * A binary is stored as <dir>/<hash>.bin, the hash (FNV-1a 64) taken over what identifies the

@@ -1,4 +1,4 @@
-/* Exact eigenmodes of a rectangular PEC cavity (eps = mu = 1), DESIGN.md section 1:
+/* Exact eigenmodes of a rectangular PEC cavity (eps = mu = 1), see docs/METHOD.md:
  *   E = Ehat(x) cos(wt),  H = -(curl Ehat) sin(wt)/w,
  *   Ehat = (A cx sy sz, B sx cy sz, C sx sy cz), c/s = cos/sin(k (x - x0)),
  *   k = (m pi/Lx, n pi/Ly, p pi/Lz), div Ehat = 0 <=> A kx + B ky + C kz = 0, w = |k|. */

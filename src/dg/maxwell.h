@@ -3,7 +3,7 @@
  *   eps dE/dt = curl H - sigma E - J        mu dH/dt = -curl E
  *
  * in normalised units (c0 = 1), strong form, upwind/central flux with parameter alpha
- * (DESIGN.md section 1). This is the double-precision oracle every OpenCL kernel variant
+ * (see docs/METHOD.md). This is the double-precision oracle every OpenCL kernel variant
  * is checked against, so it is written for clarity, not speed.
  *
  * Field storage: one array of 6*K*Np doubles, field f (Ex,Ey,Ez,Hx,Hy,Hz) at offset
@@ -73,7 +73,7 @@ void dg_maxwell_rhs(dg_maxwell *p, double t, const double *q, const double *J,
 double dg_maxwell_energy(const dg_maxwell *p, const double *q);
 
 /* A stable time step: cfl * min_k sqrt(eps_k mu_k) / (max_f Fscale_kf (N+1)^2).
- * The book's N^2 is unstable at N = 1 on general meshes; (N+1)^2 is not (DESIGN.md). */
+ * The book's N^2 is unstable at N = 1 on general meshes; (N+1)^2 is not (see docs/METHOD.md). */
 double dg_maxwell_dt(const dg_maxwell *p, double cfl);
 
 /* q = the field f sampled at the nodes at time t. */

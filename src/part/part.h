@@ -1,4 +1,4 @@
-/* Splitting a mesh over P ranks (DESIGN.md section 5): a Scotch partition of the element
+/* Splitting a mesh over P ranks (see docs/METHOD.md): a Scotch partition of the element
  * dual graph, the part of the mesh each rank owns as a self-contained dg_mesh, and the halo
  * description the trace exchange needs. Plain C on arrays, no MPI: one process can build
  * every part, which is how the tests check that both sides of each shared face agree.

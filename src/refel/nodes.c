@@ -12,7 +12,7 @@
 #include "core/alloc.h"
 #include "refel/refel.h"
 
-/* Blend parameters minimising the Lebesgue constant, N = 1..15 (DESIGN.md sec. 1). */
+/* Blend parameters minimising the Lebesgue constant, N = 1..15 (see docs/METHOD.md). */
 static const double k_alpha_opt[DG_MAX_ORDER] = {
     0.0,    0.0,    0.0,    0.1002, 1.1332, 1.5608, 1.3413, 1.2577,
     1.1603, 1.10153, 0.6080, 0.4523, 0.8856, 0.8717, 0.9655};

@@ -1,4 +1,4 @@
-/* The per-device tuning cache (DESIGN.md section 3).
+/* The per-device tuning cache (see docs/TUNING.md).
  *
  * One JSON file per device, <dir>/<device-slug>.json, where dir is the user's cache
  * ($DGTD_CACHE_DIR, else $XDG_CACHE_HOME/dgtd, else ~/.cache/dgtd) or the shipped results

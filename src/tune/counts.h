@@ -1,5 +1,5 @@
 /* Work of one RK stage of the Maxwell operator, in one place: the flops a stage performs and
- * the fewest bytes it must move (DESIGN.md section 4). The tuner's report and the benchmark
+ * the fewest bytes it must move (see docs/TUNING.md). The tuner's report and the benchmark
  * command both divide these by measured times, so they are reference counts of the method,
  * not of any one kernel variant (padding, redundant loads and recomputation are not counted).
  *

@@ -1,4 +1,4 @@
-/* The device's measured limits, the denominators of the roofline (DESIGN.md section 4):
+/* The device's measured limits, the denominators of the roofline (see docs/TUNING.md):
  * sustained memory bandwidth (a large copy, bytes read + written), peak FMA throughput in
  * float and double (independent FMA chains on vector types, so PoCL can reach its SIMD peak),
  * and CLBlast GEMM throughput. Measured once per device; the tuning cache keeps them beside

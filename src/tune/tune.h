@@ -1,5 +1,5 @@
 /* The autotuner: time every variant worth timing on the device, pick and cache the winner
- * per (device, N, precision), and look winners up for `dgtd run` (DESIGN.md section 3).
+ * per (device, N, precision), and look winners up for `dgtd run` (see docs/TUNING.md).
  *
  * Staged search (the space has thousands of variants; PoCL compiles each for seconds):
  *   stage 0  anchors: the baseline and the device default, always, so speedups are ratios
