@@ -668,6 +668,7 @@ static dg_status start_opencl(run_state *s, dg_run_result *r) {
   DG_CALL(choose_variant(s, r, &v));
   dg_variant_print(&v, r->variant, sizeof r->variant);
   DG_CALL(dg_cl_maxwell_create(&s->op, s->dev, s->phys, &v, c->dump_dir[0] ? c->dump_dir : NULL));
+  if (s->binaries.warning[0]) fprintf(stderr, "warning: %s\n", s->binaries.warning);
   /* Never run an unverified variant: its RHS on random fields against the reference, at a
    * time when the sources are on (the first pulse's peak) so their kernels are checked too. */
   double t_verify = 0;
