@@ -726,17 +726,21 @@ dg_status dg_run(const dg_case *c, dg_run_result *r) {
   }
   r->nranks = s.size;
   if (c->mesh_file[0]) {
-    DG_CALL_GOTO(done, dg_mesh_read(&s.global, c->mesh_file));
+    DG_CALL_GOTO(done, dg_mesh_read_flags(&s.global, c->mesh_file,
+                                          c->allow_unmatched ? DG_MESH_ALLOW_UNMATCHED : 0));
+    if (s.global->n_unmatched && s.rank == 0 && !c->quiet)
+      fprintf(stderr, "warning: %s: %d unmatched interior faces kept as boundary faces "
+              "(mesh.allow_unmatched_faces)\n", c->mesh_file, s.global->n_unmatched);
   } else {
     for (int d = 0; d < 3; ++d) lo[d] = c->box_lo[d], hi[d] = c->box_hi[d];
     DG_CALL_GOTO(done, dg_mesh_box(&s.global, lo, hi, c->box_cells[0], c->box_cells[1], c->box_cells[2]));
   }
+  DG_CALL_GOTO(done, dg_case_check_groups(c, s.global));
   s.mesh = s.global;
   if (s.size > 1) DG_CALL_GOTO(done, distribute(&s, r));
   if (c->has_cavity_mode) {
     if (c->mesh_file[0]) DG_CALL_GOTO(done, check_mesh_is_box(s.global, c->mesh_file, lo, hi));
-    DG_CALL_GOTO(done, dg_cavity_mode_init(&s.mode, c->mode[0], c->mode[1], c->mode[2],
-                                           c->has_amp ? c->amp : NULL, lo, hi));
+    DG_CALL_GOTO(done, dg_case_cavity_mode(c, lo, hi, &s.mode));
   }
   DG_CALL_GOTO(done, dg_refel_create(&s.ref, c->order));
   DG_CALL_GOTO(done, dg_geom_create(&s.geom, s.mesh, s.ref));
