@@ -36,6 +36,8 @@ static void usage(FILE *f) {
           "  --dofs D              size of the timing problem in field DOFs (default: by device)\n"
           "  --in-process          verify in this process (no crash isolation; faster start)\n"
           "  --measure-limits      only measure the device limits again and cache them\n"
+          "  --no-wait             stop at once if another process is tuning this device\n"
+          "                        (default: wait for it; tunes of one device never overlap)\n"
           "  -v                    list pruned variants with the reasons\n"
           "  -q                    no progress lines on stderr\n"
           "  --help                this text\n\n"
@@ -98,6 +100,7 @@ int dg_cmd_tune(int argc, char **argv) {
   int orders[16], norders = 0, precs[2] = {DG_PREC_FLOAT, -1}, nprec = 1;
   const char *device = NULL, *csv = NULL, *plot = NULL, *verify_spec = NULL;
   const char *specs[64];
+  int no_wait = 0;
   int nspecs = 0, json = 0, verbose = 1, in_process = 0, force = 0, repeats = 7, limits_only = 0;
   double budget = 0, dofs = 0;
   dg_device *dev = NULL;
@@ -165,6 +168,8 @@ int dg_cmd_tune(int argc, char **argv) {
       limits_only = 1;
     } else if (!strcmp(a, "--in-process")) {
       in_process = 1;
+    } else if (!strcmp(a, "--no-wait")) {
+      no_wait = 1;
     } else if (!strcmp(a, "-v")) {
       verbose = 2;
     } else if (!strcmp(a, "-q")) {
@@ -187,6 +192,7 @@ int dg_cmd_tune(int argc, char **argv) {
   opt.target_dofs = dofs;
   opt.specs = nspecs ? specs : NULL;
   opt.n_specs = nspecs;
+  if (no_wait) opt.lock_wait_s = 0;
   char exe[1024];
   const ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
   if (!in_process && len > 0) {
@@ -200,6 +206,10 @@ int dg_cmd_tune(int argc, char **argv) {
   DG_CALL_GOTO(fail, dg_tune_device_limits(dev, &opt, &limits, &measured));
   opt.force = force;
   print_limits(json ? stderr : stdout, dev, &limits, measured);
+  if (measured && limits.contended)
+    fprintf(stderr, "warning: other processes used %.0f%% of the host's CPU time while the "
+            "limits were measured: they come out low and were not cached (measure again on "
+            "an idle machine with --measure-limits)\n", 100 * limits.others_busy);
   fflush(stdout);
   if (limits_only) {
     dg_device_destroy(&dev);
