@@ -5,6 +5,8 @@
 #   make asan       the same tests under AddressSanitizer + UBSan (objects in build-asan/)
 #   make test-all   the test suite plus the slow exhaustive checks (DGTD_TEST_ALL=1)
 #   make docs-images  redraw docs/img/ from the shipped sphere case (scripts/render-docs.sh)
+#   make fuzz       libFuzzer harnesses for every reader (tests/fuzz/, clang), each run for
+#                   FUZZ_SECONDS (default 60) one after another; not part of make test
 
 CC      ?= cc
 BUILD   ?= build
@@ -27,7 +29,7 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 LIB      := $(BUILD)/libdgtd.a
 DEPS_OK  := $(BUILD)/.deps-ok
 
-.PHONY: all run test test-all asan clean deps tests docs-images
+.PHONY: all run test test-all asan clean deps tests docs-images fuzz fuzzers
 all: $(BIN)/dgtd
 
 # Install missing Debian packages (as root) or say exactly what to run.
@@ -72,7 +74,25 @@ asan:
 	  SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	  LDFLAGS="-fsanitize=address,undefined" test
 
+# Fuzzing: the library and the harnesses built by clang with libFuzzer, ASan and UBSan in
+# build-fuzz/; then each harness runs for FUZZ_SECONDS (tests/fuzz/run_fuzzers.sh).
+FUZZ_SECONDS ?= 60
+FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_util.h $(LIB) | $(DEPS_OK)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) -fsanitize=fuzzer -Itests/fuzz -o $@ $< $(LIB) $(LDFLAGS) $(PKG_LIBS)
+
+fuzzers: $(FUZZ_BIN)
+
+fuzz:
+	@$(MAKE) --no-print-directory BUILD=build-fuzz BIN=build-fuzz/bin CC=clang OPT=-O1 \
+	  SAN="-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+	  LDFLAGS="-fsanitize=fuzzer,address,undefined" fuzzers
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run_fuzzers.sh build-fuzz/fuzz $(FUZZ_ONLY)
+
 clean:
-	rm -rf build build-asan bin
+	rm -rf build build-asan build-fuzz bin
 
 -include $(LIB_OBJ:.o=.d) $(BUILD)/src/app/main.d $(TEST_BIN:=.d)

@@ -159,7 +159,7 @@ static void truncated_and_bit_flipped_files_are_rejected(void **state) {
   assert_dg_ok(dg_checkpoint_write(good, &h, q, res));
   size_t n;
   unsigned char *file = load(good, &n);
-  assert_int_equal(n, 328 + 2 * bytes + 8);
+  assert_int_equal(n, 392 + 2 * bytes + 8);
 
   /* Every truncation. */
   for (size_t len = 0; len < n; len++) {
@@ -192,8 +192,8 @@ static void truncated_and_bit_flipped_files_are_rejected(void **state) {
     if (st != want || !named)
       fail_msg("bit flip in byte %zu: %s: %s", i, dg_status_name(st), msg);
     if (i < 8) assert_non_null(strstr(msg, "not a dgtd checkpoint"));
-    else if (i >= 12 && i < 328) assert_non_null(strstr(msg, "header checksum"));
-    else if (i >= 328) assert_non_null(strstr(msg, "checksum of its data"));
+    else if (i >= 12 && i < 392) assert_non_null(strstr(msg, "header checksum"));
+    else if (i >= 392) assert_non_null(strstr(msg, "checksum of its data"));
   }
   /* And the file itself is still good. */
   assert_dg_ok(dg_checkpoint_read(good, &h, &got, q2, res2));

@@ -9,6 +9,7 @@
 #include <cjson/cJSON.h>
 
 #include "core/alloc.h"
+#include "io/checksum.h"
 
 void dg_case_default(dg_case *c) {
   memset(c, 0, sizeof *c);
@@ -70,6 +71,13 @@ typedef struct {
 /* Reject keys of obj that are not in allowed[], suggesting the closest allowed one. */
 static dg_status check_keys(const ctx *x, const cJSON *obj, const char *where,
                             const char *const *allowed) {
+  /* cJSON keeps every duplicate and lookups return the first: a second value would be
+   * silently ignored. */
+  for (const cJSON *it = obj->child; it; it = it->next)
+    for (const cJSON *prev = obj->child; prev != it; prev = prev->next)
+      if (it->string && prev->string && !strcmp(it->string, prev->string))
+        return DG_ERROR(DG_ERR_INPUT, "%s: %s%s%s: duplicate key (given twice in one object)",
+                        x->file, where, *where ? "." : "", it->string);
   for (const cJSON *it = obj->child; it; it = it->next) {
     int ok = 0, best = 99;
     const char *guess = NULL;
@@ -106,8 +114,11 @@ static const char *type_name(const cJSON *v) {
 }
 
 static dg_status get_number(const ctx *x, const cJSON *v, const char *path, double *out) {
-  DG_CHECK(cJSON_IsNumber(v) && isfinite(v->valuedouble), DG_ERR_INPUT,
-           "%s: %s: expected a number, got %s", x->file, path, type_name(v));
+  DG_CHECK(cJSON_IsNumber(v), DG_ERR_INPUT, "%s: %s: expected a number, got %s", x->file, path,
+           type_name(v));
+  DG_CHECK(isfinite(v->valuedouble), DG_ERR_INPUT,
+           "%s: %s: the number is too large for double precision (magnitude above %g)",
+           x->file, path, 1.7976931348623157e308);
   *out = v->valuedouble;
   return DG_OK;
 }
@@ -176,8 +187,26 @@ static dg_status get_group(const ctx *x, const cJSON *v, const char *path, dg_gr
   return get_int(x, v, path, 0, 1 << 30, &g->tag);
 }
 
+/* A path from the case file: relative ones are relative to the case file's directory. */
+static dg_status case_path(const ctx *x, const cJSON *v, const char *key, char *out, size_t cap) {
+  char name[DG_CASE_PATH];
+  DG_CALL(get_string(x, v, key, name, sizeof name));
+  DG_CHECK(name[0], DG_ERR_INPUT, "%s: %s: empty path", x->file, key);
+  const char *slash = strrchr(x->file, '/');
+  if (name[0] != '/' && slash) {
+    const size_t dir = (size_t)(slash - x->file);
+    DG_CHECK(dir + 1 + strlen(name) < cap, DG_ERR_INPUT, "%s: %s: path too long", x->file, key);
+    memcpy(out, x->file, dir + 1); /* the directory with its slash */
+    strcpy(out + dir + 1, name);
+  } else {
+    DG_CHECK(strlen(name) < cap, DG_ERR_INPUT, "%s: %s: path too long", x->file, key);
+    strcpy(out, name);
+  }
+  return DG_OK;
+}
+
 static dg_status parse_mesh(const ctx *x, const cJSON *v, dg_case *c) {
-  static const char *const keys[] = {"file", "box", NULL};
+  static const char *const keys[] = {"file", "box", "allow_unmatched_faces", NULL};
   static const char *const box_keys[] = {"lo", "hi", "cells", NULL};
   DG_CHECK(cJSON_IsObject(v), DG_ERR_INPUT, "%s: mesh: expected an object, got %s", x->file,
            type_name(v));
@@ -186,19 +215,14 @@ static dg_status parse_mesh(const ctx *x, const cJSON *v, dg_case *c) {
   const cJSON *box = cJSON_GetObjectItemCaseSensitive(v, "box");
   DG_CHECK(!file != !box, DG_ERR_INPUT, "%s: mesh: give exactly one of \"file\" and \"box\"",
            x->file);
+  const cJSON *allow = cJSON_GetObjectItemCaseSensitive(v, "allow_unmatched_faces");
+  if (allow) {
+    DG_CHECK(cJSON_IsBool(allow), DG_ERR_INPUT, "%s: mesh.allow_unmatched_faces: expected true "
+             "or false, got %s", x->file, type_name(allow));
+    c->allow_unmatched = cJSON_IsTrue(allow);
+  }
   if (file) {
-    char name[DG_CASE_PATH];
-    DG_CALL(get_string(x, file, "mesh.file", name, sizeof name));
-    /* Relative mesh paths are relative to the case file's directory. */
-    const char *slash = strrchr(x->file, '/');
-    if (name[0] != '/' && slash) {
-      const int dir = (int)(slash - x->file);
-      DG_CHECK(dir + 1 + strlen(name) < sizeof c->mesh_file, DG_ERR_INPUT, "%s: mesh.file: path too long", x->file);
-      memcpy(c->mesh_file, x->file, (size_t)dir + 1); /* the directory with its slash */
-      strcpy(c->mesh_file + dir + 1, name);
-    } else {
-      strcpy(c->mesh_file, name);
-    }
+    DG_CALL(case_path(x, file, "mesh.file", c->mesh_file, sizeof c->mesh_file));
     return DG_OK;
   }
   DG_CHECK(cJSON_IsObject(box), DG_ERR_INPUT, "%s: mesh.box: expected an object", x->file);
@@ -216,9 +240,19 @@ static dg_status parse_mesh(const ctx *x, const cJSON *v, dg_case *c) {
       c->box_cells[d] = (int)cells[d];
     }
   }
-  for (int d = 0; d < 3; ++d)
+  double cell_volume = 1;
+  for (int d = 0; d < 3; ++d) {
     DG_CHECK(c->box_hi[d] > c->box_lo[d], DG_ERR_INPUT,
              "%s: mesh.box: hi[%d] = %g must exceed lo[%d] = %g", x->file, d, c->box_hi[d], d, c->box_lo[d]);
+    const double h = (c->box_hi[d] - c->box_lo[d]) / c->box_cells[d];
+    DG_CHECK(isfinite(h), DG_ERR_INPUT, "%s: mesh.box: the extent hi[%d] - lo[%d] = %g - (%g) "
+             "is too large for double precision", x->file, d, d, c->box_hi[d], c->box_lo[d]);
+    cell_volume *= h;
+  }
+  /* The elements' volumes (a sixth of a cell) and Jacobians must be normal numbers. */
+  DG_CHECK(isfinite(cell_volume) && cell_volume / 6 > 1e-290, DG_ERR_INPUT,
+           "%s: mesh.box: a cell's volume %g is out of the range of double precision "
+           "(scale the box to lengths between about 1e-90 and 1e90)", x->file, cell_volume);
   return DG_OK;
 }
 
@@ -403,12 +437,14 @@ static dg_status parse_initial(const ctx *x, const cJSON *v, dg_case *c) {
   DG_CALL(get_choice(x, it, "initial.type", types, &type));
   c->has_cavity_mode = type == 1;
   if (!c->has_cavity_mode) return DG_OK;
+  snprintf(c->mode_key, sizeof c->mode_key, "initial");
   if ((it = cJSON_GetObjectItemCaseSensitive(v, "mode"))) {
     double m[3];
     DG_CALL(get_vec(x, it, "initial.mode", 3, m));
     for (int d = 0; d < 3; ++d) {
-      DG_CHECK(m[d] >= 0 && m[d] == floor(m[d]), DG_ERR_INPUT,
-               "%s: initial.mode[%d]: expected a non-negative integer, got %g", x->file, d, m[d]);
+      DG_CHECK(m[d] >= 0 && m[d] <= 1000000 && m[d] == floor(m[d]), DG_ERR_INPUT,
+               "%s: initial.mode[%d]: expected an integer in [0, 1000000], got %g", x->file, d,
+               m[d]);
       c->mode[d] = (int)m[d];
     }
   }
@@ -427,7 +463,7 @@ static dg_status parse_output(const ctx *x, const cJSON *v, dg_case *c) {
   DG_CALL(check_keys(x, v, "output", keys));
   const cJSON *it;
   if ((it = cJSON_GetObjectItemCaseSensitive(v, "directory")))
-    DG_CALL(get_string(x, it, "output.directory", c->output_dir, sizeof c->output_dir));
+    DG_CALL(case_path(x, it, "output.directory", c->output_dir, sizeof c->output_dir));
   if ((it = cJSON_GetObjectItemCaseSensitive(v, "vtu_every")))
     DG_CALL(get_int(x, it, "output.vtu_every", 0, 1 << 30, &c->vtu_every));
   if ((it = cJSON_GetObjectItemCaseSensitive(v, "energy_every")))
@@ -445,6 +481,10 @@ static dg_status parse_output(const ctx *x, const cJSON *v, dg_case *c) {
     DG_CALL(DG_ALLOC(c->vtu_times, n));
     c->n_vtu_times = n;
     DG_CALL(get_vec(x, it, "output.vtu_times", n, c->vtu_times));
+    for (int i = 0; i < n; ++i)
+      DG_CHECK(c->vtu_times[i] >= 0, DG_ERR_INPUT,
+               "%s: output.vtu_times[%d]: a snapshot time must be >= 0, got %g", x->file, i,
+               c->vtu_times[i]);
   }
   return DG_OK;
 }
@@ -459,6 +499,181 @@ static dg_status parse_checkpoint(const ctx *x, const cJSON *v, dg_case *c) {
   if ((it = cJSON_GetObjectItemCaseSensitive(v, "every_seconds")))
     DG_CALL(get_positive(x, it, "checkpoint.every_seconds", &c->checkpoint_seconds));
   return DG_OK;
+}
+
+static int same_group(const dg_group_ref *a, const dg_group_ref *b) {
+  return a->name[0] ? !strcmp(a->name, b->name) : (!b->name[0] && a->tag == b->tag);
+}
+
+static void group_text(const dg_group_ref *g, char *out, size_t cap) {
+  if (g->name[0]) snprintf(out, cap, "\"%s\"", g->name);
+  else snprintf(out, cap, "tag %d", g->tag);
+}
+
+/* Two entries naming one group: the later would silently win (or lose). */
+static dg_status check_duplicate_groups(const ctx *x, const dg_case *c) {
+  char g[DG_CASE_NAME + 16];
+  for (int i = 0; i < c->n_materials; ++i)
+    for (int j = 0; j < i; ++j)
+      if (same_group(&c->materials[i].volume, &c->materials[j].volume)) {
+        group_text(&c->materials[i].volume, g, sizeof g);
+        return DG_ERROR(DG_ERR_INPUT, "%s: materials[%d].volume: volume %s already has a "
+                        "material (materials[%d])", x->file, i, g, j);
+      }
+  for (int i = 0; i < c->n_boundaries; ++i)
+    for (int j = 0; j < i; ++j)
+      if (same_group(&c->boundaries[i].surface, &c->boundaries[j].surface)) {
+        group_text(&c->boundaries[i].surface, g, sizeof g);
+        return DG_ERROR(DG_ERR_INPUT, "%s: boundaries[%d].surface: surface %s already has a "
+                        "condition (boundaries[%d])", x->file, i, g, j);
+      }
+  return DG_OK;
+}
+
+/* The tags a group reference stands for in the mesh: a tag itself, or every tag of that
+ * dimension carrying the name (*n of them, at most cap listed). */
+static void group_tags(const dg_mesh *m, int dim, const dg_group_ref *g, int *tags, int cap,
+                       int *n) {
+  *n = 0;
+  if (!g->name[0]) {
+    tags[(*n)++] = g->tag;
+    return;
+  }
+  for (int i = 0; i < m->nphys; ++i)
+    if (m->phys[i].dim == dim && !strcmp(m->phys[i].name, g->name)) {
+      int seen = 0;
+      for (int j = 0; j < *n && j < cap; ++j) seen |= tags[j] == m->phys[i].tag;
+      if (!seen) {
+        if (*n < cap) tags[*n] = m->phys[i].tag;
+        ++*n;
+      }
+    }
+}
+
+static dg_status check_groups_dim(const dg_case *c, const dg_mesh *m, int dim) {
+  const int n = dim == 3 ? c->n_materials : c->n_boundaries;
+  const char *list = dim == 3 ? "materials" : "boundaries";
+  const char *key = dim == 3 ? "volume" : "surface";
+  enum { CAP = 8 };
+  for (int i = 0; i < n; ++i) {
+    const dg_group_ref *gi = dim == 3 ? &c->materials[i].volume : &c->boundaries[i].surface;
+    int ti[CAP], ni;
+    group_tags(m, dim, gi, ti, CAP, &ni);
+    if (ni > 1) {
+      char tl[128] = "";
+      for (int t = 0; t < ni && t < CAP; ++t) {
+        char one[16];
+        snprintf(one, sizeof one, "%s%d", t ? ", " : "", ti[t]);
+        strncat(tl, one, sizeof tl - strlen(tl) - 1);
+      }
+      return DG_ERROR(DG_ERR_INPUT, "%s: %s[%d].%s: the mesh gives the physical %s name \"%s\" "
+                      "to %d tags (%s); name the tags instead", c->source, list, i, key, key,
+                      gi->name, ni, tl);
+    }
+    if (ni == 0) continue; /* unknown names are reported when the groups are applied */
+    for (int j = 0; j < i; ++j) {
+      const dg_group_ref *gj = dim == 3 ? &c->materials[j].volume : &c->boundaries[j].surface;
+      int tj[CAP], nj;
+      group_tags(m, dim, gj, tj, CAP, &nj);
+      if (nj == 1 && tj[0] == ti[0]) {
+        char a[DG_CASE_NAME + 16], b[DG_CASE_NAME + 16];
+        group_text(gi, a, sizeof a);
+        group_text(gj, b, sizeof b);
+        return DG_ERROR(DG_ERR_INPUT, "%s: %s[%d].%s: %s is physical tag %d, which %s[%d].%s "
+                        "(%s) already names", c->source, list, i, key, a, ti[0], list, j, key, b);
+      }
+    }
+  }
+  return DG_OK;
+}
+
+dg_status dg_case_check_groups(const dg_case *c, const dg_mesh *m) {
+  DG_CALL(check_groups_dim(c, m, 3));
+  DG_CALL(check_groups_dim(c, m, 2));
+  return DG_OK;
+}
+
+dg_status dg_case_cavity_mode(const dg_case *c, const double lo[3], const double hi[3],
+                              dg_cavity_mode *out) {
+  const dg_status st = dg_cavity_mode_init(out, c->mode[0], c->mode[1], c->mode[2],
+                                           c->has_amp ? c->amp : NULL, lo, hi);
+  if (st != DG_OK) {
+    if (!strcmp(c->mode_key, "initial"))
+      return dg_error_prefix(st, "%s: initial.mode/amplitudes: ", c->source);
+    return dg_error_prefix(st, "%s: ", c->mode_key[0] ? c->mode_key : "--mode");
+  }
+  return DG_OK;
+}
+
+/* ---- problem identity for checkpoints ---- */
+
+static void hash_bytes(dg_checksum *h, const void *p, size_t n) { dg_checksum_update(h, p, n); }
+static void hash_int(dg_checksum *h, long long v) { hash_bytes(h, &v, sizeof v); }
+static void hash_doubles(dg_checksum *h, const double *v, int n) {
+  for (int i = 0; i < n; ++i) {
+    double d = v[i] == 0 ? 0.0 : v[i]; /* -0 and 0 are the same setting */
+    hash_bytes(h, &d, sizeof d);
+  }
+}
+static void hash_group(dg_checksum *h, const dg_group_ref *g) {
+  hash_bytes(h, g->name, strlen(g->name) + 1);
+  hash_int(h, g->tag);
+}
+static void hash_pulse(dg_checksum *h, const dg_pulse *p) {
+  hash_int(h, p->shape);
+  const double v[4] = {p->f0, p->t0, p->amplitude, p->ramp};
+  hash_doubles(h, v, 4);
+}
+
+void dg_case_problem_hash(const dg_case *c, uint64_t parts[DG_CHECKPOINT_PARTS]) {
+  dg_checksum h[DG_CHECKPOINT_PARTS];
+  for (int i = 0; i < DG_CHECKPOINT_PARTS; ++i) {
+    dg_checksum_init(&h[i]);
+    hash_int(&h[i], i); /* parts with no settings still differ from "not recorded" (0) */
+  }
+  dg_checksum *m = &h[DG_CHECKPOINT_MATERIALS];
+  hash_int(m, c->n_materials);
+  for (int i = 0; i < c->n_materials; ++i) {
+    hash_group(m, &c->materials[i].volume);
+    const double v[3] = {c->materials[i].eps, c->materials[i].mu, c->materials[i].sigma};
+    hash_doubles(m, v, 3);
+  }
+  dg_checksum *b = &h[DG_CHECKPOINT_BOUNDARIES];
+  hash_int(b, c->n_boundaries);
+  for (int i = 0; i < c->n_boundaries; ++i) {
+    hash_group(b, &c->boundaries[i].surface);
+    hash_int(b, c->boundaries[i].bc);
+  }
+  hash_int(b, c->has_default_bc ? (long long)c->default_bc : -1);
+  hash_int(b, c->allow_unmatched);
+  dg_checksum *src = &h[DG_CHECKPOINT_SOURCES];
+  hash_int(src, c->n_dipoles);
+  for (int i = 0; i < c->n_dipoles; ++i) {
+    hash_doubles(src, c->dipoles[i].pos, 3);
+    hash_doubles(src, c->dipoles[i].dir, 3);
+    hash_pulse(src, &c->dipoles[i].pulse);
+  }
+  hash_int(src, c->has_plane_wave);
+  if (c->has_plane_wave) {
+    hash_doubles(src, c->plane_wave.k, 3);
+    hash_doubles(src, c->plane_wave.pol, 3);
+    hash_doubles(src, c->plane_wave.x0, 3);
+    hash_pulse(src, &c->plane_wave.pulse);
+    hash_int(src, c->plane_wave.scattered);
+  }
+  dg_checksum *ini = &h[DG_CHECKPOINT_INITIAL];
+  hash_int(ini, c->has_cavity_mode);
+  if (c->has_cavity_mode) {
+    for (int d = 0; d < 3; ++d) hash_int(ini, c->mode[d]);
+    hash_int(ini, c->has_amp);
+    if (c->has_amp) hash_doubles(ini, c->amp, 3);
+  }
+  hash_doubles(&h[DG_CHECKPOINT_FLUX], &c->alpha, 1);
+  /* Not the final time or step count: a restart may run further (dt, which they set, is
+   * checked on its own). */
+  hash_doubles(&h[DG_CHECKPOINT_TIME], &c->cfl, 1);
+  for (int i = 0; i < DG_CHECKPOINT_PARTS; ++i)
+    parts[i] = dg_checkpoint_part_names[i] ? dg_checksum_final(&h[i]) : 0;
 }
 
 /* The line and column of a byte offset, for JSON syntax errors. */
@@ -554,6 +769,7 @@ dg_status dg_case_parse(dg_case *c, const char *json, const char *path) {
     c->tune = (dg_tune_mode)choice;
   }
   if ((it = cJSON_GetObjectItemCaseSensitive(root, "tune_budget"))) DG_CALL_GOTO(done, get_positive(&x, it, "tune_budget", &c->tune_budget));
+  DG_CALL_GOTO(done, check_duplicate_groups(&x, c));
 done:
   cJSON_Delete(root);
   return st;

@@ -8,10 +8,13 @@
 
 #include "backend/variant.h"
 #include "core/status.h"
+#include "dg/cavity.h"
 #include "tune/choose.h"
 #include "dg/maxwell.h"
 #include "dg/source.h"
+#include "io/checkpoint.h"
 #include "io/vtu.h"
+#include "mesh/mesh.h"
 
 enum { DG_CASE_NAME = 128, DG_CASE_PATH = 1024 };
 
@@ -45,6 +48,8 @@ typedef struct {
   char source[DG_CASE_PATH]; /* the case file, or "built-in" */
   /* mesh */
   char mesh_file[DG_CASE_PATH]; /* "" for the built-in box */
+  int allow_unmatched;      /* mesh.allow_unmatched_faces: a non-conforming interface is
+                               intentional (its faces become boundary faces) */
   double box_lo[3], box_hi[3];
   int box_cells[3];
   /* discretisation and time */
@@ -72,6 +77,7 @@ typedef struct {
   int mode[3];
   int has_amp;
   double amp[3];
+  char mode_key[16];        /* where the mode came from, for messages: "initial", "--mode" */
   /* probes and output */
   int n_probes;
   dg_case_probe *probes;
@@ -105,6 +111,18 @@ dg_status dg_case_read(dg_case *c, const char *path) DG_NODISCARD;
 /* The same from a string (path is only used in messages). */
 dg_status dg_case_parse(dg_case *c, const char *json, const char *path) DG_NODISCARD;
 void dg_case_free(dg_case *c);
+/* Checks the case's group references against the mesh: two materials (or two boundary
+ * entries) naming one physical group, by name and by tag, and a name the mesh gives to
+ * several tags, are errors naming the key path. */
+dg_status dg_case_check_groups(const dg_case *c, const dg_mesh *m) DG_NODISCARD;
+/* Hashes of what defines the problem beyond mesh, order and precision, one per checkpoint
+ * part (io/checkpoint.h): a restart from a checkpoint of another problem is refused naming
+ * the parts that differ. Settings that do not change the solution (outputs, probes,
+ * variant, device) are left out. */
+void dg_case_problem_hash(const dg_case *c, uint64_t parts[DG_CHECKPOINT_PARTS]);
+/* The case's cavity mode in the box [lo, hi]; errors name the key (initial or --mode). */
+dg_status dg_case_cavity_mode(const dg_case *c, const double lo[3], const double hi[3],
+                              dg_cavity_mode *out) DG_NODISCARD;
 
 /* Edit distance, for did-you-mean (exposed for tests). */
 int dg_edit_distance(const char *a, const char *b);

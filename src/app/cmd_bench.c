@@ -256,6 +256,9 @@ int dg_cmd_bench(int argc, char **argv) {
   warn_if_busy(stderr, dev, load0, "just before the run");
   if (bo.verbose) fprintf(stderr, "measuring or loading the device limits...\n");
   DG_CALL_GOTO(fail, dg_tune_device_limits(dev, &topt, &limits, &measured));
+  if (measured && limits.contended)
+    fprintf(stderr, "warning: other processes used %.0f%% of the host's CPU time while the "
+            "limits were measured: not cached\n", 100 * limits.others_busy);
   char sizing[512];
   if (scaling)
     snprintf(sizing, sizeof sizing,

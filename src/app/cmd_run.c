@@ -163,6 +163,7 @@ static dg_status parse_mode(const char *s, dg_case *c) {
   }
   DG_CALL(dg_cli_ints("--mode", buf, 3, c->mode));
   c->has_cavity_mode = 1;
+  snprintf(c->mode_key, sizeof c->mode_key, "--mode");
   return DG_OK;
 }
 

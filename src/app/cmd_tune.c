@@ -39,6 +39,8 @@ static void usage(FILE *f) {
           "  --dofs D              size of the timing problem in field DOFs (default: by device)\n"
           "  --in-process          verify in this process (no crash isolation; faster start)\n"
           "  --measure-limits      only measure the device limits again and cache them\n"
+          "  --no-wait             stop at once if another process is tuning this device\n"
+          "                        (default: wait for it; tunes of one device never overlap)\n"
           "  -v                    list pruned variants with the reasons\n"
           "  -q                    no progress lines on stderr\n"
           "  --help                this text\n\n"
@@ -95,6 +97,7 @@ int dg_cmd_tune(int argc, char **argv) {
   int orders[16], norders = 0, precs[2] = {DG_PREC_FLOAT, -1}, nprec = 1;
   const char *device = NULL, *csv = NULL, *plot = NULL, *verify_spec = NULL;
   const char *specs[64];
+  int no_wait = 0;
   int nspecs = 0, json = 0, verbose = 1, in_process = 0, force = 0, repeats = 7, limits_only = 0;
   double budget = 0, dofs = 0;
   dg_device *dev = NULL;
@@ -102,7 +105,7 @@ int dg_cmd_tune(int argc, char **argv) {
   int nres = 0;
   orders[norders++] = 3;
   enum { O_ORDER = 256, O_PRECISION, O_DEVICE, O_BUDGET, O_DOFS, O_REPEATS, O_FORCE, O_JSON,
-         O_CSV, O_PLOT, O_VARIANT, O_VERIFY_ONE, O_LIMITS, O_IN_PROCESS, O_HELP };
+         O_CSV, O_PLOT, O_VARIANT, O_VERIFY_ONE, O_LIMITS, O_IN_PROCESS, O_NO_WAIT, O_HELP };
   static const struct option opts[] = {
       {"order", required_argument, 0, O_ORDER},       {"precision", required_argument, 0, O_PRECISION},
       {"device", required_argument, 0, O_DEVICE},     {"budget", required_argument, 0, O_BUDGET},
@@ -111,7 +114,8 @@ int dg_cmd_tune(int argc, char **argv) {
       {"csv", required_argument, 0, O_CSV},           {"plot", required_argument, 0, O_PLOT},
       {"variant", required_argument, 0, O_VARIANT},   {"verify-one", required_argument, 0, O_VERIFY_ONE},
       {"measure-limits", no_argument, 0, O_LIMITS},   {"in-process", no_argument, 0, O_IN_PROCESS},
-      {"help", no_argument, 0, O_HELP},               {0, 0, 0, 0}};
+      {"no-wait", no_argument, 0, O_NO_WAIT},         {"help", no_argument, 0, O_HELP},
+      {0, 0, 0, 0}};
   opterr = 0;
   optind = 1;
   for (;;) {
@@ -154,6 +158,7 @@ int dg_cmd_tune(int argc, char **argv) {
     case O_VERIFY_ONE: verify_spec = optarg; break;
     case O_LIMITS: limits_only = 1; break;
     case O_IN_PROCESS: in_process = 1; break;
+    case O_NO_WAIT: no_wait = 1; break;
     case 'v': verbose = 2; break;
     case 'q': verbose = 0; break;
     case ':':
@@ -181,6 +186,7 @@ int dg_cmd_tune(int argc, char **argv) {
   opt.target_dofs = dofs;
   opt.specs = nspecs ? specs : NULL;
   opt.n_specs = nspecs;
+  if (no_wait) opt.lock_wait_s = 0;
   char exe[4096];
   if (!in_process && dg_self_exe(exe, sizeof exe)) opt.child_exe = exe;
   dg_device_limits limits;
@@ -190,6 +196,10 @@ int dg_cmd_tune(int argc, char **argv) {
   DG_CALL_GOTO(fail, dg_tune_device_limits(dev, &opt, &limits, &measured));
   opt.force = force;
   print_limits(json ? stderr : stdout, dev, &limits, measured);
+  if (measured && limits.contended)
+    fprintf(stderr, "dgtd: warning: other processes used %.0f%% of the host's CPU time while the "
+            "limits were measured: they come out low and were not cached (measure again on "
+            "an idle machine with --measure-limits)\n", 100 * limits.others_busy);
   fflush(stdout);
   if (limits_only) {
     dg_device_destroy(&dev);

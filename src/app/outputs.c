@@ -113,6 +113,7 @@ static dg_status write_checkpoint(run_state *s, int step, double t, const char *
   h.K = s->mesh->K, h.N = s->ref->N, h.Np = s->ref->Np;
   h.precision = single ? 4 : 8;
   h.mesh_hash = checkpoint_hash(s);
+  dg_case_problem_hash(c, h.problem);
   snprintf(h.variant, sizeof h.variant, "%s", variant);
   h.step = step, h.time = t, h.dt = s->dt;
   /* LSERK4's first stage has a = 0, so the residual is dead between steps: it is stored
@@ -145,6 +146,7 @@ dg_status run_read_restart(run_state *s) {
   want.K = s->mesh->K, want.N = s->ref->N, want.Np = s->ref->Np;
   want.precision = single ? 4 : 8;
   want.mesh_hash = checkpoint_hash(s);
+  dg_case_problem_hash(c, want.problem);
   void *q = NULL, *res = NULL;
   dg_status st = DG_OK;
   DG_CALL_GOTO(done, dg_calloc(&q, s->n, (size_t)want.precision));

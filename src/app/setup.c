@@ -238,19 +238,23 @@ dg_status run_setup_problem(run_state *s, dg_run_result *r) {
   const dg_case *c = s->c;
   double lo[3], hi[3];
   if (c->mesh_file[0]) {
-    DG_CALL(dg_mesh_read(&s->global, c->mesh_file));
+    DG_CALL(dg_mesh_read_flags(&s->global, c->mesh_file,
+                               c->allow_unmatched ? DG_MESH_ALLOW_UNMATCHED : 0));
+    if (s->global->n_unmatched && s->rank == 0)
+      dg_warn("%s: %d unmatched interior faces kept as boundary faces (mesh.allow_unmatched_faces)",
+              c->mesh_file, s->global->n_unmatched);
   } else {
     for (int d = 0; d < 3; ++d) lo[d] = c->box_lo[d], hi[d] = c->box_hi[d];
     DG_CALL(check_host_memory(s, 6.0 * c->box_cells[0] * c->box_cells[1] * c->box_cells[2] / s->size));
     DG_CALL(dg_mesh_box(&s->global, lo, hi, c->box_cells[0], c->box_cells[1], c->box_cells[2]));
   }
+  DG_CALL(dg_case_check_groups(c, s->global));
   s->mesh = s->global;
   if (s->size > 1) DG_CALL(run_distribute(s, r));
   DG_CALL(check_host_memory(s, s->mesh->K));
   if (c->has_cavity_mode) {
     if (c->mesh_file[0]) DG_CALL(check_mesh_is_box(s->global, c->mesh_file, lo, hi));
-    DG_CALL(dg_cavity_mode_init(&s->mode, c->mode[0], c->mode[1], c->mode[2],
-                                c->has_amp ? c->amp : NULL, lo, hi));
+    DG_CALL(dg_case_cavity_mode(c, lo, hi, &s->mode));
   }
   DG_CALL(dg_refel_create(&s->ref, c->order));
   DG_CALL(dg_geom_create(&s->geom, s->mesh, s->ref));
@@ -342,6 +346,7 @@ static dg_status start_opencl(run_state *s, dg_run_result *r) {
   dg_variant_print(&v, r->variant, sizeof r->variant);
   r->precision = v.precision;
   DG_CALL(dg_cl_maxwell_create(&op, s->dev, s->phys, &v, c->dump_dir[0] ? c->dump_dir : NULL));
+  if (s->binaries.warning[0]) dg_warn("%s", s->binaries.warning);
   /* Never run an unverified variant: its RHS on random fields against the reference, at a
    * time when the sources are on (the first pulse's peak) so their kernels are checked too;
    * before the exchange is installed (this compares one rank's operator on its own). */

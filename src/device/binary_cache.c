@@ -13,13 +13,36 @@
 #include "core/alloc.h"
 #include "device/program.h"
 
-static const char magic[8] = {'D', 'G', 'T', 'D', 'B', 'I', 'N', '1'};
+/* Version 2 added the payload checksum; version 1 files miss and are overwritten. */
+static const char magic[8] = {'D', 'G', 'T', 'D', 'B', 'I', 'N', '2'};
 
 typedef struct {
   char magic[8];
   uint64_t h1, h2; /* two independent hashes: a collision of both is not a concern */
   uint64_t size;   /* bytes of binary that follow */
+  uint64_t sum;    /* FNV-1a 64 of those bytes */
 } header;
+
+_Static_assert(sizeof(header) == DG_BINARY_CACHE_HEADER, "header layout");
+
+uint64_t dg_binary_cache_checksum(const unsigned char *data, size_t n) {
+  return dg_fnv1a(DG_FNV_OFFSET, data, n);
+}
+
+int dg_binary_cache_parse(const unsigned char *data, size_t n, uint64_t h1, uint64_t h2,
+                          const unsigned char **payload, size_t *size) {
+  header hd;
+  if (!data || n < sizeof hd) return 0;
+  memcpy(&hd, data, sizeof hd);
+  if (memcmp(hd.magic, magic, sizeof magic) || hd.h1 != h1 || hd.h2 != h2 || hd.size == 0 ||
+      hd.size >= ((uint64_t)1 << 31))
+    return 0;
+  if (n - sizeof hd != hd.size) return -1; /* truncated or extended */
+  if (dg_binary_cache_checksum(data + sizeof hd, (size_t)hd.size) != hd.sum) return -1;
+  *payload = data + sizeof hd;
+  *size = (size_t)hd.size;
+  return 1;
+}
 
 static uint64_t key_hash(uint64_t h, const dg_device_info *info, const char *source,
                          const char *options) {
@@ -41,23 +64,24 @@ void dg_binary_cache_init(dg_binary_cache *bc, const char *dir) {
   if (dg_cache_dir(root, sizeof root)) snprintf(bc->dir, sizeof bc->dir, "%s/binaries", root);
 }
 
-/* The cached binary of (h1, h2), or NULL. */
-static unsigned char *read_binary(const char *path, uint64_t h1, uint64_t h2, size_t *size) {
+/* The whole file at path (at most 2 GiB + header), or NULL. */
+static unsigned char *read_file(const char *path, size_t *n) {
   FILE *f = fopen(path, "rb");
   if (!f) return NULL;
-  header hd;
-  unsigned char *bin = NULL;
-  if (fread(&hd, sizeof hd, 1, f) == 1 && !memcmp(hd.magic, magic, sizeof magic) && hd.h1 == h1 &&
-      hd.h2 == h2 && hd.size > 0 && hd.size < ((uint64_t)1 << 31)) {
-    bin = malloc((size_t)hd.size);
-    if (bin && fread(bin, 1, (size_t)hd.size, f) != (size_t)hd.size) {
-      free(bin);
-      bin = NULL;
+  unsigned char *buf = NULL;
+  long len = -1;
+  if (fseek(f, 0, SEEK_END) == 0) len = ftell(f);
+  if (len > 0 && (uint64_t)len < ((uint64_t)1 << 31) + sizeof(header) &&
+      fseek(f, 0, SEEK_SET) == 0) {
+    buf = malloc((size_t)len);
+    if (buf && fread(buf, 1, (size_t)len, f) != (size_t)len) {
+      free(buf);
+      buf = NULL;
     }
-    *size = (size_t)hd.size;
+    *n = (size_t)len;
   }
   fclose(f);
-  return bin;
+  return buf;
 }
 
 /* Build from a binary; 0 on any failure (with nothing left over). */
@@ -100,6 +124,7 @@ static int save(const char *dir, const char *path, cl_program p, uint64_t h1, ui
     hd.h1 = h1;
     hd.h2 = h2;
     hd.size = size;
+    hd.sum = dg_binary_cache_checksum(bin, size);
     /* The rename in commit is atomic: a concurrent reader sees the old file, the new one,
      * or none. */
     ok = fwrite(&hd, sizeof hd, 1, f.fp) == 1 && fwrite(bin, 1, size, f.fp) == size;
@@ -125,17 +150,31 @@ dg_status dg_program_build_cached(dg_binary_cache *bc, dg_device *dev, const cha
   const uint64_t h2 = key_hash(0x84222325cbf29ce4ull, &dev->info, source, opts);
   char path[1100];
   snprintf(path, sizeof path, "%s/%016llx.bin", bc->dir, (unsigned long long)h1);
-  size_t size = 0;
-  unsigned char *bin = read_binary(path, h1, h2, &size);
-  if (bin) {
+  size_t n = 0, size = 0;
+  const unsigned char *bin = NULL;
+  unsigned char *file = read_file(path, &n);
+  const int valid = file ? dg_binary_cache_parse(file, n, h1, h2, &bin, &size) : 0;
+  if (valid > 0) {
     const int ok = load(dev, bin, size, opts, out);
-    free(bin);
     if (ok) {
+      free(file);
       bc->loads++;
       return DG_OK;
     }
     bc->failures++; /* stale or foreign binary: rebuilt and overwritten below */
+  } else if (valid < 0) {
+    /* Damaged: never hand it to the OpenCL implementation. Keep it for inspection. */
+    char aside[1120];
+    snprintf(aside, sizeof aside, "%s.corrupt", path);
+    const int moved = rename(path, aside) == 0;
+    bc->corrupt++;
+    bc->failures++;
+    snprintf(bc->warning, sizeof bc->warning,
+             "cached program binary %s is damaged (checksum or size mismatch); %s %s, "
+             "building from source",
+             path, moved ? "moved it to" : "could not move it to", aside);
   }
+  free(file);
   bc->misses++;
   DG_CALL(dg_program_build(dev, source, opts, label, NULL, out));
   if (save(bc->dir, path, *out, h1, h2))

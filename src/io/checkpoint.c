@@ -10,7 +10,17 @@
 #include "io/checksum.h"
 #include "refel/refel.h"
 
-enum { VERSION = 1, HEADER_BYTES = 320, PREFIX_BYTES = HEADER_BYTES + 8, VARIANT_AT = 64 };
+enum {
+  VERSION = 2,
+  PROBLEM_AT = 320,
+  HEADER_BYTES = PROBLEM_AT + 8 * DG_CHECKPOINT_PARTS,
+  PREFIX_BYTES = HEADER_BYTES + 8,
+  VARIANT_AT = 64
+};
+
+const char *const dg_checkpoint_part_names[DG_CHECKPOINT_PARTS] = {
+    "materials", "boundary conditions", "sources", "initial state", "flux",
+    "time step (CFL factor)", NULL, NULL};
 static const char MAGIC[] = "DGTDCHK1"; /* the 8 characters, without the NUL */
 
 static void put_u32(unsigned char *p, uint32_t v) {
@@ -84,6 +94,7 @@ static void encode(const dg_checkpoint_header *h, unsigned char *b) {
   put_f64(b + 48, h->time);
   put_f64(b + 56, h->dt);
   memcpy(b + VARIANT_AT, h->variant, strlen(h->variant));
+  for (int i = 0; i < DG_CHECKPOINT_PARTS; i++) put_u64(b + PROBLEM_AT + 8 * i, h->problem[i]);
 }
 
 static void decode(const unsigned char *b, dg_checkpoint_header *h) {
@@ -97,6 +108,7 @@ static void decode(const unsigned char *b, dg_checkpoint_header *h) {
   h->time = get_f64(b + 48);
   h->dt = get_f64(b + 56);
   memcpy(h->variant, b + VARIANT_AT, DG_CHECKPOINT_VARIANT_MAX); /* last byte stays NUL */
+  for (int i = 0; i < DG_CHECKPOINT_PARTS; i++) h->problem[i] = get_u64(b + PROBLEM_AT + 8 * i);
 }
 
 /* Why h is not a valid description of a run's state, or NULL. */
@@ -255,6 +267,10 @@ dg_status dg_checkpoint_read(const char *path, const dg_checkpoint_header *run,
     add_difference(msg, sizeof msg, &ndiff,
                    "a different mesh (mesh hash %016llx, this run's mesh has %016llx)",
                    (unsigned long long)got->mesh_hash, (unsigned long long)run->mesh_hash);
+  for (int i = 0; i < DG_CHECKPOINT_PARTS; i++)
+    if (got->problem[i] != run->problem[i])
+      add_difference(msg, sizeof msg, &ndiff, "other %s than this run's",
+                     dg_checkpoint_part_names[i] ? dg_checkpoint_part_names[i] : "settings");
   DG_CHECK_GOTO(done, ndiff == 0, DG_ERR_INPUT, "checkpoint %s was written for %s", path, msg);
   DG_CALL_GOTO(done, check_size(path, got, size));
 

@@ -1,16 +1,17 @@
 /* Binary checkpoint/restart of the time loop: the LSERK state q and residual res, with
- * what is needed to refuse a checkpoint from another run. Layout (little-endian, version 1):
+ * what is needed to refuse a checkpoint from another run. Layout (little-endian, version 2):
  *
  *   0   char[8]  magic "DGTDCHK1"
- *   8   u32      format version (1)
- *   12  u32      header size (320)
+ *   8   u32      format version (2)
+ *   12  u32      header size (384)
  *   16  i32      K, N, Np, precision (bytes per value: 4 or 8)
  *   32  u64      mesh hash (dg_checkpoint_mesh_hash)
  *   40  i64      step index
  *   48  f64      time, dt
  *   64  char[256] variant (NUL-terminated, zero-padded)
- *   320 u64      checksum of bytes 0..319
- *   328          q   (6*K*Np values of `precision` bytes)
+ *   320 u64[8]   problem hashes, one per part (dg_checkpoint_part_names)
+ *   384 u64      checksum of bytes 0..383
+ *   392          q   (6*K*Np values of `precision` bytes)
  *                res (6*K*Np values)
  *   end-8 u64    checksum of every byte before it
  *
@@ -27,6 +28,20 @@
 
 enum { DG_CHECKPOINT_VARIANT_MAX = 255 };
 
+/* What defines the problem besides the mesh, order and precision, hashed part by part so a
+ * refusal can say which part differs (the caller computes them: app/case.c). */
+enum {
+  DG_CHECKPOINT_MATERIALS = 0,
+  DG_CHECKPOINT_BOUNDARIES,
+  DG_CHECKPOINT_SOURCES,
+  DG_CHECKPOINT_INITIAL,
+  DG_CHECKPOINT_FLUX,
+  DG_CHECKPOINT_TIME,   /* the CFL factor (dt itself is stored and checked too) */
+  DG_CHECKPOINT_PARTS = 8 /* two spare */
+};
+/* "materials", "boundary conditions", ...; NULL for the spare parts. */
+extern const char *const dg_checkpoint_part_names[DG_CHECKPOINT_PARTS];
+
 typedef struct {
   int K, N, Np;
   int precision;      /* bytes per value: 4 (float) or 8 (double) */
@@ -34,6 +49,7 @@ typedef struct {
   char variant[DG_CHECKPOINT_VARIANT_MAX + 1]; /* kernel variant that produced the state */
   int64_t step;
   double time, dt;
+  uint64_t problem[DG_CHECKPOINT_PARTS]; /* hashes of the problem's parts (0: not given) */
 } dg_checkpoint_header;
 
 /* 64-bit hash of the mesh's identity: Nv, K, vertex coordinates and EToV. */
@@ -46,9 +62,10 @@ dg_status dg_checkpoint_write(const char *path, const dg_checkpoint_header *h, c
 /* Read and check the header only (magic, version, header checksum, file size). */
 dg_status dg_checkpoint_read_header(const char *path, dg_checkpoint_header *h) DG_NODISCARD;
 
-/* Read a checkpoint for the run described by `run` (K, N, Np, precision, mesh_hash are
- * compared; the rest is ignored). A checkpoint written for another order, mesh size,
- * precision or mesh is refused with DG_ERR_INPUT naming every difference; a truncated or
+/* Read a checkpoint for the run described by `run` (K, N, Np, precision, mesh_hash and the
+ * problem hashes are compared; the rest is ignored). A checkpoint written for another order,
+ * mesh size, precision, mesh, materials, boundaries, sources, initial state, flux or CFL
+ * factor is refused with DG_ERR_INPUT naming every difference; a truncated or
  * corrupt file is DG_ERR_PARSE naming the file. On success q and res (6*K*Np values each)
  * hold the state and *got the stored header (step, time, dt, variant). On failure the
  * contents of q and res are unspecified. */

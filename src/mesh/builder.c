@@ -392,7 +392,7 @@ dg_status dg_builder_finish(dg_builder *b, dg_mesh **out) {
     memcpy(m->phys, b->phys, (size_t)b->np * sizeof *m->phys);
     m->nphys = b->np;
   }
-  dg_mesh_src src = {b->path, b->tet_id, b->tri_id};
+  dg_mesh_src src = {b->path, b->tet_id, b->tri_id, b->flags};
   DG_CALL_GOTO(fail, dg_mesh_orient_src(m, &src));
   DG_CALL_GOTO(fail, dg_mesh_connect_src(m, b->nf, tri, b->tri_tag, &src));
   dg_free(&newidx);

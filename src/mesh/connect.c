@@ -1,6 +1,8 @@
 /* Face-to-face connectivity. Every element face is keyed by its sorted vertex triple; after
  * one qsort equal keys are adjacent, so matching is O(K log K) and needs no hash table.
  * Boundary triangles are then looked up by the same key with bsearch. */
+#include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,6 +60,207 @@ static dg_status shared_face_error(const dg_mesh *m, const face_key *run, int n,
                   n > 4 ? " and more" : "", n, m->VX[v[0]], m->VY[v[0]], m->VZ[v[0]],
                   m->VX[v[1]], m->VY[v[1]], m->VZ[v[1]], m->VX[v[2]], m->VY[v[2]],
                   m->VZ[v[2]]);
+}
+
+/* ---- Non-conforming interfaces -----------------------------------------------------------
+ * A face matched by no other face is a boundary face. Where two such faces lie in one plane
+ * with opposite outward normals and overlap with positive area, the mesh is non-conforming
+ * there (a hanging node, a diagonal split mirrored across an interface, or a crack of
+ * duplicated vertices): the faces are inside the domain, and treating them as boundary would
+ * put a wall in it. Candidate pairs come from a hash grid of the faces' bounding boxes, so
+ * the search is linear in the number of boundary faces. */
+
+typedef struct {
+  double p[3][3]; /* vertices */
+  double n[3];    /* outward unit normal */
+  double lo[3], hi[3];
+  double size;    /* longest edge */
+} bface;
+
+typedef struct {
+  uint64_t cell;
+  int face;
+} cell_entry;
+
+static int cmp_cell(const void *a, const void *b) {
+  const cell_entry *x = a, *y = b;
+  if (x->cell != y->cell) return (x->cell > y->cell) - (x->cell < y->cell);
+  return (x->face > y->face) - (x->face < y->face);
+}
+
+static void vsub(const double *a, const double *b, double *o) {
+  o[0] = a[0] - b[0], o[1] = a[1] - b[1], o[2] = a[2] - b[2];
+}
+static void vcross(const double *a, const double *b, double *o) {
+  o[0] = a[1] * b[2] - a[2] * b[1];
+  o[1] = a[2] * b[0] - a[0] * b[2];
+  o[2] = a[0] * b[1] - a[1] * b[0];
+}
+static double vdot(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+/* Face id (4k+f) as a bface; 0 when degenerate or not finite. */
+static int make_bface(const dg_mesh *m, int id, bface *b) {
+  const int k = id / 4, f = id % 4;
+  double c[3] = {0, 0, 0};
+  for (int i = 0; i < 4; i++) {
+    const int v = m->EToV[4 * (size_t)k + i];
+    c[0] += 0.25 * m->VX[v], c[1] += 0.25 * m->VY[v], c[2] += 0.25 * m->VZ[v];
+  }
+  for (int i = 0; i < 3; i++) {
+    const int v = m->EToV[4 * (size_t)k + dg_face_vertices[f][i]];
+    b->p[i][0] = m->VX[v], b->p[i][1] = m->VY[v], b->p[i][2] = m->VZ[v];
+  }
+  double e1[3], e2[3], e3[3], fc[3];
+  vsub(b->p[1], b->p[0], e1);
+  vsub(b->p[2], b->p[0], e2);
+  vsub(b->p[2], b->p[1], e3);
+  vcross(e1, e2, b->n);
+  const double len = sqrt(vdot(b->n, b->n));
+  if (!(len > 0) || !isfinite(len)) return 0;
+  for (int d = 0; d < 3; d++) fc[d] = (b->p[0][d] + b->p[1][d] + b->p[2][d]) / 3 - c[d];
+  const double sgn = vdot(b->n, fc) < 0 ? -1.0 : 1.0;
+  for (int d = 0; d < 3; d++) b->n[d] *= sgn / len;
+  b->size = sqrt(fmax(vdot(e1, e1), fmax(vdot(e2, e2), vdot(e3, e3))));
+  for (int d = 0; d < 3; d++) {
+    b->lo[d] = fmin(b->p[0][d], fmin(b->p[1][d], b->p[2][d]));
+    b->hi[d] = fmax(b->p[0][d], fmax(b->p[1][d], b->p[2][d]));
+  }
+  return 1;
+}
+
+/* Do two boundary faces lie on each other (one plane, opposite normals, an overlap of
+ * positive area)? Separating-axis test with the six in-plane edge normals. */
+static int faces_overlap(const bface *a, const bface *b) {
+  const double tol = 1e-6 * fmax(a->size, b->size);
+  for (int d = 0; d < 3; d++)
+    if (a->lo[d] > b->hi[d] + tol || b->lo[d] > a->hi[d] + tol) return 0;
+  if (vdot(a->n, b->n) > -1 + 1e-6) return 0;
+  for (int i = 0; i < 3; i++) {
+    double r[3];
+    vsub(b->p[i], a->p[0], r);
+    if (fabs(vdot(a->n, r)) > tol) return 0;
+  }
+  for (int t = 0; t < 2; t++) {
+    const bface *s = t ? b : a;
+    for (int e = 0; e < 3; e++) {
+      double edge[3], axis[3];
+      vsub(s->p[(e + 1) % 3], s->p[e], edge);
+      vcross(a->n, edge, axis);
+      const double len = sqrt(vdot(axis, axis));
+      if (!(len > 0)) continue;
+      double amin = INFINITY, amax = -INFINITY, bmin = INFINITY, bmax = -INFINITY;
+      for (int i = 0; i < 3; i++) {
+        const double x = vdot(axis, a->p[i]) / len, y = vdot(axis, b->p[i]) / len;
+        amin = fmin(amin, x), amax = fmax(amax, x);
+        bmin = fmin(bmin, y), bmax = fmax(bmax, y);
+      }
+      if (fmin(amax, bmax) - fmax(amin, bmin) <= tol) return 0;
+    }
+  }
+  return 1;
+}
+
+static uint64_t cell_key(long long i, long long j, long long k) {
+  const uint64_t mask = (1u << 21) - 1;
+  return ((uint64_t)i & mask) << 42 | ((uint64_t)j & mask) << 21 | ((uint64_t)k & mask);
+}
+
+/* Finds boundary faces (EToE[id] == id/4) that overlap another: *count of them, and the
+ * first pair found (-1 when none). */
+static dg_status find_unmatched_overlaps(const dg_mesh *m, const int *EToE, const int *EToF,
+                                         int *count, int pair[2]) {
+  *count = 0;
+  pair[0] = pair[1] = -1;
+  const size_t nf = 4 * (size_t)m->K;
+  int nb = 0;
+  for (size_t i = 0; i < nf; i++) nb += EToE[i] == (int)(i / 4) && EToF[i] == (int)(i % 4);
+  if (nb < 2) return DG_OK;
+  dg_status st = DG_OK;
+  bface *bf = NULL;
+  int *ids = NULL;
+  unsigned char *hit = NULL;
+  cell_entry *cells = NULL;
+  DG_CALL_GOTO(done, DG_ALLOC(bf, nb));
+  DG_CALL_GOTO(done, DG_ALLOC(ids, nb));
+  DG_CALL_GOTO(done, DG_ALLOC(hit, nb));
+  int n = 0;
+  double lo[3] = {INFINITY, INFINITY, INFINITY}, h = 0;
+  for (size_t i = 0; i < nf; i++) {
+    if (!(EToE[i] == (int)(i / 4) && EToF[i] == (int)(i % 4))) continue;
+    if (!make_bface(m, (int)i, &bf[n])) continue;
+    ids[n] = (int)i;
+    for (int d = 0; d < 3; d++) lo[d] = fmin(lo[d], bf[n].lo[d]);
+    h += bf[n].size;
+    n++;
+  }
+  if (n < 2) goto done;
+  h /= n;
+  /* Grid cells of about a face's size; coarser while the faces would fill too many. */
+  size_t total = 0;
+  for (int iter = 0; iter < 60; iter++, h *= 2) {
+    total = 0;
+    for (int i = 0; i < n && total <= 16 * (size_t)n + 64; i++) {
+      size_t c = 1;
+      for (int d = 0; d < 3; d++)
+        c *= (size_t)(floor((bf[i].hi[d] - lo[d]) / h) - floor((bf[i].lo[d] - lo[d]) / h) + 1);
+      total += c;
+    }
+    if (total <= 16 * (size_t)n + 64) break;
+  }
+  DG_CALL_GOTO(done, DG_ALLOC(cells, total));
+  size_t nc = 0;
+  for (int i = 0; i < n; i++) {
+    long long a[3], b[3];
+    for (int d = 0; d < 3; d++) {
+      a[d] = (long long)floor((bf[i].lo[d] - lo[d]) / h);
+      b[d] = (long long)floor((bf[i].hi[d] - lo[d]) / h);
+    }
+    for (long long x = a[0]; x <= b[0]; x++)
+      for (long long y = a[1]; y <= b[1]; y++)
+        for (long long z = a[2]; z <= b[2] && nc < total; z++) {
+          cells[nc].cell = cell_key(x, y, z);
+          cells[nc].face = i;
+          nc++;
+        }
+  }
+  qsort(cells, nc, sizeof *cells, cmp_cell);
+  for (size_t i = 0; i < nc;) {
+    size_t j = i + 1;
+    while (j < nc && cells[j].cell == cells[i].cell) j++;
+    for (size_t a = i; a < j; a++)
+      for (size_t b = a + 1; b < j; b++) {
+        const int fa = cells[a].face, fb = cells[b].face;
+        if (hit[fa] && hit[fb]) continue;
+        if (!faces_overlap(&bf[fa], &bf[fb])) continue;
+        if (pair[0] < 0 || ids[fa] < pair[0]) pair[0] = ids[fa], pair[1] = ids[fb];
+        hit[fa] = hit[fb] = 1;
+      }
+    i = j;
+  }
+  for (int i = 0; i < n; i++) *count += hit[i];
+done:
+  dg_free(&bf);
+  dg_free(&ids);
+  dg_free(&hit);
+  dg_free(&cells);
+  return st;
+}
+
+static dg_status unmatched_error(const dg_mesh *m, int count, const int pair[2],
+                                 const dg_mesh_src *src) {
+  const int *v = m->EToV + 4 * (size_t)(pair[0] / 4);
+  const int *f = dg_face_vertices[pair[0] % 4];
+  return DG_ERROR(DG_ERR_MESH,
+                  "%s%snon-conforming mesh: %d interior faces have no matching neighbour face "
+                  "(hanging nodes or a crack), e.g. element %ld face %d overlaps element %ld "
+                  "face %d at vertices (%g,%g,%g) (%g,%g,%g) (%g,%g,%g); they would become "
+                  "boundary faces inside the domain (a case can accept this with "
+                  "\"allow_unmatched_faces\": true in \"mesh\")",
+                  src && src->path ? src->path : "", src && src->path ? ": " : "", count,
+                  dg_mesh_elem_number(src, pair[0] / 4), pair[0] % 4,
+                  dg_mesh_elem_number(src, pair[1] / 4), pair[1] % 4, m->VX[v[f[0]]],
+                  m->VY[v[f[0]]], m->VZ[v[f[0]]], m->VX[v[f[1]]], m->VY[v[f[1]]],
+                  m->VZ[v[f[1]]], m->VX[v[f[2]]], m->VY[v[f[2]]], m->VZ[v[f[2]]]);
 }
 
 dg_status dg_mesh_connect_src(dg_mesh *m, int ntri, const int *tri, const int *tri_tag,
@@ -128,6 +331,14 @@ dg_status dg_mesh_connect_src(dg_mesh *m, int ntri, const int *tri, const int *t
     }
     i = j;
   }
+
+  int n_unmatched = 0, pair[2];
+  DG_CALL_GOTO(done, find_unmatched_overlaps(m, EToE, EToF, &n_unmatched, pair));
+  if (n_unmatched && !(src && (src->flags & DG_MESH_ALLOW_UNMATCHED))) {
+    st = unmatched_error(m, n_unmatched, pair, src);
+    goto done;
+  }
+  m->n_unmatched = n_unmatched;
 
   for (int i = 0; i < ntri; i++) {
     face_key key;

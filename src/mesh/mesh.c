@@ -58,12 +58,17 @@ static int ends_with_ci(const char *s, const char *suffix) {
 }
 
 dg_status dg_mesh_read(dg_mesh **out, const char *path) {
+  DG_CALL(dg_mesh_read_flags(out, path, 0));
+  return DG_OK;
+}
+
+dg_status dg_mesh_read_flags(dg_mesh **out, const char *path, int flags) {
   *out = NULL;
   DG_CHECK(path != NULL && path[0] != '\0', DG_ERR_INPUT, "no mesh file name given");
   if (ends_with_ci(path, ".msh")) {
-    DG_CALL(dg_mesh_read_msh(out, path));
+    DG_CALL(dg_mesh_read_msh_flags(out, path, flags));
   } else if (ends_with_ci(path, ".neu")) {
-    DG_CALL(dg_mesh_read_neu(out, path));
+    DG_CALL(dg_mesh_read_neu_flags(out, path, flags));
   } else {
     return DG_ERROR(DG_ERR_INPUT,
                     "%s: unknown mesh file type (expected a .msh (Gmsh) or .neu (Gambit) file)",
@@ -129,6 +134,19 @@ dg_status dg_mesh_orient_src(dg_mesh *m, const dg_mesh_src *src) {
                         m->Nv);
       }
     double vol = dg_mesh_elem_volume(m, k), L = longest_edge(m, k);
+    int nan_coord = 0;
+    for (int i = 0; i < 4; i++) nan_coord |= isnan(m->VX[v[i]] + m->VY[v[i]] + m->VZ[v[i]]);
+    const double L3 = L * L * L;
+    if (!nan_coord && (!isfinite(vol) || !isfinite(L3) || (L > 0.0 && L3 < 1e-285))) {
+      /* Volumes and Jacobians are products of three coordinate differences: they overflow
+       * or underflow double precision long before the coordinates themselves do. */
+      dg_mesh_elem_name(name, sizeof name, src, k);
+      return DG_ERROR(DG_ERR_MESH,
+                      "%s: coordinates out of the range double precision can handle: volume "
+                      "%.3g, longest edge %.3g (vertex (%g,%g,%g)); scale the mesh to lengths "
+                      "between about 1e-90 and 1e90",
+                      name, vol, L, m->VX[v[0]], m->VY[v[0]], m->VZ[v[0]]);
+    }
     /* A regular tetrahedron has volume 0.118 L^3; 1e-12 L^3 is flat to rounding. The
      * negated test also catches NaN coordinates. */
     if (!(fabs(vol) >= 1e-12 * L * L * L) || !(L > 0.0) || !isfinite(vol)) {

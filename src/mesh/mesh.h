@@ -33,7 +33,15 @@ typedef struct {
   int nphys;
   dg_phys *phys;   /* physical groups named in the file (may be empty) */
   int n_fixed;     /* number of inverted elements that were reoriented */
+  int n_unmatched; /* faces inside the domain with no conforming neighbour (hanging nodes,
+                      cracks), kept as boundary faces: only with DG_MESH_ALLOW_UNMATCHED */
 } dg_mesh;
+
+/* Reader flags. By default a non-conforming mesh (faces that lie on each other without
+ * sharing their vertices: hanging nodes, a crack) is an error naming the elements and
+ * faces; with DG_MESH_ALLOW_UNMATCHED such faces are kept as boundary faces (an intentional
+ * interface) and counted in n_unmatched. */
+enum { DG_MESH_ALLOW_UNMATCHED = 1 };
 
 extern const int dg_face_vertices[4][3];
 
@@ -41,6 +49,10 @@ extern const int dg_face_vertices[4][3];
 dg_status dg_mesh_read(dg_mesh **out, const char *path) DG_NODISCARD;
 dg_status dg_mesh_read_msh(dg_mesh **out, const char *path) DG_NODISCARD;
 dg_status dg_mesh_read_neu(dg_mesh **out, const char *path) DG_NODISCARD;
+/* The same with reader flags (DG_MESH_ALLOW_UNMATCHED). */
+dg_status dg_mesh_read_flags(dg_mesh **out, const char *path, int flags) DG_NODISCARD;
+dg_status dg_mesh_read_msh_flags(dg_mesh **out, const char *path, int flags) DG_NODISCARD;
+dg_status dg_mesh_read_neu_flags(dg_mesh **out, const char *path, int flags) DG_NODISCARD;
 /* Box [x0,x1]x[y0,y1]x[z0,z1], nx*ny*nz hexahedra each split into 6 tetrahedra
  * conformingly. Boundary face tags: 1 x=x0, 2 x=x1, 3 y=y0, 4 y=y1, 5 z=z0, 6 z=z1; one
  * volume tag 1. Connected on return. */
@@ -56,7 +68,8 @@ dg_status dg_mesh_alloc(dg_mesh **out, int Nv, int K) DG_NODISCARD;
 dg_status dg_mesh_orient(dg_mesh *m) DG_NODISCARD;
 /* Face matching in O(K log K) by sorting sorted vertex triples. Boundary triangles
  * (ntri x 3 vertex indices, with tags) give face_tag; a face shared by more than two
- * elements is an error. */
+ * elements is an error, and so are faces that lie on each other without sharing vertices
+ * (a non-conforming interface). */
 dg_status dg_mesh_connect(dg_mesh *m, int ntri, const int *tri, const int *tri_tag) DG_NODISCARD;
 /* Physical group lookup by name (dim 2 or 3); returns the tag or -1. */
 int dg_mesh_phys_tag(const dg_mesh *m, int dim, const char *name);

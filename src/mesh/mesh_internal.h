@@ -14,6 +14,7 @@ typedef struct {
   const char *path;    /* file name, or NULL for meshes built in memory */
   const long *elem_id; /* K element numbers as written in the file, or NULL */
   const long *tri_id;  /* ntri boundary-triangle numbers as written in the file, or NULL */
+  int flags;           /* reader flags (DG_MESH_ALLOW_UNMATCHED) */
 } dg_mesh_src;
 
 /* Number of element k as errors show it: its number in the file, else k+1 (1-based). */
@@ -85,6 +86,7 @@ typedef struct {
   /* Physical names. */
   int np, np_cap;
   dg_phys *phys;
+  int flags; /* reader flags, passed on to connect */
 } dg_builder;
 
 void dg_builder_init(dg_builder *b, const char *path);

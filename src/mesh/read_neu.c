@@ -331,6 +331,11 @@ static dg_status read_sections(neu_reader *r) {
 }
 
 dg_status dg_mesh_read_neu(dg_mesh **out, const char *path) {
+  DG_CALL(dg_mesh_read_neu_flags(out, path, 0));
+  return DG_OK;
+}
+
+dg_status dg_mesh_read_neu_flags(dg_mesh **out, const char *path, int flags) {
   DG_CHECK(out != NULL, DG_ERR_INTERNAL, "dg_mesh_read_neu: no output");
   *out = NULL;
   DG_CHECK(path != NULL, DG_ERR_INPUT, "no mesh file name given");
@@ -338,6 +343,7 @@ dg_status dg_mesh_read_neu(dg_mesh **out, const char *path) {
   neu_reader r;
   memset(&r, 0, sizeof r);
   dg_builder_init(&r.b, path);
+  r.b.flags = flags;
   DG_CALL_GOTO(done, dg_text_open(&r.t, path));
   DG_CALL_GOTO(done, read_control(&r));
   DG_CALL_GOTO(done, read_sections(&r));

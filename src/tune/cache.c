@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -123,6 +124,15 @@ static int get_num(const cJSON *o, const char *k, double *out) {
   return 1;
 }
 
+/* A whole number in [lo, hi] (checked before any cast: converting an out-of-range double to
+ * an integer type is undefined behaviour). */
+static int get_whole(const cJSON *o, const char *k, double lo, double hi, double *out) {
+  double v;
+  if (!get_num(o, k, &v) || !(v >= lo && v <= hi) || v != floor(v)) return 0;
+  *out = v;
+  return 1;
+}
+
 static int copy_str(const cJSON *o, const char *k, char *buf, size_t cap) {
   const char *s = get_str(o, k);
   if (!s || strlen(s) >= cap) return 0;
@@ -155,7 +165,7 @@ static int key_from_json(const cJSON *o, dg_device_key *k) {
          copy_str(o, "vendor", k->vendor, sizeof k->vendor) &&
          copy_str(o, "driver_version", k->driver_version, sizeof k->driver_version) &&
          copy_str(o, "device_version", k->device_version, sizeof k->device_version) &&
-         get_num(o, "compute_units", &cu) && cu >= 0 && (k->compute_units = (unsigned)cu, 1);
+         get_whole(o, "compute_units", 0, 4294967295.0, &cu) && (k->compute_units = (unsigned)cu, 1);
 }
 
 static cJSON *limits_to_json(const dg_device_limits *l) {
@@ -264,10 +274,10 @@ static int entry_from_json(const cJSON *o, dg_tune_entry *e) {
   get_num(o, "baseline_ns", &e->baseline_ns);
   copy_str(o, "default_spec", e->default_spec, sizeof e->default_spec);
   get_num(o, "default_ns", &e->default_ns);
-  if (get_num(o, "K", &K)) e->K = (long)K;
+  if (get_whole(o, "K", 0, 2147483647.0, &K)) e->K = (long)K;
   get_num(o, "dofs", &e->dofs);
   get_num(o, "tune_seconds", &e->tune_seconds);
-  if (get_num(o, "variants_valid", &vv)) e->variants_valid = (int)vv;
+  if (get_whole(o, "variants_valid", 0, 2147483647.0, &vv)) e->variants_valid = (int)vv;
   e->budget_hit = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "budget_hit"));
   const cJSON *rank = cJSON_GetObjectItemCaseSensitive(o, "ranking");
   const cJSON *rej = cJSON_GetObjectItemCaseSensitive(o, "rejected");
@@ -283,7 +293,7 @@ static int entry_from_json(const cJSON *o, dg_tune_entry *e) {
       continue;
     get_num(it, "min_ns", &r->min_ns);
     get_num(it, "max_ns", &r->max_ns);
-    get_num(it, "stage", &stage);
+    get_whole(it, "stage", 0, 1000, &stage);
     r->stage = (int)stage;
     e->n_rank++;
   }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <time.h>
 
 #include <clblast_c.h>
@@ -214,4 +215,30 @@ double dg_limits_roofline_s(const dg_device_limits *l, dg_precision p, double fl
   if (peak <= 0 || l->bandwidth_gbs <= 0) return 0;
   const double tf = flops / (peak * 1e9), tb = bytes / (l->bandwidth_gbs * 1e9);
   return tf > tb ? tf : tb;
+}
+
+void dg_host_sample_take(dg_host_sample *s) {
+  memset(s, 0, sizeof *s);
+  struct timespec ts;
+  if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0) return;
+  s->self_s = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+  FILE *f = fopen("/proc/stat", "r");
+  if (!f) return;
+  unsigned long long a[8] = {0};
+  const int got = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &a[0], &a[1], &a[2],
+                         &a[3], &a[4], &a[5], &a[6], &a[7]);
+  fclose(f);
+  if (got != 8) return;
+  for (int i = 0; i < 8; ++i) s->total += a[i];
+  s->busy = s->total - a[3] - a[4]; /* all but idle and iowait */
+  s->ok = 1;
+}
+
+double dg_host_others_busy(const dg_host_sample *a, const dg_host_sample *b) {
+  const long hz = sysconf(_SC_CLK_TCK);
+  if (!a->ok || !b->ok || hz <= 0 || b->total <= a->total) return -1;
+  const double total = (double)(b->total - a->total) / (double)hz;
+  const double busy = (double)(b->busy - a->busy) / (double)hz;
+  const double others = busy - (b->self_s - a->self_s);
+  return others <= 0 ? 0 : others / total;
 }

@@ -16,7 +16,22 @@ typedef struct {
   double gemm_gflops[2]; /* CLBlast S/DGEMM; 0 when not measured or CLBlast failed */
   double seconds;        /* how long the measurement took */
   char date[32];         /* ISO 8601 UTC */
+  /* Not stored: set by dg_tune_device_limits when it measured. */
+  double others_busy;    /* share of the host's CPU time other processes used meanwhile
+                            (-1 unknown) */
+  int contended;         /* a CPU device and others_busy above the threshold: the numbers
+                            are low, so they were not cached */
 } dg_device_limits;
+
+/* Host CPU accounting, to detect other processes competing with a CPU device. */
+typedef struct {
+  unsigned long long busy, total; /* /proc/stat jiffies, all CPUs */
+  double self_s;                  /* this process's CPU time (every thread) */
+  int ok;
+} dg_host_sample;
+void dg_host_sample_take(dg_host_sample *s);
+/* The share of the host's CPU time between a and b that other processes used (-1 unknown). */
+double dg_host_others_busy(const dg_host_sample *a, const dg_host_sample *b);
 
 /* Measure all limits on dev (a few seconds; longer the first time CLBlast compiles). A
  * failing GEMM (CLBlast missing a kernel for the device) leaves its entry 0 and is not an

@@ -2,13 +2,16 @@
 #include "tune/tune.h"
 #include "core/files.h"
 #include "core/clock.h"
+#include "core/log.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -33,6 +36,8 @@ dg_status dg_tune_options_default(dg_tune_options *o) {
   o->verbose = 1;
   o->repeats = 7;
   o->write_cache = 1;
+  o->lock_wait_s = -1;
+  o->contention_max = 0.25;
   DG_CALL(dg_tune_paths_default(&o->paths));
   return DG_OK;
 }
@@ -196,7 +201,7 @@ static dg_status journal_replay(ctx_t *c) {
     const cJSON *ev = cJSON_GetObjectItemCaseSensitive(o, "event");
     dg_variant v;
     if (!cJSON_IsString(h) || strcmp(h->valuestring, hash) || !cJSON_IsNumber(K) ||
-        (long)K->valuedouble != c->r->K || !cJSON_IsString(sp) || !cJSON_IsString(ev) ||
+        K->valuedouble != (double)c->r->K || !cJSON_IsString(sp) || !cJSON_IsString(ev) ||
         dg_variant_parse(sp->valuestring, &v) != DG_OK) {
       dg_error_clear();
       cJSON_Delete(o); /* a torn last line or another problem's line */
@@ -207,14 +212,14 @@ static dg_status journal_replay(ctx_t *c) {
     dg_tune_candidate *k = &c->r->c[i];
     const char *e = ev->valuestring;
     if (!strcmp(e, "attempt")) {
-      k->status = DG_CAND_FAILED; /* until an outcome line says otherwise */
-      snprintf(k->reason, sizeof k->reason,
-               "did not finish in an earlier run (crashed, hung or was killed while building)");
+      k->unfinished++; /* until an outcome line says otherwise */
     } else if (!strcmp(e, "failed") || !strcmp(e, "rejected")) {
+      k->unfinished = 0;
       const cJSON *why = cJSON_GetObjectItemCaseSensitive(o, "reason");
       k->status = e[0] == 'f' ? DG_CAND_FAILED : DG_CAND_REJECTED;
       snprintf(k->reason, sizeof k->reason, "%s", cJSON_IsString(why) ? why->valuestring : "");
     } else if (!strcmp(e, "timed")) {
+      k->unfinished = 0;
       const cJSON *s = cJSON_GetObjectItemCaseSensitive(o, "samples"), *x;
       const cJSON *stg = cJSON_GetObjectItemCaseSensitive(o, "stage");
       const cJSON *rd = cJSON_GetObjectItemCaseSensitive(o, "rel_diff");
@@ -224,7 +229,8 @@ static dg_status journal_replay(ctx_t *c) {
       if (k->nsamples) {
         k->status = DG_CAND_TIMED;
         k->reason[0] = '\0';
-        k->stage = cJSON_IsNumber(stg) ? (int)stg->valuedouble : 0;
+        k->stage = cJSON_IsNumber(stg) && stg->valuedouble >= 0 && stg->valuedouble <= 4
+                       ? (int)stg->valuedouble : 0;
         k->rel_diff = cJSON_IsNumber(rd) ? rd->valuedouble : NAN;
         summarize(k);
         ++replayed;
@@ -232,8 +238,24 @@ static dg_status journal_replay(ctx_t *c) {
     }
     cJSON_Delete(o);
   }
-  if (replayed && c->opt->verbose)
-    fprintf(c->log, "%s resuming: %d variants already timed (journal %s)\n", c->tag, replayed,
+  /* A variant in flight when an earlier run died gets one more try: the kill may have had
+   * nothing to do with it. Twice unfinished, it is what kills the run. */
+  int retried = 0;
+  for (int i = 0; i < c->r->n; ++i) {
+    dg_tune_candidate *k = &c->r->c[i];
+    if (k->status != DG_CAND_PENDING || !k->unfinished) continue;
+    if (k->unfinished == 1) {
+      ++retried;
+      continue;
+    }
+    k->status = DG_CAND_FAILED;
+    snprintf(k->reason, sizeof k->reason,
+             "did not finish in %d earlier runs (crashed, hung or was killed while building)",
+             k->unfinished);
+  }
+  if ((replayed || retried) && c->opt->verbose)
+    fprintf(c->log, "%s resuming: %d variants already timed, %d unfinished one%s tried again "
+                    "(journal %s)\n", c->tag, replayed, retried, retried == 1 ? "" : "s",
             c->journal_path);
 done:
   free(line);
@@ -796,9 +818,73 @@ static void anchors(ctx_t *c) {
   c->r->dflt = find_cand(c->r, dg_variant_print(&c->dflt, spec, sizeof spec));
 }
 
+/* ---- one tune per device ------------------------------------------------------------------ */
+
+/* Takes the device's tuning lock: *fd (close it to release; -1 if the lock file cannot be
+ * made, which is not an error: tuning goes on unlocked); *waited 1 if another process held it. */
+static dg_status tune_lock(const dg_tune_options *opt, const dg_device_info *info, FILE *log,
+                           const char *tag, int *fd, int *waited) {
+  *fd = -1;
+  *waited = 0;
+  char slug[128], dir[DG_TUNE_PATH + 16], path[DG_TUNE_PATH + 256];
+  dg_device_key key;
+  dg_device_key_from_info(info, &key);
+  dg_device_slug(info->name, slug, sizeof slug);
+  snprintf(dir, sizeof dir, "%s/locks", opt->paths.cache_dir);
+  if (dg_mkdir_p(dir) != DG_OK) {
+    dg_error_clear();
+    return DG_OK;
+  }
+  snprintf(path, sizeof path, "%s/%s-%08" PRIx32 ".lock", dir, slug,
+           (uint32_t)dg_device_key_hash(&key));
+  /* Close-on-exec: a verification child must not inherit (and so keep) the lock. */
+  const int f = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (f < 0) return DG_OK;
+  const double t0 = dg_now_s();
+  while (flock(f, LOCK_EX | LOCK_NB) != 0) {
+    if (errno == EINTR) continue;
+    if (errno != EWOULDBLOCK) { /* no locking on this file system: go on unlocked */
+      close(f);
+      return DG_OK;
+    }
+    char holder[32] = "";
+    const ssize_t n = pread(f, holder, sizeof holder - 1, 0);
+    holder[n > 0 ? n : 0] = '\0';
+    holder[strcspn(holder, "\n")] = '\0';
+    if (opt->lock_wait_s == 0 || (opt->lock_wait_s > 0 && dg_now_s() - t0 > opt->lock_wait_s)) {
+      close(f);
+      return DG_ERROR(DG_ERR_INPUT,
+                      "device '%s' is being tuned by another process (pid %s, lock %s)%s: "
+                      "timings taken at the same time would measure each other's load; "
+                      "run again when it has finished",
+                      info->name, holder[0] ? holder : "unknown", path,
+                      opt->lock_wait_s > 0 ? " for longer than the wait allowed" : "");
+    }
+    if (!*waited) {
+      if (opt->verbose && log)
+        fprintf(log, "%s waiting: device '%s' is being tuned by another process (pid %s, lock %s)\n",
+                tag, info->name, holder[0] ? holder : "unknown", path);
+      else
+        dg_note("waiting: device '%s' is being tuned by another process (pid %s, lock %s)",
+                info->name, holder[0] ? holder : "unknown", path);
+    }
+    *waited = 1;
+    const struct timespec pause = {0, 200000000L};
+    nanosleep(&pause, NULL);
+  }
+  char pid[32];
+  const int len = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+  if (ftruncate(f, 0) == 0 && pwrite(f, pid, (size_t)len, 0) < 0) {
+    /* the pid is only for messages */
+  }
+  *fd = f;
+  return DG_OK;
+}
+
 dg_status dg_tune_order(dg_device *dev, int N, dg_precision p, const dg_tune_options *opt,
                         const dg_device_limits *limits, dg_tune_result *out) {
   dg_status st = DG_OK;
+  int lock_fd = -1;
   ctx_t c;
   memset(&c, 0, sizeof c);
   memset(out, 0, sizeof *out);
@@ -836,35 +922,43 @@ dg_status dg_tune_order(dg_device *dev, int N, dg_precision p, const dg_tune_opt
   }
   dg_tune_cache_file(opt->paths.cache_dir, dev->info.name, out->cache_path, sizeof out->cache_path);
 
-  /* A fresh cached entry is the answer unless forced. */
-  if (!opt->force && !opt->specs) {
-    dg_tune_file f;
-    int exists = 0;
-    if (dg_tune_file_read(out->cache_path, &f, &exists, NULL) != DG_OK) {
-      snprintf(out->note, sizeof out->note, "warning: %s; re-tuning", dg_error_message());
-      dg_error_clear();
-    } else {
-      for (int i = 0; i < f.n && !out->from_cache; ++i) {
-        if (!dg_device_key_equal(&f.devices[i].key, &out->key)) continue;
-        for (int j = 0; j < f.devices[i].n; ++j) {
-          dg_tune_entry *e = &f.devices[i].entries[j];
-          if (e->N != N || e->precision != p) continue;
-          if (e->template_hash != c.hash) {
-            snprintf(out->note, sizeof out->note,
-                     "cached result in %s is stale (templates changed): re-tuning", out->cache_path);
-            continue;
+  /* A fresh cached entry is the answer unless forced. On a miss, take the device's lock;
+   * after waiting for another tune, look again: it may have produced the answer. */
+  for (int pass = 0; pass < 2; ++pass) {
+    if (!opt->force && !opt->specs) {
+      dg_tune_file f;
+      int exists = 0;
+      if (dg_tune_file_read(out->cache_path, &f, &exists, NULL) != DG_OK) {
+        snprintf(out->note, sizeof out->note, "warning: %s; re-tuning", dg_error_message());
+        dg_error_clear();
+      } else {
+        for (int i = 0; i < f.n && !out->from_cache; ++i) {
+          if (!dg_device_key_equal(&f.devices[i].key, &out->key)) continue;
+          for (int j = 0; j < f.devices[i].n; ++j) {
+            dg_tune_entry *e = &f.devices[i].entries[j];
+            if (e->N != N || e->precision != p) continue;
+            if (e->template_hash != c.hash) {
+              snprintf(out->note, sizeof out->note,
+                       "cached result in %s is stale (templates changed): re-tuning", out->cache_path);
+              continue;
+            }
+            st = result_from_entry(&c, e);
+            break;
           }
-          st = result_from_entry(&c, e);
-          break;
+        }
+        dg_tune_file_free(&f);
+        if (st != DG_OK) goto done;
+        if (out->from_cache) {
+          anchors(&c);
+          out->seconds = elapsed(&c);
+          goto done;
         }
       }
-      dg_tune_file_free(&f);
-      if (st != DG_OK) goto done;
-      if (out->from_cache) {
-        anchors(&c);
-        out->seconds = elapsed(&c);
-        goto done;
-      }
+    }
+    if (pass == 0) {
+      int waited = 0;
+      DG_CALL_GOTO(done, tune_lock(opt, &dev->info, c.log, c.tag, &lock_fd, &waited));
+      if (!waited) break;
     }
   }
 
@@ -928,7 +1022,9 @@ dg_status dg_tune_order(dg_device *dev, int N, dg_precision p, const dg_tune_opt
   out->entry.tune_seconds = out->seconds;
   if (out->winner >= 0 && opt->write_cache) {
     char note[2400];
-    DG_CALL_GOTO(done, dg_tune_cache_store(out->cache_path, &out->key, limits, &out->entry, note,
+    /* Limits measured under contention came out low: never cache them. */
+    const dg_device_limits *keep = limits && !limits->contended ? limits : NULL;
+    DG_CALL_GOTO(done, dg_tune_cache_store(out->cache_path, &out->key, keep, &out->entry, note,
                                            sizeof note));
     if (note[0]) snprintf(out->note, sizeof out->note, "warning: %s", note);
   }
@@ -940,6 +1036,7 @@ dg_status dg_tune_order(dg_device *dev, int N, dg_precision p, const dg_tune_opt
   }
 done:
   if (c.journal) fclose(c.journal);
+  if (lock_fd >= 0) close(lock_fd);
   dg_verify_case_destroy(&c.small);
   dg_verify_case_destroy(&c.big);
   return st;
@@ -961,9 +1058,31 @@ dg_status dg_tune_device_limits(dg_device *dev, const dg_tune_options *opt, dg_d
   dg_device_key_from_info(&dev->info, &key);
   dg_tune_cache_file(opt->paths.cache_dir, dev->info.name, path, sizeof path);
   *measured = 0;
-  if (!opt->force && dg_tune_cache_limits(path, &key, out)) return DG_OK;
-  DG_CALL(dg_limits_measure(dev, out));
-  *measured = 1;
-  DG_CALL(dg_tune_cache_store(path, &key, out, NULL, NULL, 0));
+  if (!opt->force && dg_tune_cache_limits(path, &key, out)) {
+    out->others_busy = -1;
+    out->contended = 0;
+    return DG_OK;
+  }
+  int fd = -1, waited = 0;
+  DG_CALL(tune_lock(opt, &dev->info, opt->log, "[limits]", &fd, &waited));
+  if (waited && !opt->force && dg_tune_cache_limits(path, &key, out)) {
+    close(fd); /* the other process measured them meanwhile */
+    out->others_busy = -1;
+    out->contended = 0;
+    return DG_OK;
+  }
+  dg_host_sample a, b;
+  dg_host_sample_take(&a);
+  dg_status st = dg_limits_measure(dev, out);
+  dg_host_sample_take(&b);
+  if (st == DG_OK) {
+    *measured = 1;
+    out->others_busy = dg_host_others_busy(&a, &b);
+    const int cpu = !(dev->info.type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR));
+    out->contended = cpu && out->others_busy > opt->contention_max;
+    if (!out->contended) st = dg_tune_cache_store(path, &key, out, NULL, NULL, 0);
+  }
+  if (fd >= 0) close(fd);
+  DG_CALL(st);
   return DG_OK;
 }

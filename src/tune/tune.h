@@ -36,8 +36,9 @@
  * Crash safety: each candidate's build + verification runs in a child process when
  * child_exe is set (`dgtd tune --verify-one ...`), so a compiler crash or hang (timeout)
  * only fails that candidate. Every step is journalled (<cache>/journal/<device>-N<n>-<prec>.jsonl, fsync'd)
- * before and after, so a killed tune resumes where it stopped and skips a variant that was
- * in flight when it died. */
+ * before and after, so a killed tune resumes where it stopped; a variant that was in flight
+ * when it died is tried once more (the kill may have had nothing to do with it) and only
+ * excluded when a second attempt does not finish either. */
 #ifndef DG_TUNE_TUNE_H
 #define DG_TUNE_TUNE_H
 
@@ -100,6 +101,8 @@ typedef struct {
   char kname[DG_CL_MAX_STAGE_KERNELS][32];
   double kernel_ns[DG_CL_MAX_STAGE_KERNELS];
   int in_final;              /* re-timed in stage 4 */
+  int unfinished;            /* journalled attempts without an outcome (killed runs): the
+                                first is retried, a second one excludes the variant */
 } dg_tune_candidate;
 
 typedef struct {
@@ -115,6 +118,13 @@ typedef struct {
   int n_specs;
   dg_tune_paths paths;
   FILE *log;               /* progress lines (NULL: none; the library never prints) */
+  /* One tune per device at a time (flock on <cache>/locks/<device>.lock, taken only when
+   * something must be measured): < 0 wait for the other one as long as it takes (saying so
+   * on the log), 0 stop at once with an error naming it, > 0 wait up to this many seconds. */
+  double lock_wait_s;
+  /* Device limits measured on a CPU device while other processes used more than this share
+   * of the host's CPU time are not cached (default 0.25; > 1 disables the check). */
+  double contention_max;
 } dg_tune_options;
 
 /* Defaults: no budget, 7 repeats, progress on, cache read and written, paths from the
