@@ -304,7 +304,7 @@ int dg_cmd_run(int argc, char **argv) {
   if (st != DG_OK) {
     dg_error_print(stderr);
     dg_case_free(&c);
-    return dg_status_exit_code(st);
+    return st == DG_ERR_INTERRUPTED && r.signal ? 128 + r.signal : dg_status_exit_code(st);
   }
   if (r.rank == 0) { /* the figures are global; one rank prints them */
     if (c.json) print_json(&c, &r);

@@ -1,6 +1,7 @@
 /* What a run writes and checks while it steps: probes.csv and energy.csv (rank 0), VTU
  * snapshots with their .pvd (or .pvtu pieces), checkpoints and the restart from one, the
  * blow-up check, and the progress line. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,9 +19,14 @@
 /* Is any source still on at time t (pulse above 1e-6 of its amplitude)? */
 static int sources_active(const run_state *s, double t) {
   const dg_case *c = s->c;
-  for (int i = 0; i < c->n_dipoles; ++i)
-    if (fabs(dg_pulse_eval(&c->dipoles[i].pulse, t)) > 1e-6 * fabs(c->dipoles[i].pulse.amplitude))
+  for (int i = 0; i < c->n_dipoles; ++i) {
+    const dg_pulse *g = &c->dipoles[i].pulse;
+    /* Until its peak a pulse is on even where it is still tiny (a Gaussian delayed by 1.5/f0
+     * starts at 2e-10 of its amplitude); a harmonic source never stops. */
+    if (g->shape == DG_PULSE_HARMONIC || t <= g->t0 ||
+        fabs(dg_pulse_eval(g, t)) > 1e-6 * fabs(g->amplitude))
       return 1;
+  }
   if (c->has_plane_wave) return 1; /* the wave keeps crossing the domain */
   return 0;
 }
@@ -30,6 +36,28 @@ static void out_path(const run_state *s, const char *name, char *buf, size_t cap
   strncat(buf, s->c->output_dir, cap - 1);
   strncat(buf, "/", cap - strlen(buf) - 1);
   strncat(buf, name, cap - strlen(buf) - 1);
+}
+
+/* Record a snapshot file (name relative to the output directory) for the collection. */
+static dg_status add_snapshot(run_state *s, const char *name, double t) {
+  double *times = realloc(s->vtu_t, (size_t)(s->n_vtu + 1) * sizeof *times);
+  DG_CHECK(times, DG_ERR_MEMORY, "out of memory");
+  s->vtu_t = times;
+  char **files = realloc(s->vtu_files, (size_t)(s->n_vtu + 1) * sizeof *files);
+  DG_CHECK(files, DG_ERR_MEMORY, "out of memory");
+  s->vtu_files = files;
+  s->vtu_files[s->n_vtu] = strdup(name);
+  DG_CHECK(s->vtu_files[s->n_vtu], DG_ERR_MEMORY, "out of memory");
+  s->vtu_t[s->n_vtu++] = t;
+  return DG_OK;
+}
+
+/* fields.pvd: every snapshot so far, with its time (for ParaView). */
+static dg_status write_pvd(run_state *s) {
+  char path[DG_CASE_PATH + 64];
+  out_path(s, "fields.pvd", path, sizeof path);
+  DG_CALL(dg_pvd_write(path, s->n_vtu, s->vtu_t, (const char *const *)s->vtu_files));
+  return DG_OK;
 }
 
 static dg_status write_vtu(run_state *s, int step, double t) {
@@ -60,17 +88,8 @@ static dg_status write_vtu(run_state *s, int step, double t) {
     out_path(s, name, path, sizeof path);
     DG_CALL(dg_vtu_write(path, s->geom, s->q, t, s->c->vtu_mode));
   }
-  double *times = realloc(s->vtu_t, (size_t)(s->n_vtu + 1) * sizeof *times);
-  DG_CHECK(times, DG_ERR_MEMORY, "out of memory");
-  s->vtu_t = times;
-  char **files = realloc(s->vtu_files, (size_t)(s->n_vtu + 1) * sizeof *files);
-  DG_CHECK(files, DG_ERR_MEMORY, "out of memory");
-  s->vtu_files = files;
-  s->vtu_files[s->n_vtu] = strdup(name);
-  DG_CHECK(s->vtu_files[s->n_vtu], DG_ERR_MEMORY, "out of memory");
-  s->vtu_t[s->n_vtu++] = t;
-  out_path(s, "fields.pvd", path, sizeof path);
-  DG_CALL(dg_pvd_write(path, s->n_vtu, s->vtu_t, (const char *const *)s->vtu_files));
+  DG_CALL(add_snapshot(s, name, t));
+  DG_CALL(write_pvd(s));
   return DG_OK;
 }
 
@@ -84,8 +103,12 @@ static dg_status check_health(run_state *s, int step, double t, double energy) {
   DG_CHECK(bad == 0, DG_ERR_NUMERIC,
            "the solution became non-finite at step %d (t = %g): the time step is probably too "
            "large (try a smaller --cfl) or a material value is bad", step, t);
-  if (sources_active(s, t)) {
+  /* While sources act the energy may grow by what they inject: it only sets the reference.
+   * So does the first check after they stopped (sources_were_on is set at every step a
+   * source is on), which counts what they put in since the last check. */
+  if (s->sources_were_on) {
     s->energy_ref = fmax(s->energy_ref, energy);
+    s->sources_were_on = sources_active(s, t);
     return DG_OK;
   }
   /* Without active sources the discrete energy can only decrease (upwind) or stay
@@ -129,9 +152,10 @@ static dg_status write_checkpoint(run_state *s, int step, double t, const char *
   char name[DG_CASE_PATH + 32], path[DG_CASE_PATH + 48];
   out_path(s, "checkpoint.chk", name, sizeof name);
   run_rank_path(s, name, path, sizeof path);
+  /* The logs first: a kill between the two leaves logs ahead of the checkpoint, which a
+   * restart trims, never a checkpoint ahead of its logs. */
+  DG_CALL_GOTO(done, run_commit_logs(s));
   DG_CALL_GOTO(done, dg_checkpoint_write(path, &h, q, res));
-  if (s->probe_log) DG_CALL_GOTO(done, dg_series_commit(s->probe_log));
-  if (s->energy_log) DG_CALL_GOTO(done, dg_series_commit(s->energy_log));
 done:
   dg_free(&q);
   dg_free(&res);
@@ -218,6 +242,70 @@ void run_progress(run_state *s, int step) {
   }
 }
 
+/* Write the logs' rows so far (each file replaced atomically). */
+dg_status run_commit_logs(run_state *s) {
+  const double t0 = dg_now_s();
+  if (s->probe_log) DG_CALL(dg_series_commit(s->probe_log));
+  if (s->energy_log) DG_CALL(dg_series_commit(s->energy_log));
+  s->last_commit = dg_now_s();
+  s->commit_cost = s->last_commit - t0;
+  return DG_OK;
+}
+
+/* Logs reach the disk at least every few seconds of wall time, so a kill loses little;
+ * at most ~5% of the time goes to rewriting them however long they grow. */
+static dg_status commit_logs_if_due(run_state *s) {
+  if (!s->probe_log && !s->energy_log) return DG_OK;
+  const double period = fmax(2.0, 20 * s->commit_cost);
+  if (dg_now_s() - s->last_commit >= period) DG_CALL(run_commit_logs(s));
+  return DG_OK;
+}
+
+/* Before anything is computed: the output directory exists (or can be made) and can be
+ * written to, so a bad path costs nothing. */
+dg_status run_check_output_dir(run_state *s) {
+  const char *dir = s->c->output_dir;
+  if (!dir[0]) return DG_OK;
+  dg_status st = DG_OK;
+  if (s->rank == 0) {
+    st = dg_mkdir_p(dir);
+    if (st == DG_OK && access(dir, W_OK | X_OK) != 0)
+      st = DG_ERROR(DG_ERR_IO, "output directory %s is not writable: %s", dir, strerror(errno));
+  }
+  st = run_share_status(s, st, "checking the output directory");
+  DG_CHECK(st == DG_OK, st, "cannot write to the output directory %s", dir);
+  return DG_OK;
+}
+
+/* After a failure (a blow-up, a signal, an error) once stepping began: keep what was
+ * computed: the logs, and for a blow-up a last snapshot of the state that blew up. Best
+ * effort: the original error is what the caller reports. */
+void run_outputs_abort(run_state *s, dg_status why, int step) {
+  if (!s->c->output_dir[0]) return;
+  dg_error_saved *e = dg_error_save();
+  dg_status st = DG_OK;
+  if (why == DG_ERR_NUMERIC && s->stepper && run_fetch_state(s) == DG_OK)
+    st = write_vtu(s, step, step * s->dt);
+  const dg_status st_logs = run_commit_logs(s);
+  (void)st, (void)st_logs; /* best effort: the first error is the one reported */
+  dg_error_restore(e);
+}
+
+/* After a restart: the snapshots written before the checkpoint's step, found on disk, so
+ * the collection (.pvd) lists the whole run and not only its continuation. */
+static dg_status collect_earlier_snapshots(run_state *s) {
+  const char *ext = s->size > 1 ? "pvtu" : "vtu";
+  for (int step = 0; step <= s->first_step; ++step) {
+    char name[64], path[DG_CASE_PATH + 64];
+    snprintf(name, sizeof name, "fields_%06d.%s", step, ext);
+    out_path(s, name, path, sizeof path);
+    if (access(path, R_OK) != 0) continue;
+    DG_CALL(add_snapshot(s, name, step * s->dt));
+  }
+  if (s->n_vtu && s->rank == 0) DG_CALL(write_pvd(s));
+  return DG_OK;
+}
+
 /* Bring the stepper's state to the host copy s->q. */
 dg_status run_fetch_state(run_state *s) {
   DG_CALL(dg_stepper_get_state(s->stepper, s->q));
@@ -262,7 +350,11 @@ dg_status run_outputs_open(run_state *s) {
     DG_CALL(dg_energy_log_create(&s->energy_log, path));
     if (restart) DG_CALL(dg_series_resume(s->energy_log, "step", s->first_step));
   }
-  if (restart) return DG_OK;
+  if (restart) {
+    DG_CALL(collect_earlier_snapshots(s));
+    return DG_OK;
+  }
+  s->last_commit = dg_now_s();
   if (s->probes) DG_CALL(record_probes(s, s->t));
   if (s->energy_log) {
     const double row[3] = {0, 0, s->energy0};
@@ -276,6 +368,7 @@ dg_status run_outputs_open(run_state *s) {
 dg_status run_outputs_step(run_state *s, dg_run_result *r, int step) {
   const dg_case *c = s->c;
   const double t = s->t;
+  s->sources_were_on |= sources_active(s, t - s->dt) || sources_active(s, t);
   const int want_files = c->output_dir[0] != '\0';
   const int probe_due = want_files && s->probes && step % c->probe_every == 0;
   const int energy_due = step % s->health_every == 0 || step == s->steps;
@@ -306,6 +399,8 @@ dg_status run_outputs_step(run_state *s, dg_run_result *r, int step) {
     DG_CALL(write_checkpoint(s, step, t, r->variant));
     s->last_checkpoint = dg_now_s();
     ++r->n_checkpoints;
+  } else if (s->rank == 0) {
+    DG_CALL(commit_logs_if_due(s));
   }
   return DG_OK;
 }
@@ -315,8 +410,7 @@ dg_status run_outputs_close(run_state *s, dg_run_result *r) {
   DG_CALL(run_fetch_state(s));
   DG_CALL(run_energy(s, &r->energy_end));
   DG_CALL(check_health(s, s->steps, s->t, r->energy_end));
-  if (s->probe_log) DG_CALL(dg_series_commit(s->probe_log));
-  if (s->energy_log) DG_CALL(dg_series_commit(s->energy_log));
+  DG_CALL(run_commit_logs(s));
   r->n_vtu = s->n_vtu;
   return DG_OK;
 }

@@ -58,7 +58,9 @@ typedef struct {
   int next_time;             /* next entry of the case's vtu_times */
   int health_every;          /* steps between blow-up checks */
   double energy0, energy_ref; /* energy at the start; largest energy while sources were on */
+  int sources_were_on;       /* a source was on at some step since the last health check */
   double last_checkpoint, last_print, t0_wall;
+  double last_commit, commit_cost; /* when the logs were last written, and how long it took */
 } run_state;
 
 void run_state_free(run_state *s);
@@ -90,6 +92,9 @@ dg_status run_outputs_open(run_state *s) DG_NODISCARD;
 dg_status run_outputs_step(run_state *s, dg_run_result *r, int step) DG_NODISCARD;
 dg_status run_outputs_close(run_state *s, dg_run_result *r) DG_NODISCARD;
 dg_status run_read_restart(run_state *s) DG_NODISCARD;
+dg_status run_check_output_dir(run_state *s) DG_NODISCARD;
+dg_status run_commit_logs(run_state *s) DG_NODISCARD;
+void run_outputs_abort(run_state *s, dg_status why, int step);
 void run_progress(run_state *s, int step);
 
 #endif

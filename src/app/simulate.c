@@ -3,11 +3,56 @@
 #include "app/simulate.h"
 
 #include <math.h>
+#include <signal.h>
 #include <string.h>
 
 #include "app/run_state.h"
 #include "core/clock.h"
 #include "dg/lserk.h"
+
+/* SIGINT and SIGTERM during the time loop stop it cleanly at the end of the step: the logs
+ * are written and the run returns DG_ERR_INTERRUPTED (exit 128 + the signal). */
+static volatile sig_atomic_t stop_signal;
+static void on_signal(int sig) { stop_signal = sig; }
+
+typedef struct {
+  struct sigaction old_int, old_term;
+} signal_guard;
+
+static void catch_signals(signal_guard *g) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  stop_signal = 0;
+  sigaction(SIGINT, &sa, &g->old_int);
+  sigaction(SIGTERM, &sa, &g->old_term);
+}
+
+static void release_signals(const signal_guard *g) {
+  sigaction(SIGINT, &g->old_int, NULL);
+  sigaction(SIGTERM, &g->old_term, NULL);
+}
+
+/* The time loop: step, write and check, until the last step or a signal; *step is the last
+ * step taken. */
+static dg_status step_all(run_state *s, dg_run_result *r, int *step) {
+  for (int k = s->first_step; k < s->steps; ++k) {
+    DG_CALL(dg_stepper_step(s->stepper, s->t, s->dt));
+    *step = k + 1;
+    s->t = *step * s->dt;
+    DG_CALL(run_outputs_step(s, r, *step));
+    run_progress(s, *step);
+    if (stop_signal) {
+      r->signal = stop_signal;
+      return DG_ERROR(DG_ERR_INTERRUPTED, "stopped by signal %d at step %d (t = %g); the logs "
+                      "up to it are written%s", (int)stop_signal, *step, s->t,
+                      s->c->checkpoint_every || s->c->checkpoint_seconds > 0
+                          ? " (restart from the last checkpoint)" : "");
+    }
+  }
+  return DG_OK;
+}
 
 /* The figures of the run into r, once it has stepped. */
 static dg_status report(run_state *s, dg_run_result *r) {
@@ -62,6 +107,7 @@ dg_status dg_run(const dg_case *c, dg_run_result *r) {
   DG_CALL(run_mpi_init(&s));
   r->nranks = s.size;
   r->rank = s.rank;
+  DG_CALL(run_check_output_dir(&s));
 
   DG_CALL_GOTO(done, run_setup_problem(&s, r));
   DG_CALL_GOTO(done, run_setup_time_step(&s));
@@ -73,11 +119,14 @@ dg_status dg_run(const dg_case *c, dg_run_result *r) {
   DG_CALL_GOTO(done, run_outputs_open(&s));
 
   s.t0_wall = s.last_checkpoint = dg_now_s();
-  for (int step = s.first_step; step < s.steps; ++step) {
-    DG_CALL_GOTO(done, dg_stepper_step(s.stepper, s.t, s.dt));
-    s.t = (step + 1) * s.dt;
-    DG_CALL_GOTO(done, run_outputs_step(&s, r, step + 1));
-    run_progress(&s, step + 1);
+  signal_guard guard;
+  catch_signals(&guard);
+  int step = s.first_step;
+  st = step_all(&s, r, &step);
+  release_signals(&guard);
+  if (st != DG_OK) {
+    run_outputs_abort(&s, st, step);
+    goto done;
   }
   DG_CALL_GOTO(done, dg_stepper_finish(s.stepper));
   r->wall_s = dg_now_s() - s.t0_wall;

@@ -25,6 +25,7 @@ typedef struct {
   double amp[3];
   int n_vtu, n_checkpoints;
   /* MPI */
+  int signal;              /* the signal that stopped the run (DG_ERR_INTERRUPTED), or 0 */
   int nranks, rank;        /* rank: this process's */
   double imbalance;        /* largest part / mean part (rank 0) */
   int cut_faces;           /* faces between parts */

@@ -54,10 +54,32 @@ void dg_error_print(FILE *f) {
    * the traceback too (DGTD_TRACE=1 shows it always). */
   const int user_error = g_code == DG_ERR_INPUT || g_code == DG_ERR_PARSE ||
                          g_code == DG_ERR_IO || g_code == DG_ERR_UNSUPPORTED ||
-                         g_code == DG_ERR_MESH;
+                         g_code == DG_ERR_MESH || g_code == DG_ERR_INTERRUPTED;
   const char *env = getenv("DGTD_TRACE");
   if (g_trace[0] && (!user_error || (env && *env && strcmp(env, "0"))))
     fprintf(f, "traceback (innermost first):\n%s", g_trace);
+}
+
+struct dg_error_saved {
+  char msg[DG_MSG_LEN], trace[DG_TRACE_LEN];
+  dg_status code;
+};
+
+dg_error_saved *dg_error_save(void) {
+  dg_error_saved *e = malloc(sizeof *e);
+  if (!e) return NULL;
+  memcpy(e->msg, g_msg, sizeof g_msg);
+  memcpy(e->trace, g_trace, sizeof g_trace);
+  e->code = g_code;
+  return e;
+}
+
+void dg_error_restore(dg_error_saved *e) {
+  if (!e) return;
+  memcpy(g_msg, e->msg, sizeof g_msg);
+  memcpy(g_trace, e->trace, sizeof g_trace);
+  g_code = e->code;
+  free(e);
 }
 
 void dg_error_clear(void) {
@@ -79,6 +101,7 @@ const char *dg_status_name(dg_status s) {
   case DG_ERR_OPENCL: return "DG_ERR_OPENCL";
   case DG_ERR_NUMERIC: return "DG_ERR_NUMERIC";
   case DG_ERR_INTERNAL: return "DG_ERR_INTERNAL";
+  case DG_ERR_INTERRUPTED: return "DG_ERR_INTERRUPTED";
   }
   return "DG_ERR_UNKNOWN";
 }
@@ -90,6 +113,7 @@ int dg_status_exit_code(dg_status s) {
   case DG_ERR_IO: return 3;
   case DG_ERR_NUMERIC: return 4;
   case DG_ERR_OPENCL: return 5;
+  case DG_ERR_INTERRUPTED: return 130;
   default: return 1;
   }
 }

@@ -21,7 +21,8 @@ typedef enum {
   DG_ERR_LAPACK,      /* a LAPACKE routine reported failure */
   DG_ERR_OPENCL,      /* an OpenCL call failed */
   DG_ERR_NUMERIC,     /* a computation went wrong (blow-up, verification failure) */
-  DG_ERR_INTERNAL     /* a bug: an invariant did not hold */
+  DG_ERR_INTERNAL,    /* a bug: an invariant did not hold */
+  DG_ERR_INTERRUPTED  /* stopped by a signal (SIGINT, SIGTERM) */
 } dg_status;
 
 #if defined(__GNUC__)
@@ -45,10 +46,15 @@ dg_status dg_error_trace(dg_status code, const char *file, int line, const char 
 const char *dg_error_message(void);
 /* Print the message and the traceback to f. */
 void dg_error_print(FILE *f);
+/* Keep the current error aside while cleanup code that may fail runs, then put it back. */
+typedef struct dg_error_saved dg_error_saved;
+dg_error_saved *dg_error_save(void);        /* NULL if out of memory: restore is then a no-op */
+void dg_error_restore(dg_error_saved *saved); /* frees saved */
 /* Forget the current error (after it was handled). */
 void dg_error_clear(void);
 const char *dg_status_name(dg_status s);
-/* Process exit code for a status: 0 ok, 2 user input, 3 files, 4 numerics, 5 device, 1 other. */
+/* Process exit code for a status: 0 ok, 2 user input, 3 files, 4 numerics, 5 device,
+ * 130 interrupted (128 + SIGINT; the caller may know the signal better), 1 other. */
 int dg_status_exit_code(dg_status s);
 
 #define DG_CHECK(cond, code, ...)                                                   \
