@@ -235,9 +235,9 @@ __attribute__((always_inline)) inline face_data load_face(__global const real_t 
  * f*ffs + i: the same arithmetic as flux_point, straight-line, the neighbours' traces
  * gathered by lane. */
 __attribute__((always_inline)) inline void
-face_flux_eval(const face_data *F, const int i, __global const real_t *restrict q, const int fs,
-               __global const int *restrict vmapM, __global const int *restrict vmapP,
-               __global real_t *restrict flux, const int ffs INC_PARAMS) {
+face_flux_eval(const face_data *F, const int i, __global const real_t *q, const int fs,
+               __global const int *vmapM, __global const int *vmapP, __global real_t *flux,
+               const int ffs INC_PARAMS) {
   const vreal nx = F->nx, ny = F->ny, nz = F->nz;
   const int m = vmapM[i];
   const vint p = VLOADI(vmapP + i);
