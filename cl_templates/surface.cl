@@ -100,7 +100,7 @@ inline vreal inc_pulse(const vreal tau) {
 }
 /* Extra kernel parameters: the physical node coordinates x, y, z (3 fields in the field
  * layout) and the stage time. */
-#define INC_PARAMS , __global const real_t *restrict xyz, const real_t t_inc
+#define INC_PARAMS , __global const real_t *xyz, const real_t t_inc
 #define INC_ARGS , xyz, t_inc
 #else
 #define INC_PARAMS
