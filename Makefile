@@ -4,6 +4,8 @@
 #   make test       build and run the test suite; ends with "N passed, N failed"
 #   make asan       the same tests under AddressSanitizer + UBSan (objects in build-asan/)
 #   make test-all   the test suite plus the slow exhaustive checks (DGTD_TEST_ALL=1)
+#   make test-portable  the full Oclgrind table: covering variants x N=1..3 x precision,
+#                   edge sizes, MPI halo kernels, GPU-like limits (DGTD_TEST_PORTABLE=1)
 
 CC      ?= cc
 BUILD   ?= build
@@ -26,7 +28,7 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 LIB      := $(BUILD)/libdgtd.a
 DEPS_OK  := $(BUILD)/.deps-ok
 
-.PHONY: all run test test-all asan clean deps tests
+.PHONY: all run test test-all test-portable asan clean deps tests
 all: $(BIN)/dgtd
 
 # Install missing Debian packages (as root) or say exactly what to run.
@@ -61,6 +63,10 @@ test: tests
 
 test-all: tests
 	@DGTD_TEST_ALL=1 BUILD=$(BUILD) BIN=$(BIN) tests/run_tests.sh $(TEST_BIN)
+
+PORTABLE_BIN := $(filter $(BUILD)/tests/test_portable_%,$(TEST_BIN))
+test-portable: $(PORTABLE_BIN) $(BIN)/dgtd
+	@DGTD_TEST_PORTABLE=1 BUILD=$(BUILD) BIN=$(BIN) tests/run_tests.sh $(PORTABLE_BIN)
 
 # Sanitizer build: separate object and binary folders so it never mixes with the normal one.
 asan:
