@@ -15,21 +15,6 @@
 
 #include "oclgrind_util.h"
 
-/* Spec without prec (the job adds it). "default" is the device's default variant. */
-static const char *const covering[] = {
-    "",
-    "work=vec,vw=16,unroll=4,lift=fused-update,flux=face",
-    "work=vec,vw=8,kb=2,vplace=matrix,lkb=2,lplace=field,unroll=full,flux=face,lnpw=2",
-    "work=elem,vw=2,kb=4,vplace=field,lkb=4,lplace=matrix,unroll=4,lift=fused",
-    "work=elem,vw=4,kb=8,lkb=16,ops=literal,lift=fused-update,flux=face,lnpw=4",
-    "kb=16,vplace=field,lkb=8,lplace=field,unroll=full,ops=literal",
-    "work=vec,vw=4,kb=4,vplace=matrix,lplace=matrix,lift=fused",
-    "kb=8,vplace=matrix,lkb=8,lplace=matrix,lift=fused-update,lnpw=2",
-    "work=vec,vw=2,unroll=4,flux=face",
-    "path=clblast",
-    "default",
-};
-enum { NCOVER = sizeof covering / sizeof covering[0] };
 
 static int full_table(void) {
   const char *e = getenv("DGTD_TEST_PORTABLE");

@@ -76,6 +76,7 @@ typedef struct {
   const double *incoming; /* n: the neighbours' traces */
   double pack_diff;       /* largest relative difference seen in send */
   int exchanges;
+  int drop;               /* deliver zeros (DG_VHALO_DROP) */
 } halo_emu;
 
 static dg_status emu_begin(void *ctx) {
@@ -91,10 +92,11 @@ static dg_status emu_begin(void *ctx) {
 static dg_status emu_end(void *ctx) {
   halo_emu *h = ctx;
   for (size_t b = 0; b < h->n; ++b) {
+    const double x = h->drop ? 0.0 : h->incoming[b];
     if (h->dbl)
-      ((double *)h->recv)[b] = h->incoming[b];
+      ((double *)h->recv)[b] = x;
     else
-      ((float *)h->recv)[b] = (float)h->incoming[b];
+      ((float *)h->recv)[b] = (float)x;
   }
   ++h->exchanges;
   return DG_OK;
@@ -103,7 +105,8 @@ static dg_status emu_end(void *ctx) {
 /* One part: build its mesh, problem and operator, run one RHS with the emulated exchange,
  * add its owned elements' squared differences to *num and the reference's to *den. */
 static dg_status verify_part(dg_device *dev, const dg_variant *v, const dg_verify_case *c,
-                             const int *part, int nparts, int rank, const double *qg,
+                             const int *part, int nparts, int rank, unsigned flags,
+                             const double *qg,
                              const double *ref, double *num, double *den, double *pack_diff) {
   dg_status st = DG_OK;
   dg_dist_mesh *d = NULL;
@@ -153,7 +156,8 @@ static dg_status verify_part(dg_device *dev, const dg_variant *v, const dg_verif
       const size_t r = (size_t)recv_slot[b], f = r / KNp, k = r % KNp / (size_t)Np;
       incoming[b] = qg[f * (size_t)Kg * Np + (size_t)d->l2g[k] * Np + r % (size_t)Np];
     }
-    h = (halo_emu){n, rs == sizeof(double), sbuf, rbuf, expect, incoming, 0.0, 0};
+    h = (halo_emu){n, rs == sizeof(double), sbuf, rbuf, expect, incoming, 0.0, 0,
+                   (flags & DG_VHALO_DROP) != 0};
     const dg_cl_halo hh = {emu_begin, emu_end, &h, sbuf, rbuf};
     DG_CALL_GOTO(done, dg_cl_maxwell_set_halo(op, n, send_slot, recv_slot, &hh));
   }
@@ -185,7 +189,8 @@ done:
 }
 
 dg_status dg_cl_verify_halo(dg_device *dev, const dg_variant *v, int N, int nparts, int run,
-                            uint64_t seed, double *rel_diff, double *pack_diff, int *pass) {
+                            unsigned flags, uint64_t seed, double *rel_diff, double *pack_diff,
+                            int *pass) {
   dg_status st = DG_OK;
   dg_verify_case *c = NULL;
   int *part = NULL;
@@ -206,7 +211,7 @@ dg_status dg_cl_verify_halo(dg_device *dev, const dg_variant *v, int N, int npar
   dg_maxwell_rhs(c->phys, 0.0, qg, NULL, ref);
   double num = 0, den = 0, pd = 0;
   for (int r = 0; r < nparts; ++r)
-    DG_CALL_GOTO(done, verify_part(dev, v, c, part, nparts, r, qg, ref, &num, &den, &pd));
+    DG_CALL_GOTO(done, verify_part(dev, v, c, part, nparts, r, flags, qg, ref, &num, &den, &pd));
   *rel_diff = den > 0 ? sqrt(num / den) : sqrt(num);
   *pack_diff = pd;
   /* packing copies values: exact in double, one rounding in float */
