@@ -7,6 +7,8 @@
 #   make docs-images  redraw docs/img/ from the shipped sphere case (scripts/render-docs.sh)
 #   make fuzz       libFuzzer harnesses for every reader (tests/fuzz/, clang), each run for
 #                   FUZZ_SECONDS (default 60) one after another; not part of make test
+#   make test-portable  the full Oclgrind table: covering variants x N=1..3 x precision,
+#                   edge sizes, MPI halo kernels, GPU-like limits (DGTD_TEST_PORTABLE=1)
 
 CC      ?= cc
 BUILD   ?= build
@@ -29,7 +31,7 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 LIB      := $(BUILD)/libdgtd.a
 DEPS_OK  := $(BUILD)/.deps-ok
 
-.PHONY: all run test test-all asan clean deps tests docs-images fuzz fuzzers
+.PHONY: all run test test-all test-portable asan clean deps tests docs-images fuzz fuzzers
 all: $(BIN)/dgtd
 
 # Install missing Debian packages (as root) or say exactly what to run.
@@ -67,6 +69,9 @@ test-all: tests
 
 docs-images: $(BIN)/dgtd
 	scripts/render-docs.sh $(BIN)
+PORTABLE_BIN := $(filter $(BUILD)/tests/test_portable_%,$(TEST_BIN))
+test-portable: $(PORTABLE_BIN) $(BIN)/dgtd
+	@DGTD_TEST_PORTABLE=1 BUILD=$(BUILD) BIN=$(BIN) tests/run_tests.sh $(PORTABLE_BIN)
 
 # Sanitizer build: separate object and binary folders so it never mixes with the normal one.
 asan:

@@ -13,6 +13,7 @@ PACKAGES="build-essential pkg-config \
   libcjson-dev \
   liblapacke-dev liblapack-dev libblas-dev \
   libcmocka-dev \
+  oclgrind \
   gmsh gnuplot-nox python3-vtk9"
 
 if [ "${1:-}" = "--list" ]; then

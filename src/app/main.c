@@ -6,6 +6,7 @@
 
 #include "app/commands.h"
 #include "app/cli.h"
+#include "part/launcher.h"
 
 static const struct {
   const char *name;
@@ -57,6 +58,15 @@ int main(int argc, char **argv) {
   if (mpi && MPI_Init(&argc, &argv) != MPI_SUCCESS) {
     fprintf(stderr, "dgtd: MPI_Init failed\n");
     return 1;
+  }
+  if (mpi) { /* a foreign launcher: N singleton copies (part/launcher.h) */
+    int size = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (dg_launcher_check(size) != DG_OK) {
+      dg_error_print(stderr);
+      MPI_Finalize();
+      return 2;
+    }
   }
   const int rc = dispatch(argc, argv);
   if (mpi) {

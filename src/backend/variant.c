@@ -294,7 +294,7 @@ int dg_variant_check(const dg_variant *v, const dg_device_info *info, int N, cha
   const int np = dg_variant_np(N), nfp = dg_variant_nfp(N);
   if (N < 1 || N > 15) FAIL("order N=%d out of range 1..15", N);
   if (info && v->precision == DG_PREC_DOUBLE && !info->has_fp64)
-    FAIL("double precision: the device has no fp64");
+    FAIL("double precision: the device has no fp64 (cl_khr_fp64); use --precision float");
   if (v->path == DG_PATH_CLBLAST) return 1;
   if (v->work == DG_WORK_NODE && v->vw != 1) FAIL("work=node takes vw=1 (got vw=%d)", v->vw);
   if (v->work != DG_WORK_NODE && v->vw < 2)

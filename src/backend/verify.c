@@ -11,11 +11,20 @@ double dg_verify_tolerance(dg_precision p) {
 }
 
 dg_status dg_verify_case_create(dg_verify_case **out, int N, int n) {
+  dg_mesh *mesh = NULL;
+  const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+  DG_CALL(dg_mesh_box(&mesh, lo, hi, n, n, n));
+  DG_CALL(dg_verify_case_from_mesh(out, mesh, N));
+  return DG_OK;
+}
+
+dg_status dg_verify_case_from_mesh(dg_verify_case **out, dg_mesh *mesh, int N) {
   dg_status st = DG_OK;
   dg_verify_case *c = NULL;
-  const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
-  DG_CALL(DG_ALLOC(c, 1));
-  DG_CALL_GOTO(fail, dg_mesh_box(&c->mesh, lo, hi, n, n, n));
+  *out = NULL;
+  DG_CALL_GOTO(fail, DG_ALLOC(c, 1));
+  c->mesh = mesh;
+  mesh = NULL;
   DG_CALL_GOTO(fail, dg_refel_create(&c->ref, N));
   DG_CALL_GOTO(fail, dg_geom_create(&c->geom, c->mesh, c->ref));
   DG_CALL_GOTO(fail, dg_maxwell_create(&c->phys, c->geom));
@@ -37,6 +46,7 @@ dg_status dg_verify_case_create(dg_verify_case **out, int N, int n) {
   *out = c;
   return DG_OK;
 fail:
+  dg_mesh_destroy(&mesh);
   dg_verify_case_destroy(&c);
   return st;
 }

@@ -28,6 +28,9 @@ typedef struct {
   dg_plane_wave pw; /* the incident wave, if dg_verify_case_add_sources added one */
 } dg_verify_case;
 dg_status dg_verify_case_create(dg_verify_case **out, int N, int n) DG_NODISCARD;
+/* The same problem on any mesh (taken over, also on failure): boundary faces tagged 1, 2
+ * PEC, 3, 4 PMC, others absorbing (as the box's x, y and z faces); materials by centroid. */
+dg_status dg_verify_case_from_mesh(dg_verify_case **out, dg_mesh *mesh, int N) DG_NODISCARD;
 void dg_verify_case_destroy(dg_verify_case **c);
 
 /* Sources for the verification problem, as bit flags:

@@ -227,24 +227,28 @@ dg_status dg_device_print_list(FILE *f) {
     fprintf(f, "%s\n", no_devices_msg);
     return DG_OK;
   }
-  /* Name and vendor columns as wide as their longest entry, so the table lines up. */
-  int wname = 4, wvendor = 6;
+  /* Name, vendor and platform columns as wide as their longest entry, so the table lines
+   * up; the platform (name and version) tells two implementations of one device apart. */
+  int wname = 4, wvendor = 6, wplat = 8;
   for (int i = 0; i < n; ++i) {
     int a = (int)strlen(list[i].name), b = (int)strlen(list[i].vendor);
+    int c = (int)(strlen(list[i].platform_name) + 1 + strlen(list[i].platform_version));
     if (a > wname) wname = a;
     if (b > wvendor) wvendor = b;
+    if (c > wplat) wplat = c;
   }
-  fprintf(f, "%-5s  %-*s  %-*s  %-11s  %3s  %9s  %4s  %s\n", "P:D", wname, "name", wvendor,
-          "vendor", "type", "CUs", "local mem", "fp64", "driver");
+  fprintf(f, "%-5s  %-*s  %-*s  %-11s  %3s  %9s  %4s  %-*s  %s\n", "P:D", wname, "name", wvendor,
+          "vendor", "type", "CUs", "local mem", "fp64", wplat, "platform", "driver");
   for (int i = 0; i < n; ++i) {
     const dg_device_info *d = &list[i];
-    char index[24], type[64], local[32];
+    char index[24], type[64], local[32], plat[2 * DG_DEVICE_STR + 2];
     snprintf(index, sizeof index, "%d:%d", d->P, d->D);
+    snprintf(plat, sizeof plat, "%s %s", d->platform_name, d->platform_version);
     dg_device_type_name(d->type, type, sizeof type);
     format_bytes(d->local_mem_size, local, sizeof local);
-    fprintf(f, "%-5s  %-*s  %-*s  %-11s  %3u  %9s  %4s  %s\n", index, wname, d->name, wvendor,
-            d->vendor, type, (unsigned)d->compute_units, local, d->has_fp64 ? "yes" : "no",
-            d->driver_version);
+    fprintf(f, "%-5s  %-*s  %-*s  %-11s  %3u  %9s  %4s  %-*s  %s\n", index, wname, d->name,
+            wvendor, d->vendor, type, (unsigned)d->compute_units, local,
+            d->has_fp64 ? "yes" : "no", wplat, plat, d->driver_version);
   }
   dg_free(&list);
   return DG_OK;

@@ -57,7 +57,7 @@ typedef struct {
 dg_status dg_device_list(dg_device_info **list, int *count) DG_NODISCARD;
 
 /* Print the `bin/dgtd devices` table (P:D, name, vendor, type, compute units, local memory,
- * fp64, driver), or a line saying why there are no devices. */
+ * fp64, platform name and version, driver), or a line saying why there are no devices. */
 dg_status dg_device_print_list(FILE *f) DG_NODISCARD;
 
 /* Pick a device from list[0..n): spec is "P:D" or a case-insensitive substring of the

@@ -27,7 +27,12 @@ dg_status dg_cavity_mode_init(dg_cavity_mode *md, int m, int n, int p, const dou
   DG_CHECK(fabs(div) <= 1e-12 * scale, DG_ERR_INPUT,
            "amplitudes (%g,%g,%g) are not divergence-free for mode %d,%d,%d: need "
            "A*m/Lx + B*n/Ly + C*p/Lz = 0", md->A, md->B, md->C, m, n, p);
-  DG_CHECK(scale > 0, DG_ERR_INPUT, "mode %d,%d,%d with amplitudes (%g,%g,%g) is zero", m, n,
+  /* E_x = A cos sin(n..) sin(p..) vanishes when n or p is 0, and so on: the mode is zero
+   * when every component with a non-zero amplitude has a zero sine factor (then so is H).
+   * The divergence scale above is no test of that: with p = 0 and only C set it is 0. */
+  const double size = fabs(md->A) * (n > 0 && p > 0) + fabs(md->B) * (m > 0 && p > 0) +
+                      fabs(md->C) * (m > 0 && n > 0);
+  DG_CHECK(size > 0, DG_ERR_INPUT, "mode %d,%d,%d with amplitudes (%g,%g,%g) is zero", m, n,
            p, md->A, md->B, md->C);
   md->omega = sqrt(md->k[0] * md->k[0] + md->k[1] * md->k[1] + md->k[2] * md->k[2]);
   return DG_OK;

@@ -581,6 +581,30 @@ static dg_status run_list(ctx_t *c, int stage, int *list, int n, int future) {
 /* Widest vector width the enumeration offers for work=vec. */
 static int widest_vec(dg_precision p) { return p == DG_PREC_DOUBLE ? 8 : 16; }
 
+int dg_tune_stage1_variants(const dg_device_info *info, int N, dg_precision p,
+                            dg_variant out[DG_TUNE_STAGE1_MAX]) {
+  const dg_variant dflt = dg_variant_default(info, N, p);
+  char why[128];
+  int n = 0;
+  const struct { dg_work w; int vw; } works[] = {
+      {DG_WORK_NODE, 1}, {DG_WORK_ELEM, 4}, {DG_WORK_VEC, widest_vec(p)}};
+  for (int w = 0; w < 3; ++w)
+    for (int lift = 0; lift < 3; ++lift) {
+      dg_variant v = dg_variant_baseline(p);
+      v.work = works[w].w;
+      v.vw = works[w].vw;
+      v.kb = v.lkb = dflt.kb;
+      v.unroll = dflt.unroll;
+      v.lift = (dg_lift_mode)lift;
+      if (!dg_variant_check(&v, info, N, why, sizeof why)) v.kb = v.lkb = 1;
+      if (dg_variant_check(&v, info, N, why, sizeof why)) out[n++] = v;
+    }
+  dg_variant blas = dg_variant_baseline(p);
+  blas.path = DG_PATH_CLBLAST;
+  if (dg_variant_check(&blas, info, N, why, sizeof why)) out[n++] = blas;
+  return n;
+}
+
 static dg_status staged_search(ctx_t *c) {
   const dg_precision p = c->r->precision;
   const int N = c->r->N;
@@ -596,22 +620,9 @@ static dg_status staged_search(ctx_t *c) {
   DG_CALL_GOTO(done, run_list(c, 0, list, n, 10 + 2 * 8 + 2 * 16));
   /* Stage 1: families with nothing in local memory. */
   n = 0;
-  const struct { dg_work w; int vw; } works[] = {
-      {DG_WORK_NODE, 1}, {DG_WORK_ELEM, 4}, {DG_WORK_VEC, widest_vec(p)}};
-  for (int w = 0; w < 3; ++w)
-    for (int lift = 0; lift < 3; ++lift) {
-      dg_variant v = dg_variant_baseline(p);
-      v.work = works[w].w;
-      v.vw = works[w].vw;
-      v.kb = v.lkb = c->dflt.kb;
-      v.unroll = c->dflt.unroll;
-      v.lift = (dg_lift_mode)lift;
-      if (!valid_on(c, &v)) v.kb = v.lkb = 1;
-      DG_CALL_GOTO(done, push(c, &v, list, &n));
-    }
-  dg_variant blas = dg_variant_baseline(p);
-  blas.path = DG_PATH_CLBLAST;
-  DG_CALL_GOTO(done, push(c, &blas, list, &n));
+  dg_variant s1[DG_TUNE_STAGE1_MAX];
+  const int n1 = dg_tune_stage1_variants(&c->dev->info, N, p, s1);
+  for (int i = 0; i < n1; ++i) DG_CALL_GOTO(done, push(c, &s1[i], list, &n));
   DG_CALL_GOTO(done, run_list(c, 1, list, n, 2 * 8 + 2 * 16));
   /* Stage 2: placements of the best families. */
   int fam[FAMILIES];

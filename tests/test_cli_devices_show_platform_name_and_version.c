@@ -1,0 +1,86 @@
+/* `dgtd devices` names each device's platform and its version (so two implementations of
+ * one device can be told apart), in the table and in --json; under Oclgrind the list is
+ * Oclgrind's platform, so the same binary lists whichever implementation it is given. */
+#include "test_util.h"
+
+#include <cJSON.h>
+#include <sys/wait.h>
+
+#include "core/alloc.h"
+#include "device/device.h"
+
+static char out[65536];
+
+/* Run cmd, capture stdout into out; returns the exit status. */
+static int capture(const char *cmd) {
+  FILE *p = popen(cmd, "r");
+  assert_non_null(p);
+  const size_t n = fread(out, 1, sizeof out - 1, p);
+  out[n] = '\0';
+  const int rc = pclose(p);
+  assert_true(WIFEXITED(rc));
+  return WEXITSTATUS(rc);
+}
+
+static const char *bin(void) { return getenv("BIN") ? getenv("BIN") : "bin"; }
+
+static void test_table_and_json_name_the_platform(void **state) {
+  (void)state;
+  dg_device_info *list = NULL;
+  int n = 0;
+  assert_dg_ok(dg_device_list(&list, &n));
+  if (n == 0) {
+    dg_free(&list);
+    skip();
+  }
+  char cmd[256];
+  snprintf(cmd, sizeof cmd, "%s/dgtd devices", bin());
+  assert_int_equal(capture(cmd), 0);
+  assert_non_null(strstr(out, "platform"));
+  for (int i = 0; i < n; ++i) {
+    assert_non_null(strstr(out, list[i].platform_name));
+    assert_non_null(strstr(out, list[i].platform_version));
+  }
+  snprintf(cmd, sizeof cmd, "%s/dgtd devices --json", bin());
+  assert_int_equal(capture(cmd), 0);
+  cJSON *arr = cJSON_Parse(out);
+  assert_non_null(arr);
+  assert_int_equal(cJSON_GetArraySize(arr), n);
+  for (int i = 0; i < n; ++i) {
+    const cJSON *o = cJSON_GetArrayItem(arr, i);
+    const cJSON *pn = cJSON_GetObjectItemCaseSensitive(o, "platform");
+    const cJSON *pv = cJSON_GetObjectItemCaseSensitive(o, "platform_version");
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(o, "name");
+    assert_true(cJSON_IsString(pn) && cJSON_IsString(pv) && cJSON_IsString(name));
+    assert_string_equal(pn->valuestring, list[i].platform_name);
+    assert_string_equal(pv->valuestring, list[i].platform_version);
+    assert_string_equal(name->valuestring, list[i].name);
+  }
+  cJSON_Delete(arr);
+  dg_free(&list);
+}
+
+static void test_oclgrind_lists_its_own_platform(void **state) {
+  (void)state;
+  if (system("command -v oclgrind >/dev/null 2>&1") != 0) skip();
+  char cmd[256];
+  snprintf(cmd, sizeof cmd, "oclgrind %s/dgtd devices --json", bin());
+  assert_int_equal(capture(cmd), 0);
+  cJSON *arr = cJSON_Parse(out);
+  assert_non_null(arr);
+  const cJSON *o = cJSON_GetArrayItem(arr, 0);
+  const cJSON *pn = cJSON_GetObjectItemCaseSensitive(o, "platform");
+  const cJSON *pv = cJSON_GetObjectItemCaseSensitive(o, "platform_version");
+  assert_true(cJSON_IsString(pn) && cJSON_IsString(pv));
+  assert_string_equal(pn->valuestring, "Oclgrind");
+  assert_non_null(strstr(pv->valuestring, "Oclgrind"));
+  cJSON_Delete(arr);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_table_and_json_name_the_platform),
+      cmocka_unit_test(test_oclgrind_lists_its_own_platform),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
