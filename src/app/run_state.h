@@ -56,7 +56,9 @@ typedef struct {
   double *vtu_t;             /* times of the snapshots written so far (for the .pvd) */
   char **vtu_files;
   int next_time;             /* next entry of the case's vtu_times */
-  int health_every;          /* steps between blow-up checks */
+  int health_every;          /* steps between blow-up checks (grows to keep them ~4 a second) */
+  int last_health_step;      /* step and wall time of the last check */
+  double last_health_wall;
   double energy0, energy_ref; /* energy at the start; largest energy while sources were on */
   int sources_were_on;       /* a source was on at some step since the last health check */
   double last_checkpoint, last_print, t0_wall;

@@ -28,6 +28,7 @@ enum { UPD_ARG_Q, UPD_ARG_RES, UPD_ARG_RHS, UPD_ARG_A, UPD_ARG_DT, UPD_ARG_B };
 enum { SRC_ARG_OUT_A, SRC_ARG_OUT_B, SRC_ARG_FS, SRC_ARG_PROF, SRC_ARG_NODE, SRC_ARG_FIRST,
        SRC_ARG_COUNT, SRC_ARG_GA, SRC_ARG_GB };
 enum { HALO_ARG_Q, HALO_ARG_SLOT, HALO_ARG_BUF, HALO_ARG_N };
+enum { EN_ARG_Q, EN_ARG_FS, EN_ARG_M, EN_ARG_EW, EN_ARG_OUT, EN_ARG_KOWNED };
 
 /* The names the templates know the host's choices by (common.cl), indexed by the enums of
  * backend/variant.h. */
@@ -43,13 +44,15 @@ struct dg_cl_maxwell {
   int N, K, Kpad, NP, NFP, NPP, FLUXP, VL, nblk;
   size_t fs, ffs, rs;  /* field stride, flux field stride (reals), real size */
   cl_program prog;
-  cl_kernel k_volume, k_flux, k_lift, k_update, k_curl, k_source;
+  cl_kernel k_volume, k_flux, k_lift, k_update, k_curl, k_source, k_energy;
   char name_volume[32], name_flux[32], name_lift[32], name_update[32], name_curl[32],
-      name_source[32];
+      name_source[32], name_energy[32];
   cl_mem d_q, d_res, d_rhs, d_flux, d_egeo, d_fdata, d_vmapM, d_vmapP;
   const dg_plane_wave *pw; /* borrowed from phys; NULL without an incident wave */
   cl_mem d_xyz;            /* with pw: node coordinates, 3 fields in the field layout */
   cl_mem d_sprof, d_snode; /* point sources: dir profile / eps (3 x NP), node indices */
+  cl_mem d_M, d_ew, d_eout; /* energy (energy.cl): mass matrix, weights, per-element result */
+  size_t n_eout;            /* elements the energy kernel covers (Kpad rounded up to WG1) */
   cl_mem d_DrT, d_DsT, d_DtT, d_LIFTT; /* operators, transposed: OpT[j*NP + n] */
   cl_mem d_Dall, d_D, d_LIFTrm;        /* CLBlast path: [Dr;Ds;Dt] (3NPP x NP), D, LIFT */
   void *stage;                         /* host staging, 6*fs reals */
@@ -221,6 +224,28 @@ done:
   return st;
 }
 
+/* The energy kernel's data: the mass matrix, 1/2 eps J and 1/2 mu J per element (zero for
+ * padding), and the per-element result. */
+static dg_status build_energy_data(dg_cl_maxwell *op) {
+  const dg_maxwell *p = op->phys;
+  const dg_geom *g = p->geom;
+  dg_status st = DG_OK;
+  double *ew = NULL;
+  op->n_eout = ((size_t)op->Kpad + WG1 - 1) / WG1 * WG1;
+  DG_CALL(DG_ALLOC(ew, 2 * op->n_eout));
+  for (int k = 0; k < op->K; ++k) {
+    ew[2 * k] = 0.5 * p->eps[k] * g->J[k];
+    ew[2 * k + 1] = 0.5 * p->mu[k] * g->J[k];
+  }
+  DG_CALL_GOTO(done, upload_reals(op, ew, 2 * op->n_eout, &op->d_ew));
+  DG_CALL_GOTO(done, upload_reals(op, g->ref->M, (size_t)op->NP * op->NP, &op->d_M));
+  DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_WRITE_ONLY, op->n_eout * op->rs, NULL,
+                                      &op->d_eout));
+done:
+  dg_free(&ew);
+  return st;
+}
+
 /* Transposed operators: out[j*rows... ] = A[n][j] for an NP x cols row-major A. */
 static void transpose(const double *A, int rows, int cols, double *out) {
   for (int n = 0; n < rows; ++n)
@@ -302,6 +327,7 @@ static dg_status render_source(dg_cl_maxwell *op, const double *ops_t[4], char *
   DG_CALL(dg_kernel_spec_file(&s, "flux.cl"));
   DG_CALL(dg_kernel_spec_file(&s, "lift.cl"));
   DG_CALL(dg_kernel_spec_file(&s, "update.cl"));
+  DG_CALL(dg_kernel_spec_file(&s, "energy.cl"));
   if (blas) DG_CALL(dg_kernel_spec_file(&s, "blas_pointwise.cl"));
   if (op->phys->n_sources) DG_CALL(dg_kernel_spec_file(&s, "source.cl"));
   if (v->literal && !blas) {
@@ -349,6 +375,7 @@ static dg_status build_program(dg_cl_maxwell *op, const double *ops_t[4], const 
     DG_CALL_GOTO(done, make_kernel(op, lift_name, op->name_lift, &op->k_lift));
   }
   DG_CALL_GOTO(done, make_kernel(op, "update", op->name_update, &op->k_update));
+  DG_CALL_GOTO(done, make_kernel(op, "energy", op->name_energy, &op->k_energy));
   if (op->phys->n_sources)
     DG_CALL_GOTO(done, make_kernel(op, "source", op->name_source, &op->k_source));
 done:
@@ -413,6 +440,16 @@ static dg_status set_static_args(dg_cl_maxwell *op) {
   DG_CALL(DG_KERNEL_ARG(op->k_update, UPD_ARG_Q, op->d_q));
   DG_CALL(DG_KERNEL_ARG(op->k_update, UPD_ARG_RES, op->d_res));
   DG_CALL(DG_KERNEL_ARG(op->k_update, UPD_ARG_RHS, op->d_rhs));
+  {
+    cl_kernel k = op->k_energy;
+    const int k_owned = op->phys->geom->mesh->K_owned;
+    DG_CALL(DG_KERNEL_ARG(k, EN_ARG_Q, op->d_q));
+    DG_CALL(DG_KERNEL_ARG(k, EN_ARG_FS, fs));
+    DG_CALL(DG_KERNEL_ARG(k, EN_ARG_M, op->d_M));
+    DG_CALL(DG_KERNEL_ARG(k, EN_ARG_EW, op->d_ew));
+    DG_CALL(DG_KERNEL_ARG(k, EN_ARG_OUT, op->d_eout));
+    DG_CALL(DG_KERNEL_ARG(k, EN_ARG_KOWNED, k_owned));
+  }
   if (op->k_source) { /* the targets and the batch are set per launch */
     DG_CALL(DG_KERNEL_ARG(op->k_source, SRC_ARG_FS, fs));
     DG_CALL(DG_KERNEL_ARG(op->k_source, SRC_ARG_PROF, op->d_sprof));
@@ -490,6 +527,7 @@ dg_status dg_cl_maxwell_create(dg_cl_maxwell **out, dg_device *dev, const dg_max
   DG_CALL_GOTO(fail, build_face_data(op, &op->d_fdata, &op->d_vmapM, &op->d_vmapP));
   if (op->pw) DG_CALL_GOTO(fail, build_coordinates(op, &op->d_xyz));
   if (phys->n_sources) DG_CALL_GOTO(fail, build_source_data(op, &op->d_sprof, &op->d_snode));
+  DG_CALL_GOTO(fail, build_energy_data(op));
   DG_CALL_GOTO(fail, upload_reals(op, ops_t[0], (size_t)Np * Np, &op->d_DrT));
   DG_CALL_GOTO(fail, upload_reals(op, ops_t[1], (size_t)Np * Np, &op->d_DsT));
   DG_CALL_GOTO(fail, upload_reals(op, ops_t[2], (size_t)Np * Np, &op->d_DtT));
@@ -520,14 +558,14 @@ void dg_cl_maxwell_destroy(dg_cl_maxwell **pop) {
   dg_cl_maxwell *op = *pop;
   if (!op) return;
   if (op->dev && op->dev->queue) clFinish(op->dev->queue);
-  cl_kernel *ks[] = {&op->k_volume, &op->k_flux, &op->k_lift,
-                     &op->k_update, &op->k_curl, &op->k_source};
+  cl_kernel *ks[] = {&op->k_volume, &op->k_flux, &op->k_lift,  &op->k_update,
+                     &op->k_curl,   &op->k_source, &op->k_energy};
   for (size_t i = 0; i < sizeof ks / sizeof ks[0]; ++i) dg_kernel_release(ks[i]);
   dg_program_release(&op->prog);
   cl_mem *bs[] = {&op->d_q,    &op->d_res,   &op->d_rhs,  &op->d_flux,  &op->d_egeo,
                   &op->d_fdata, &op->d_vmapM, &op->d_vmapP, &op->d_DrT, &op->d_DsT,
                   &op->d_DtT,  &op->d_LIFTT, &op->d_Dall, &op->d_D,     &op->d_LIFTrm,
-                  &op->d_xyz,  &op->d_sprof, &op->d_snode};
+                  &op->d_xyz,  &op->d_sprof, &op->d_snode, &op->d_M, &op->d_ew, &op->d_eout};
   for (size_t i = 0; i < sizeof bs / sizeof bs[0]; ++i) dg_buffer_release(bs[i]);
   dg_kernel_release(&op->k_pack);
   dg_kernel_release(&op->k_unpack);
@@ -815,5 +853,16 @@ dg_status dg_cl_maxwell_step(dg_cl_maxwell *op, double t, double dt) {
 
 dg_status dg_cl_maxwell_time_stage(dg_cl_maxwell *op, dg_cl_stage_timing *t) {
   DG_CALL(run_stage(op, 0.0, dg_lserk_a[1], 1e-3, dg_lserk_b[1], 1, t));
+  return DG_OK;
+}
+
+dg_status dg_cl_maxwell_energy(dg_cl_maxwell *op, double *energy) {
+  const size_t l1 = WG1;
+  DG_CALL(dg_kernel_run(op->dev, op->k_energy, 1, &op->n_eout, &l1, NULL));
+  const int k_owned = op->phys->geom->mesh->K_owned;
+  DG_CALL(dg_buffer_read(op->dev, op->d_eout, 0, (size_t)k_owned * op->rs, op->stage));
+  double e = 0; /* summed in double, in element order, whatever the operator's precision */
+  for (int k = 0; k < k_owned; ++k) e += get_real(op, op->stage, (size_t)k);
+  *energy = e;
   return DG_OK;
 }

@@ -77,6 +77,11 @@ typedef struct {
 } dg_cl_stage_timing;
 dg_status dg_cl_maxwell_time_stage(dg_cl_maxwell *op, dg_cl_stage_timing *t) DG_NODISCARD;
 
+/* The discrete energy of the device state (dg_maxwell_energy's, over the owned elements)
+ * by a reduction kernel (energy.cl): only one number per element comes back. Non-finite
+ * when any value of the state is. Waits for queued steps. */
+dg_status dg_cl_maxwell_energy(dg_cl_maxwell *op, double *energy) DG_NODISCARD;
+
 /* Wait for everything queued. */
 dg_status dg_cl_maxwell_finish(dg_cl_maxwell *op) DG_NODISCARD;
 

@@ -22,12 +22,18 @@ static dg_status cl_finish(void *impl) {
   return DG_OK;
 }
 
+static dg_status cl_energy(void *impl, double *e) {
+  DG_CALL(dg_cl_maxwell_energy(impl, e));
+  return DG_OK;
+}
+
 static void cl_destroy(void *impl) {
   dg_cl_maxwell *op = impl;
   dg_cl_maxwell_destroy(&op);
 }
 
-static const dg_stepper_ops cl_ops = {cl_step, cl_get_state, cl_put_state, cl_finish, cl_destroy};
+static const dg_stepper_ops cl_ops = {cl_step, cl_get_state, cl_put_state, cl_finish, cl_energy,
+                                      cl_destroy};
 
 dg_status dg_stepper_cl_create(dg_stepper **out, dg_cl_maxwell *op) {
   DG_CALL(dg_stepper_wrap(out, &cl_ops, op));

@@ -155,12 +155,26 @@ dg_status dg_cl_verify_op_at(dg_cl_maxwell *op, dg_maxwell *phys, double t, uint
   *rel_diff = den > 0 ? sqrt(num / den) : sqrt(num);
   const double tol = dg_verify_tolerance(v->precision);
   *pass = *rel_diff <= tol; /* NaN fails */
+  char spec[DG_VARIANT_SPEC_MAX];
   if (!*pass) {
-    char spec[DG_VARIANT_SPEC_MAX];
     st = DG_ERROR(DG_ERR_NUMERIC,
                   "variant '%s' failed verification at N=%d, t=%g: relative L2 difference "
                   "%.3e > %.0e",
                   dg_variant_print(v, spec, sizeof spec), g->N, t, *rel_diff, tol);
+    goto done;
+  }
+  /* The energy kernel of the same program, on the same state (q is on the device now):
+   * sums of Np^2 products per element, so 10x the RHS tolerance. */
+  double e_dev = 0;
+  DG_CALL_GOTO(done, dg_cl_maxwell_energy(op, &e_dev));
+  const double e_ref = dg_maxwell_energy(phys, q);
+  const double e_diff = fabs(e_dev - e_ref) / fabs(e_ref);
+  if (!(e_diff <= 10 * tol)) {
+    *pass = 0;
+    st = DG_ERROR(DG_ERR_NUMERIC,
+                  "variant '%s' failed verification at N=%d: device energy %.17g, reference "
+                  "%.17g (relative difference %.3e > %.0e)",
+                  dg_variant_print(v, spec, sizeof spec), g->N, e_dev, e_ref, e_diff, 10 * tol);
   }
 done:
   dg_free(&q);

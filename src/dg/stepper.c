@@ -36,6 +36,11 @@ dg_status dg_stepper_put_state(dg_stepper *s, const double *q) {
   return DG_OK;
 }
 
+dg_status dg_stepper_energy(dg_stepper *s, double *e) {
+  DG_CALL(s->ops->energy(s->impl, e));
+  return DG_OK;
+}
+
 dg_status dg_stepper_finish(dg_stepper *s) {
   if (s->ops->finish) DG_CALL(s->ops->finish(s->impl));
   return DG_OK;

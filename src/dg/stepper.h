@@ -34,6 +34,7 @@ typedef struct {
   dg_status (*get_state)(void *impl, double *q);
   dg_status (*put_state)(void *impl, const double *q);
   dg_status (*finish)(void *impl);
+  dg_status (*energy)(void *impl, double *e);
   void (*destroy)(void *impl);
 } dg_stepper_ops;
 
@@ -46,6 +47,10 @@ dg_status dg_stepper_step(dg_stepper *s, double t, double dt) DG_NODISCARD;
 dg_status dg_stepper_get_state(dg_stepper *s, double *q) DG_NODISCARD;
 /* Replace the state with q and zero the RK residual. */
 dg_status dg_stepper_put_state(dg_stepper *s, const double *q) DG_NODISCARD;
+/* The discrete energy of the current state over this rank's own elements
+ * (dg_maxwell_energy), without copying the state out: the health check and the energy
+ * log. Non-finite when any value of the state is. */
+dg_status dg_stepper_energy(dg_stepper *s, double *e) DG_NODISCARD;
 /* Wait until every queued step has completed (for timing). */
 dg_status dg_stepper_finish(dg_stepper *s) DG_NODISCARD;
 void dg_stepper_destroy(dg_stepper **s);

@@ -47,6 +47,12 @@ static dg_status ref_put_state(void *impl, const double *q) {
   return DG_OK;
 }
 
+static dg_status ref_energy(void *impl, double *e) {
+  const ref_stepper *r = impl;
+  *e = dg_maxwell_energy(r->phys, r->q);
+  return DG_OK;
+}
+
 static void ref_destroy(void *impl) {
   ref_stepper *r = impl;
   if (!r) return;
@@ -56,7 +62,8 @@ static void ref_destroy(void *impl) {
   dg_free(&r);
 }
 
-static const dg_stepper_ops ref_ops = {ref_step, ref_get_state, ref_put_state, NULL, ref_destroy};
+static const dg_stepper_ops ref_ops = {ref_step, ref_get_state, ref_put_state, NULL, ref_energy,
+                                       ref_destroy};
 
 dg_status dg_stepper_ref_create(dg_stepper **out, dg_maxwell *phys, const dg_trace_exchange *halo) {
   dg_status st = DG_OK;
