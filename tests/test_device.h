@@ -7,6 +7,7 @@
 #include "test_util.h"
 
 #include "device/device.h"
+#include "device/program.h"
 
 /* cmocka group setup / teardown: *state is the device or NULL. */
 static inline int test_device_setup(void **state) {
@@ -30,6 +31,26 @@ static inline dg_device *test_device(void **state, int need_fp64) {
   dg_device *dev = *state;
   if (!dev || (need_fp64 && !dev->info.has_fp64)) skip();
   return dev;
+}
+
+/* A one-kernel program for build and cache tests: twice(x) doubles x. */
+static const char test_twice_source[] =
+    "__kernel void twice(__global float *x) { x[get_global_id(0)] *= 2.0f; }\n";
+
+/* Runs twice from p on {1, 2, 3, 4} and checks the result. */
+static inline void test_run_twice(dg_device *dev, cl_program p) {
+  cl_kernel k = NULL;
+  cl_mem b = NULL;
+  float x[4] = {1, 2, 3, 4};
+  assert_dg_ok(dg_kernel_create(p, "twice", &k));
+  assert_dg_ok(dg_buffer_create(dev, CL_MEM_READ_WRITE, sizeof x, x, &b));
+  assert_dg_ok(DG_KERNEL_ARG(k, 0, b));
+  const size_t g = 4;
+  assert_dg_ok(dg_kernel_run(dev, k, 1, &g, NULL, NULL));
+  assert_dg_ok(dg_buffer_read(dev, b, 0, sizeof x, x));
+  assert_near(x[3], 8, 0);
+  dg_buffer_release(&b);
+  dg_kernel_release(&k);
 }
 
 #endif

@@ -3,7 +3,7 @@
  * moves the file aside, leaves a warning naming it for the caller and builds from source;
  * the next build loads the rewritten binary. The header parser is checked without a device
  * too: truncated, extended and flipped payloads are damaged, other keys are plain misses. */
-#include "test_util.h"
+#include "test_device.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -11,23 +11,7 @@
 #include "device/binary_cache.h"
 #include "device/program.h"
 
-static const char src[] =
-    "__kernel void twice(__global float *x) { x[get_global_id(0)] *= 2.0f; }\n";
-
-static void run_twice_kernel(dg_device *dev, cl_program p) {
-  cl_kernel k = NULL;
-  cl_mem b = NULL;
-  float x[4] = {1, 2, 3, 4};
-  assert_dg_ok(dg_kernel_create(p, "twice", &k));
-  assert_dg_ok(dg_buffer_create(dev, CL_MEM_READ_WRITE, sizeof x, x, &b));
-  assert_dg_ok(DG_KERNEL_ARG(k, 0, b));
-  const size_t g = 4;
-  assert_dg_ok(dg_kernel_run(dev, k, 1, &g, NULL, NULL));
-  assert_dg_ok(dg_buffer_read(dev, b, 0, sizeof x, x));
-  assert_near(x[3], 8, 0);
-  dg_buffer_release(&b);
-  dg_kernel_release(&k);
-}
+static const char *src = test_twice_source;
 
 /* The one *.bin file in dir (its path in out). */
 static void only_bin(const char *dir, char *out, size_t n) {
@@ -75,7 +59,7 @@ static void test_damaged_binary_is_moved_aside_and_rebuilt(void **state) {
   assert_int_equal(bc.corrupt, 1);
   assert_non_null(strstr(bc.warning, path));
   assert_non_null(strstr(bc.warning, "damaged"));
-  run_twice_kernel(dev, p);
+  test_run_twice(dev, p);
   dg_program_release(&p);
   char aside[600];
   snprintf(aside, sizeof aside, "%s.corrupt", path);
@@ -87,7 +71,7 @@ static void test_damaged_binary_is_moved_aside_and_rebuilt(void **state) {
   assert_dg_ok(dg_program_build_cached(&bc, dev, src, "-DY=1", "twice", NULL, &p));
   assert_int_equal(bc.loads, 1);
   assert_int_equal(bc.corrupt, 1);
-  run_twice_kernel(dev, p);
+  test_run_twice(dev, p);
   dg_program_release(&p);
   dg_device_destroy(&dev);
 }

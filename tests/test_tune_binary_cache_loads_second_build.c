@@ -1,30 +1,14 @@
 /* The second build of the same source (same device, same options) loads the cached program
  * binary instead of compiling; other source or options miss; a damaged binary file falls
  * back to the source. Asserted on the cache's counters, not on time. */
-#include "test_util.h"
+#include "test_device.h"
 
 #include <unistd.h>
 
 #include "device/binary_cache.h"
 #include "device/program.h"
 
-static const char src[] =
-    "__kernel void twice(__global float *x) { x[get_global_id(0)] *= 2.0f; }\n";
-
-static void run_twice_kernel(dg_device *dev, cl_program p) {
-  cl_kernel k = NULL;
-  cl_mem b = NULL;
-  float x[4] = {1, 2, 3, 4};
-  assert_dg_ok(dg_kernel_create(p, "twice", &k));
-  assert_dg_ok(dg_buffer_create(dev, CL_MEM_READ_WRITE, sizeof x, x, &b));
-  assert_dg_ok(DG_KERNEL_ARG(k, 0, b));
-  const size_t g = 4;
-  assert_dg_ok(dg_kernel_run(dev, k, 1, &g, NULL, NULL));
-  assert_dg_ok(dg_buffer_read(dev, b, 0, sizeof x, x));
-  assert_near(x[3], 8, 0);
-  dg_buffer_release(&b);
-  dg_kernel_release(&k);
-}
+static const char *src = test_twice_source;
 
 static void test_second_build_loads_binary(void **state) {
   (void)state;
@@ -42,13 +26,13 @@ static void test_second_build_loads_binary(void **state) {
   assert_int_equal(bc.misses, 1);
   assert_int_equal(bc.saves, 1);
   assert_int_equal(bc.loads, 0);
-  run_twice_kernel(dev, p);
+  test_run_twice(dev, p);
   dg_program_release(&p);
 
   assert_dg_ok(dg_program_build_cached(&bc, dev, src, "-DX=1", "twice", NULL, &p));
   assert_int_equal(bc.loads, 1);
   assert_int_equal(bc.misses, 1);
-  run_twice_kernel(dev, p); /* the loaded program works */
+  test_run_twice(dev, p); /* the loaded program works */
   dg_program_release(&p);
 
   /* Other options: a different key. */
@@ -63,7 +47,7 @@ static void test_second_build_loads_binary(void **state) {
   const int failures = bc.failures;
   assert_dg_ok(dg_program_build_cached(&bc, dev, src, "-DX=1", "twice", NULL, &p));
   assert_int_equal(bc.misses, 3);
-  run_twice_kernel(dev, p);
+  test_run_twice(dev, p);
   dg_program_release(&p);
   assert_dg_ok(dg_program_build_cached(&bc, dev, src, "-DX=1", "twice", NULL, &p));
   assert_int_equal(bc.loads, 2);
