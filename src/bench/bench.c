@@ -1,16 +1,15 @@
 /* The measurements of `dgtd bench` (bench/bench.h): variants compared on one mesh, and one
  * variant across mesh sizes. */
-#include "tune/timing.h"
-#include "bench/bench.h"
-#include "core/clock.h"
-
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "backend/verify.h"
+#include "bench/bench.h"
 #include "core/alloc.h"
+#include "core/clock.h"
+#include "tune/timing.h"
 
 static const double STEP_DT = 1e-4; /* any small step: the timed steps must not blow up */
 static const uint64_t STATE_SEED = 0xbe9c4full;

@@ -1,6 +1,4 @@
 #include "codegen/codegen.h"
-#include "core/files.h"
-#include "core/hash.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -12,6 +10,8 @@
 #include <unistd.h>
 
 #include "core/alloc.h"
+#include "core/files.h"
+#include "core/hash.h"
 
 dg_status dg_kernel_spec_file(dg_kernel_spec *s, const char *file) {
   DG_CHECK(s->nfiles < DG_CG_MAX_FILES, DG_ERR_INTERNAL, "kernel spec: more than %d templates",

@@ -1,6 +1,4 @@
 #include "device/binary_cache.h"
-#include "core/files.h"
-#include "core/hash.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -11,6 +9,8 @@
 #include <unistd.h>
 
 #include "core/alloc.h"
+#include "core/files.h"
+#include "core/hash.h"
 #include "device/program.h"
 
 /* Version 2 added the payload checksum; version 1 files miss and are overwritten. */

@@ -1,5 +1,4 @@
 #include "device/device.h"
-#include "core/log.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -7,6 +6,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/log.h"
 
 /* Returned by the ICD loader when it finds no vendor driver (cl_khr_icd; defined in
  * cl_ext.h, which we do not otherwise need). */

@@ -1,5 +1,4 @@
 #include "device/program.h"
-#include "core/files.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -8,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "core/alloc.h"
+#include "core/files.h"
 
 enum {
   DG_PATH_MAX = 4096,

@@ -1,6 +1,4 @@
 #include "tune/cache.h"
-#include "core/files.h"
-#include "core/hash.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,11 +10,12 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
 #include <cjson/cJSON.h>
 
 #include "codegen/codegen.h"
 #include "core/alloc.h"
+#include "core/files.h"
+#include "core/hash.h"
 
 /* cJSON reports failure (out of memory) as NULL: one check for all its constructors. */
 #define DG_CJSON_GOTO(label, expr)                                                  \

@@ -1,17 +1,16 @@
 #include "tune/limits.h"
-#include "core/clock.h"
-#include "core/log.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <time.h>
-
 #include <clblast_c.h>
 
 #include "backend/clblast_check.h"
 #include "core/alloc.h"
+#include "core/clock.h"
+#include "core/log.h"
 #include "device/program.h"
 
 /* Copy: float4 loads and stores, one per work-item, so every device streams at full width.

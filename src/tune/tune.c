@@ -1,9 +1,3 @@
-#include "tune/timing.h"
-#include "tune/tune.h"
-#include "core/files.h"
-#include "core/clock.h"
-#include "core/log.h"
-
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -15,12 +9,16 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
 #include <cjson/cJSON.h>
 
 #include "backend/verify.h"
 #include "codegen/codegen.h"
 #include "core/alloc.h"
+#include "core/clock.h"
+#include "core/files.h"
+#include "core/log.h"
+#include "tune/timing.h"
+#include "tune/tune.h"
 
 enum {
   FAMILIES = 2,      /* families carried into stages 2 and 3 */
