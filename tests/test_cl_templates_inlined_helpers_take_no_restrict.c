@@ -128,7 +128,7 @@ static void test_templates_follow_the_rule(void **state) {
   assert_non_null(d);
   /* Macros first, from every template (common.cl's are visible in all of them). */
   char *srcs[32];
-  char names[32][64];
+  char names[32][256];
   int n = 0;
   for (struct dirent *e; (e = readdir(d)) != NULL;) {
     const size_t len = strlen(e->d_name);
