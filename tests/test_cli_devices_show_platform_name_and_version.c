@@ -3,6 +3,8 @@
  * Oclgrind's platform, so the same binary lists whichever implementation it is given. */
 #include "test_util.h"
 
+#include "oclgrind_util.h"
+
 #include <cJSON.h>
 #include <sys/wait.h>
 
@@ -62,7 +64,7 @@ static void test_table_and_json_name_the_platform(void **state) {
 
 static void test_oclgrind_lists_its_own_platform(void **state) {
   (void)state;
-  if (system("command -v oclgrind >/dev/null 2>&1") != 0) skip();
+  if (!og_available()) skip();
   char cmd[256];
   snprintf(cmd, sizeof cmd, "oclgrind %s/dgtd devices --json", bin());
   assert_int_equal(capture(cmd), 0);

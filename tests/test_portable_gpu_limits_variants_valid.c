@@ -11,6 +11,8 @@
  * DGTD_TEST_PORTABLE=1 all four in both precisions. */
 #include "test_util.h"
 
+#include "oclgrind_util.h"
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -162,7 +164,7 @@ static int run_cmd(const char *cmd, int *fails, int *runs, int *oclgrind_msgs) {
 
 static void test_gpu_limits(void **state) {
   (void)state;
-  if (system("command -v oclgrind >/dev/null 2>&1") != 0) skip();
+  if (!og_available()) skip();
   const unsigned long long lmems[2] = {49152, 65536}, wgs[2] = {256, 1024};
   const int full = full_table();
   for (int a = 0; a < (full ? 2 : 1); ++a)
