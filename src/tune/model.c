@@ -25,13 +25,16 @@ int dg_bucket_parse(const char *s, dg_bucket *out) {
 
 double dg_host_cache_bytes(void) {
   long c = -1;
-#ifdef _SC_LEVEL3_CACHE_SIZE
-  c = sysconf(_SC_LEVEL3_CACHE_SIZE);
-#endif
 #ifdef _SC_LEVEL2_CACHE_SIZE
-  if (c <= 0) c = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  c = sysconf(_SC_LEVEL2_CACHE_SIZE);
 #endif
-  return c > 0 ? (double)c : 8.0 * 1024 * 1024;
+  return c > 0 ? (double)c : 1024.0 * 1024;
+}
+
+/* The caches a CPU device's cores own: L2 per core times the compute units (the shared L3 of
+ * a virtual machine is reported whole, though a few cores of it are ours). */
+static double cpu_cache_bytes(const dg_device_info *info) {
+  return dg_host_cache_bytes() * (info->compute_units ? info->compute_units : 1);
 }
 
 static int is_gpu(const dg_device_info *info) {
@@ -45,7 +48,7 @@ static double gpu_fill_dofs(const dg_device_info *info) {
 dg_bucket dg_bucket_of(const dg_device_info *info, int N, dg_precision p, long K) {
   const dg_stage_counts c = dg_count_stage(N, p, K);
   if (is_gpu(info)) return c.dofs < gpu_fill_dofs(info) ? DG_BUCKET_SMALL : DG_BUCKET_LARGE;
-  return c.bytes <= dg_host_cache_bytes() ? DG_BUCKET_SMALL : DG_BUCKET_LARGE;
+  return c.bytes <= cpu_cache_bytes(info) ? DG_BUCKET_SMALL : DG_BUCKET_LARGE;
 }
 
 double dg_bucket_target_dofs(const dg_device_info *info, int N, dg_precision p, dg_bucket b) {
@@ -53,7 +56,7 @@ double dg_bucket_target_dofs(const dg_device_info *info, int N, dg_precision p, 
   if (is_gpu(info)) return gpu_fill_dofs(info) / 2;
   /* Half the cache: a box whose stage moves about cache/2 bytes. */
   const double per_elem = dg_count_bytes_element(N, p);
-  const double K = dg_host_cache_bytes() / 2 / per_elem;
+  const double K = cpu_cache_bytes(info) / 2 / per_elem;
   double d = 6.0 * dg_variant_np(N) * (K < 48 ? 48 : K);
   return d;
 }
@@ -331,7 +334,9 @@ int dg_tune_run_budget(double est_run_s, double fraction, double budget_cap_s, d
   double allowed = fraction * (est_run_s > 0 ? est_run_s : 0);
   if (budget_cap_s > 0 && allowed > budget_cap_s) allowed = budget_cap_s;
   *budget_s = allowed;
-  return allowed >= min_s && allowed > 0;
+  /* A cap below min_s is the user accepting a search that short. */
+  const double need = budget_cap_s > 0 && budget_cap_s < min_s ? budget_cap_s : min_s;
+  return allowed >= need && allowed > 0;
 }
 
 double dg_tune_estimate_run_s(const dg_device_info *info, const dg_known *k, int N,

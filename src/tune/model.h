@@ -15,7 +15,7 @@
  * enumeration's.
  *
  * Buckets. A timing problem stands for the runs of about its size: on a CPU "small" when a
- * stage's minimum bytes fit in the last-level cache, on a GPU when it has too few DOFs to fill
+ * stage's minimum bytes fit in the cores' L2 caches (L2 per core x compute units), on a GPU when it has too few DOFs to fill
  * the device (16384 per compute unit); "large" otherwise. Cache entries are keyed by
  * bucket (an entry without one is "large": it was tuned on a device-filling problem). */
 #ifndef DG_TUNE_MODEL_H
@@ -32,7 +32,8 @@ typedef enum { DG_BUCKET_LARGE = 0, DG_BUCKET_SMALL = 1 } dg_bucket;
 const char *dg_bucket_name(dg_bucket b);
 /* 0 and *out on "large"/"small"; -1 otherwise. */
 int dg_bucket_parse(const char *s, dg_bucket *out);
-/* Last-level cache bytes of the host (CPU devices; 8 MiB if unknown). */
+/* L2 cache bytes per core of the host (1 MiB if unknown); a CPU device's cache is this
+ * times its compute units. */
 double dg_host_cache_bytes(void);
 /* Bucket of a problem of K elements at order N, precision p on the device. */
 dg_bucket dg_bucket_of(const dg_device_info *info, int N, dg_precision p, long K);
@@ -101,7 +102,8 @@ void dg_known_free(dg_known *k);
 
 /* Tuning a miss during a run: allowed = fraction * est_run_s (fraction <= 0: 0.10), capped
  * by budget_cap_s (> 0). Returns 1 (tune, *budget_s = allowed) when allowed is at least
- * min_s, else 0 (run the default). */
+ * min_s (or the cap, when the cap is smaller: the user accepted a search that short), else 0
+ * (run the default). */
 int dg_tune_run_budget(double est_run_s, double fraction, double budget_cap_s, double min_s,
                        double *budget_s);
 

@@ -76,6 +76,13 @@ dg_tune_found dg_tune_lookup_at(const dg_tune_paths *paths, const dg_device_info
                                 dg_precision p, uint64_t template_hash, dg_variant *out,
                                 dg_tune_entry *entry, char *desc, size_t cap);
 
+/* The same for a problem-size bucket (tune/model.h): an entry of that bucket first, else one
+ * of the other bucket (desc says so). entry may be NULL (the ranking is not copied). */
+dg_tune_found dg_tune_lookup_bucket(const dg_tune_paths *paths, const dg_device_info *info,
+                                    int N, dg_precision p, int bucket, uint64_t template_hash,
+                                    dg_variant *out, dg_tune_entry *entry, char *desc,
+                                    size_t cap);
+
 /* ---- tuning -------------------------------------------------------------------------------- */
 
 typedef enum {
