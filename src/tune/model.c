@@ -70,7 +70,7 @@ static int lg2(int x) {
 }
 
 /* Feature indices of v (dimension * 16 + value code). */
-static int features(const dg_variant *v, dg_precision p, int *f) {
+static int features(const dg_variant *v, int N, dg_precision p, int *f) {
   int n = 0;
   f[n++] = 0 * 16 + (int)v->path;
   if (v->path == DG_PATH_CLBLAST) return n;
@@ -86,6 +86,10 @@ static int features(const dg_variant *v, dg_precision p, int *f) {
   f[n++] = 10 * 16 + (int)v->flux;
   f[n++] = 11 * 16 + lg2(v->lnpw);
   f[n++] = 12 * 16 + (int)v->work * 3 + (int)v->lift; /* the family itself */
+  const int nc = N <= 2 ? 0 : N <= 4 ? 1 : 2;
+  f[n++] = 13 * 16 + nc * 5 + (lg2(v->vw) > 4 ? 4 : lg2(v->vw));
+  f[n++] = 14 * 16 + nc * 5 + (lg2(v->kb) > 4 ? 4 : lg2(v->kb));
+  f[n++] = 15 * 16 + nc * 5 + (lg2(v->lkb) > 4 ? 4 : lg2(v->lkb));
   return n;
 }
 
@@ -135,7 +139,7 @@ void dg_model_fit(dg_cost_model *m, const dg_model_sample *s, int n) {
   for (int i = 0; i < n; ++i) {
     const double bound = s[i].bound_s > 0 ? s[i].bound_s : dg_model_bound_s(m, s[i].N, s[i].p, s[i].K);
     r[i] = s[i].ns > 0 && bound > 0 ? log(s[i].ns * 1e-9 / bound) : 0;
-    nf[i] = features(&s[i].v, s[i].p, fi[i]);
+    nf[i] = features(&s[i].v, s[i].N, s[i].p, fi[i]);
     const double w = s[i].ns > 0 ? s[i].w : 0;
     sw += w;
     sr += w * r[i];
@@ -175,7 +179,7 @@ out:
 double dg_model_predict_ns(const dg_cost_model *m, const dg_variant *v, int N, dg_precision p,
                            long K) {
   int f[16];
-  const int n = features(v, p, f);
+  const int n = features(v, N, p, f);
   double l = m->b;
   for (int j = 0; j < n; ++j) l += m->f[f[j]];
   return dg_model_bound_s(m, N, p, K) * exp(l) * 1e9;

@@ -7,7 +7,8 @@
  * where roofline() is max(flops / peak, bytes / bandwidth) from tune/counts.h and the
  * device's measured limits (tune/limits.h), b is the device's overall log inefficiency and
  * f_j one learnt log factor per variant feature (path, work, vector width per precision, kb,
- * lkb, placements, unroll, operators, lift mode, flux split, lnpw). The factors are fitted
+ * lkb, placements, unroll, operators, lift mode, flux split, lnpw, the family, and vw, kb,
+ * lkb per order class N <= 2, 3-4, >= 5, where blocking changes most). The factors are fitted
  * (ridge-regularised backfitting in log space) to measured stage times: every ranking kept
  * in the cache files of this device (weight 1), of similar devices (less), and the
  * candidates timed so far in the current search (more). With nothing measured anywhere the
@@ -42,7 +43,7 @@ double dg_bucket_target_dofs(const dg_device_info *info, int N, dg_precision p, 
 
 /* ---- cost model ------------------------------------------------------------------------- */
 
-enum { DG_MODEL_NF = 13 * 16 };
+enum { DG_MODEL_NF = 16 * 16 };
 
 typedef struct {
   double b;                 /* log of (stage time / roofline bound), device-wide */
@@ -71,6 +72,7 @@ double dg_model_bound_s(const dg_cost_model *m, int N, dg_precision p, long K);
 /* Fit to samples (replaces earlier factors). */
 void dg_model_fit(dg_cost_model *m, const dg_model_sample *s, int n);
 /* Predicted stage time in ns. */
+/* (features depend on N, so samples of every order train one model) */
 double dg_model_predict_ns(const dg_cost_model *m, const dg_variant *v, int N, dg_precision p,
                            long K);
 

@@ -609,7 +609,7 @@ static void model_refit(ctx_t *c) {
     q->p = c->r->precision;
     q->K = c->r->K;
     q->ns = k->median_ns;
-    q->w = 3;
+    q->w = 8;
     q->bound_s = 0;
   }
   dg_model_fit(&c->model, s, n);
@@ -938,23 +938,36 @@ static dg_status make_entry(ctx_t *c) {
   return DG_OK;
 }
 
-/* The model's rank of the winner among the timed candidates (by their predictions before
- * timing) and its prediction error; bucket and seeds into the entry. */
+/* The model's rank of the winner among the timed candidates and its prediction error, both
+ * under the model as trained before this search (what was known); bucket and seeds into the
+ * entry. */
 static void model_report(ctx_t *c) {
   dg_tune_result *r = c->r;
   r->entry.bucket = r->bucket;
   snprintf(r->entry.seeded_from, sizeof r->entry.seeded_from, "%.199s", r->seeded_from);
-  if (r->winner < 0) return;
+  if (r->winner < 0 || !c->model_on) return;
+  if (!c->known.n) { /* nothing known before: each candidate's prediction when it was queued */
+    const dg_tune_candidate *w = &r->c[r->winner];
+    if (!(w->pred_ns > 0)) return;
+    int rank = 1;
+    for (int i = 0; i < r->n; ++i)
+      rank += i != r->winner && r->c[i].status == DG_CAND_TIMED && r->c[i].pred_ns > 0 &&
+              r->c[i].pred_ns < w->pred_ns;
+    r->model_rank = r->entry.model_rank = rank;
+    r->model_err = r->entry.model_err = w->pred_ns / w->median_ns - 1;
+    return;
+  }
+  /* The model as it was before this search timed anything. */
+  dg_cost_model prior = c->model;
+  dg_model_fit(&prior, c->known.s, c->known.n);
   const dg_tune_candidate *w = &r->c[r->winner];
-  double pw = w->pred_ns;
-  if (!(pw > 0) && c->model_on)
-    pw = dg_model_predict_ns(&c->model, &w->v, r->N, r->precision, r->K);
+  const double pw = dg_model_predict_ns(&prior, &w->v, r->N, r->precision, r->K);
   if (!(pw > 0)) return;
   int rank = 1;
   for (int i = 0; i < r->n; ++i) {
     const dg_tune_candidate *k = &r->c[i];
-    if (i == r->winner || k->status != DG_CAND_TIMED || !(k->pred_ns > 0)) continue;
-    rank += k->pred_ns < pw;
+    if (i == r->winner || k->status != DG_CAND_TIMED) continue;
+    rank += dg_model_predict_ns(&prior, &k->v, r->N, r->precision, r->K) < pw;
   }
   r->model_rank = rank;
   r->model_err = pw / w->median_ns - 1;
