@@ -149,18 +149,25 @@ void dg_model_fit(dg_cost_model *m, const dg_model_sample *s, int n) {
   m->b = sr / sw;
   m->wsum = sw;
   m->nsamples = n;
+  /* Backfitting, one dimension at a time (a sample has at most one feature per dimension,
+   * so each step is the exact ridge minimiser for that dimension given the others). */
   double num[DG_MODEL_NF];
-  for (int sweep = 0; sweep < 12; ++sweep) {
-    /* Jacobi-style backfitting: each factor from the residuals of the others. */
-    memset(num, 0, sizeof num);
-    for (int i = 0; i < n; ++i) {
-      if (!(s[i].ns > 0)) continue;
-      double pred = m->b;
-      for (int j = 0; j < nf[i]; ++j) pred += m->f[fi[i][j]];
-      for (int j = 0; j < nf[i]; ++j) num[fi[i][j]] += s[i].w * (r[i] - pred + m->f[fi[i][j]]);
+  for (int sweep = 0; sweep < 20; ++sweep) {
+    for (int d = 0; d < DG_MODEL_NF / 16; ++d) {
+      memset(num, 0, sizeof num);
+      for (int i = 0; i < n; ++i) {
+        if (!(s[i].ns > 0)) continue;
+        double pred = m->b;
+        int fd = -1;
+        for (int j = 0; j < nf[i]; ++j) {
+          pred += m->f[fi[i][j]];
+          if (fi[i][j] / 16 == d) fd = fi[i][j];
+        }
+        if (fd >= 0) num[fd] += s[i].w * (r[i] - pred + m->f[fd]);
+      }
+      for (int k = d * 16; k < d * 16 + 16; ++k)
+        if (m->w[k] > 0) m->f[k] = num[k] / (m->w[k] + LAMBDA);
     }
-    for (int k = 0; k < DG_MODEL_NF; ++k)
-      if (m->w[k] > 0) m->f[k] = 0.5 * m->f[k] + 0.5 * num[k] / (m->w[k] + LAMBDA);
     double rb = 0;
     for (int i = 0; i < n; ++i) {
       if (!(s[i].ns > 0)) continue;
