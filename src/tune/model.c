@@ -192,6 +192,14 @@ double dg_model_predict_ns(const dg_cost_model *m, const dg_variant *v, int N, d
   return dg_model_bound_s(m, N, p, K) * exp(l) * 1e9;
 }
 
+int dg_model_covers(const dg_cost_model *m, const dg_variant *v, int N, dg_precision p) {
+  int f[16];
+  const int n = features(v, N, p, f);
+  for (int j = 0; j < n; ++j)
+    if (!(m->w[f[j]] > 0)) return 0;
+  return 1;
+}
+
 /* ---- known devices ---------------------------------------------------------------------- */
 
 static int add_sample(dg_known *k, const dg_variant *v, int N, dg_precision p, long K, double ns,

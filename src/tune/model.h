@@ -76,6 +76,9 @@ void dg_model_fit(dg_cost_model *m, const dg_model_sample *s, int n);
 double dg_model_predict_ns(const dg_cost_model *m, const dg_variant *v, int N, dg_precision p,
                            long K);
 
+/* 1 if every feature of v has data behind it (the model may rule it out), else 0. */
+int dg_model_covers(const dg_cost_model *m, const dg_variant *v, int N, dg_precision p);
+
 /* ---- what is known: this device's and similar devices' measurements --------------------- */
 
 typedef struct {

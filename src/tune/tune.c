@@ -661,7 +661,8 @@ static double best_timed_ns(const ctx_t *c) {
 
 /* Order list by prediction (fastest first) and drop the pending candidates that, even as
  * much faster than predicted as the model has been wrong (1.5 x its median error, at least
- * 10%), would not beat the best measured time by more than the noise. Pruning starts once
+ * 10%), would not beat the best measured time by more than the noise; a candidate with a
+ * feature value the model has no data on is never dropped (the model knows nothing of it). Pruning starts once
  * the model has proved itself on 3 predictions, or at once when it was trained on data
  * from before this search. Returns the new count. */
 static int model_order(ctx_t *c, int *list, int n) {
@@ -693,7 +694,8 @@ static int model_order(ctx_t *c, int *list, int n) {
     const double u = fmax(0.10, 1.5 * (nerr >= 3 ? err : 0.3));
     for (int i = 0; i < n; ++i) {
       const dg_tune_candidate *k = &c->r->c[list[i]];
-      if (k->status == DG_CAND_PENDING && pred[i] * exp(-u) >= best * (1 - noise)) {
+      if (k->status == DG_CAND_PENDING && pred[i] * exp(-u) >= best * (1 - noise) &&
+          dg_model_covers(&c->model, &k->v, c->r->N, c->r->precision)) {
         c->r->model_skipped++;
         if (c->opt->verbose >= 2 && c->log)
           fprintf(c->log, "%s stage %d  model: skip %s (predicted %.3f ms, best %.3f ms)\n",
