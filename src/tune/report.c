@@ -468,13 +468,11 @@ dg_status dg_tune_compare(const dg_tune_paths *paths, FILE *out, const char *png
       return DG_ERROR(DG_ERR_IO, "cannot run gnuplot: %s", strerror(errno));
     }
     fprintf(g, "set terminal pngcairo size 1100,600 font ',9'\nset output '%s'\n", png);
-    fprintf(g, "set title 'tuned winners: MDOF/s per RK stage by order (labels: %% of roofline)'\n"
+    fprintf(g, "set title 'tuned winners: MDOF/s per RK stage by order (tuning/ and the user cache)'\n"
                "set style data histograms\nset style histogram clustered gap 1\n"
                "set style fill solid 0.85\nset key outside below\nset xlabel 'order N'\n"
                "set ylabel 'MDOF/s (one RK stage)'\nset yrange [0:*]\n");
-    fprintf(g, "$d << EOD\nN");
-    for (int j = 0; j < ns; ++j) fprintf(g, " s%d", j);
-    fprintf(g, "\n");
+    fprintf(g, "$d << EOD\n");
     for (int N = 1; N <= 15; ++N) {
       int any = 0;
       double v[32] = {0};
