@@ -16,6 +16,7 @@
 #include "core/alloc.h"
 #include "core/files.h"
 #include "device/device.h"
+#include "tune/model.h"
 #include "tune/tune.h"
 
 static void usage(FILE *f) {
@@ -41,6 +42,15 @@ static void usage(FILE *f) {
           "  --measure-limits      only measure the device limits again and cache them\n"
           "  --no-wait             stop at once if another process is tuning this device\n"
           "                        (default: wait for it; tunes of one device never overlap)\n"
+          "  --bucket B            problem size tuned for: large (device-filling, default),\n"
+          "                        small (fits the CPU's cache / under-fills a GPU) or both\n"
+          "  --confirm             with a cached result: re-time its top few and search\n"
+          "                        again only if the winner regressed beyond the noise\n"
+          "  --no-transfer         no seeds or model data from other devices' results\n"
+          "  --no-model            time every staged candidate (no cost-model pruning)\n"
+          "  --report              no tuning: winners per device, N, precision and bucket from\n"
+          "                        tuning/*.json and the user cache, side by side (with\n"
+          "                        --plot FILE.png: MDOF/s per order and device)\n"
           "  -v                    list pruned variants with the reasons\n"
           "  -q                    no progress lines on stderr\n"
           "  --help                this text\n\n"
@@ -97,7 +107,8 @@ int dg_cmd_tune(int argc, char **argv) {
   int orders[16], norders = 0, precs[2] = {DG_PREC_FLOAT, -1}, nprec = 1;
   const char *device = NULL, *csv = NULL, *plot = NULL, *verify_spec = NULL;
   const char *specs[64];
-  int no_wait = 0;
+  int no_wait = 0, confirm = 0, no_transfer = 0, no_model = 0, report = 0;
+  int buckets[2] = {DG_BUCKET_LARGE, -1}, nbuckets = 1;
   int nspecs = 0, json = 0, verbose = 1, in_process = 0, force = 0, repeats = 7, limits_only = 0;
   double budget = 0, dofs = 0;
   dg_device *dev = NULL;
@@ -105,7 +116,8 @@ int dg_cmd_tune(int argc, char **argv) {
   int nres = 0;
   orders[norders++] = 3;
   enum { O_ORDER = 256, O_PRECISION, O_DEVICE, O_BUDGET, O_DOFS, O_REPEATS, O_FORCE, O_JSON,
-         O_CSV, O_PLOT, O_VARIANT, O_VERIFY_ONE, O_LIMITS, O_IN_PROCESS, O_NO_WAIT, O_HELP };
+         O_CSV, O_PLOT, O_VARIANT, O_VERIFY_ONE, O_LIMITS, O_IN_PROCESS, O_NO_WAIT, O_HELP,
+         O_BUCKET, O_CONFIRM, O_NO_TRANSFER, O_NO_MODEL, O_REPORT };
   static const struct option opts[] = {
       {"order", required_argument, 0, O_ORDER},       {"precision", required_argument, 0, O_PRECISION},
       {"device", required_argument, 0, O_DEVICE},     {"budget", required_argument, 0, O_BUDGET},
@@ -115,6 +127,9 @@ int dg_cmd_tune(int argc, char **argv) {
       {"variant", required_argument, 0, O_VARIANT},   {"verify-one", required_argument, 0, O_VERIFY_ONE},
       {"measure-limits", no_argument, 0, O_LIMITS},   {"in-process", no_argument, 0, O_IN_PROCESS},
       {"no-wait", no_argument, 0, O_NO_WAIT},         {"help", no_argument, 0, O_HELP},
+      {"bucket", required_argument, 0, O_BUCKET},     {"confirm", no_argument, 0, O_CONFIRM},
+      {"no-transfer", no_argument, 0, O_NO_TRANSFER}, {"no-model", no_argument, 0, O_NO_MODEL},
+      {"report", no_argument, 0, O_REPORT},
       {0, 0, 0, 0}};
   opterr = 0;
   optind = 1;
@@ -159,6 +174,24 @@ int dg_cmd_tune(int argc, char **argv) {
     case O_LIMITS: limits_only = 1; break;
     case O_IN_PROCESS: in_process = 1; break;
     case O_NO_WAIT: no_wait = 1; break;
+    case O_BUCKET: {
+      dg_bucket b;
+      if (!strcmp(optarg, "both")) {
+        buckets[0] = DG_BUCKET_LARGE;
+        buckets[1] = DG_BUCKET_SMALL;
+        nbuckets = 2;
+      } else {
+        DG_CHECK_GOTO(fail, dg_bucket_parse(optarg, &b) == 0, DG_ERR_INPUT,
+                      "--bucket: 'large', 'small' or 'both', got '%s'", optarg);
+        buckets[0] = (int)b;
+        nbuckets = 1;
+      }
+      break;
+    }
+    case O_CONFIRM: confirm = 1; break;
+    case O_NO_TRANSFER: no_transfer = 1; break;
+    case O_NO_MODEL: no_model = 1; break;
+    case O_REPORT: report = 1; break;
     case 'v': verbose = 2; break;
     case 'q': verbose = 0; break;
     case ':':
@@ -174,6 +207,13 @@ int dg_cmd_tune(int argc, char **argv) {
     goto fail;
   }
   if (verify_spec) return verify_one(verify_spec, orders[0], device);
+  if (report) {
+    dg_tune_paths paths;
+    DG_CALL_GOTO(fail, dg_tune_paths_default(&paths));
+    DG_CALL_GOTO(fail, dg_tune_compare(&paths, stdout, plot));
+    if (plot) fprintf(stderr, "wrote %s\n", plot);
+    return 0;
+  }
 
   const double t0 = dg_now_s();
   DG_CALL_GOTO(fail, dg_device_create(&dev, device));
@@ -187,6 +227,9 @@ int dg_cmd_tune(int argc, char **argv) {
   opt.specs = nspecs ? specs : NULL;
   opt.n_specs = nspecs;
   if (no_wait) opt.lock_wait_s = 0;
+  opt.confirm = confirm;
+  opt.use_known = !no_transfer;
+  opt.use_model = !no_model;
   char exe[4096];
   if (!in_process && dg_self_exe(exe, sizeof exe)) opt.child_exe = exe;
   dg_device_limits limits;
@@ -206,18 +249,20 @@ int dg_cmd_tune(int argc, char **argv) {
     return 0;
   }
 
-  const int njobs = norders * nprec;
+  const int njobs = norders * nprec * nbuckets;
   DG_CALL_GOTO(fail, DG_ALLOC(results, njobs));
+  for (int bi = 0; bi < nbuckets; ++bi)
   for (int pi = 0; pi < nprec; ++pi)
     for (int oi = 0; oi < norders; ++oi) {
       const dg_precision p = (dg_precision)precs[pi];
+      opt.bucket = buckets[bi];
       if (p == DG_PREC_DOUBLE && !dev->info.has_fp64) {
         fprintf(stderr, "dgtd tune: '%s' has no double precision: skipping N=%d double\n",
                 dev->info.name, orders[oi]);
         continue;
       }
       /* The whole-run budget, shared evenly by what is left to do. */
-      const int left = njobs - (pi * norders + oi);
+      const int left = njobs - ((bi * nprec + pi) * norders + oi);
       opt.budget_s = budget > 0 ? fmax(1.0, (budget - (dg_now_s() - t0)) / left) : 0;
       dg_tune_result *r = &results[nres];
       st = dg_tune_order(dev, orders[oi], p, &opt, &limits, r);

@@ -218,6 +218,10 @@ static cJSON *entry_to_json(const dg_tune_entry *e) {
            cJSON_AddNumberToObject(o, "tune_seconds", e->tune_seconds) &&
            cJSON_AddNumberToObject(o, "variants_valid", e->variants_valid) &&
            cJSON_AddBoolToObject(o, "budget_hit", e->budget_hit) &&
+           cJSON_AddStringToObject(o, "bucket", e->bucket ? "small" : "large") &&
+           cJSON_AddNumberToObject(o, "model_rank", e->model_rank) &&
+           cJSON_AddNumberToObject(o, "model_err", isfinite(e->model_err) ? e->model_err : 0) &&
+           cJSON_AddStringToObject(o, "seeded_from", e->seeded_from) &&
            (rank = cJSON_AddArrayToObject(o, "ranking")) &&
            (rej = cJSON_AddArrayToObject(o, "rejected"));
   for (int i = 0; ok && i < e->n_rank; ++i) {
@@ -278,6 +282,13 @@ static int entry_from_json(const cJSON *o, dg_tune_entry *e) {
   get_num(o, "tune_seconds", &e->tune_seconds);
   if (get_whole(o, "variants_valid", 0, 2147483647.0, &vv)) e->variants_valid = (int)vv;
   e->budget_hit = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "budget_hit"));
+  const char *bucket = get_str(o, "bucket");
+  if (bucket && strcmp(bucket, "large") != 0 && strcmp(bucket, "small") != 0) return 0;
+  e->bucket = bucket && !strcmp(bucket, "small");
+  double mr = 0;
+  if (get_whole(o, "model_rank", 0, 1e6, &mr)) e->model_rank = (int)mr;
+  get_num(o, "model_err", &e->model_err);
+  copy_str(o, "seeded_from", e->seeded_from, sizeof e->seeded_from);
   const cJSON *rank = cJSON_GetObjectItemCaseSensitive(o, "ranking");
   const cJSON *rej = cJSON_GetObjectItemCaseSensitive(o, "rejected");
   const int nr = cJSON_IsArray(rank) ? cJSON_GetArraySize(rank) : 0;
@@ -447,7 +458,8 @@ static void prune_entries(cJSON *ents, const dg_tune_entry *e) {
   for (int i = cJSON_GetArraySize(ents) - 1; i >= 0; --i) {
     dg_tune_entry old;
     const int ok = entry_from_json(cJSON_GetArrayItem(ents, i), &old);
-    const int same = ok && e && old.N == e->N && old.precision == e->precision;
+    const int same = ok && e && old.N == e->N && old.precision == e->precision &&
+                     old.bucket == e->bucket;
     dg_tune_entry_free(&old);
     if (!ok || same) cJSON_DeleteItemFromArray(ents, i);
   }

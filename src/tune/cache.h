@@ -11,7 +11,10 @@
  *                 "entries": [{N, precision, kernel_set, template_hash, winner, median_ns,
  *                              min_ns, max_ns, runner_up, runner_up_margin, baseline_ns,
  *                              default_spec, default_ns, K, dofs, date, tune_seconds,
- *                              variants_valid, budget_hit, ranking: [...], rejected: [...]}]}]}
+ *                              variants_valid, budget_hit, ranking: [...], rejected: [...],
+ *                              bucket, model_rank, model_err, seeded_from}]}]}
+ *   (the last four are optional: older files load, their entries being bucket "large"; the
+ *   ranking keeps every variant timed, with its median, min and max)
  *
  * A file holds several device records (the same device name under other drivers shares the
  * slug). An entry is keyed by (device key, N, precision, kernel_set) and is stale when its
@@ -85,6 +88,12 @@ typedef struct {
   double tune_seconds;
   int variants_valid;                  /* size of the valid space */
   int budget_hit;                      /* 1: the search stopped at its time budget */
+  int bucket;                          /* dg_bucket (tune/model.h): 0 large, 1 small; files
+                                          without the field are large */
+  int model_rank;                      /* the cost model's rank of the winner before timing
+                                          (1 = predicted fastest; 0 unknown) */
+  double model_err;                    /* winner's predicted / measured time - 1 */
+  char seeded_from[200];               /* where the search's seeds came from ("" none) */
   int n_rank, n_reject;
   dg_tune_rank *rank;                  /* timed variants, fastest first */
   dg_tune_reject *reject;
@@ -112,8 +121,8 @@ dg_status dg_tune_file_read(const char *path, dg_tune_file *out, int *exists,
 void dg_tune_file_free(dg_tune_file *f);
 
 /* Merge into path, under its lock, atomically: the device record of key gets limits (if
- * non-NULL) and entry e (if non-NULL; it replaces an entry of the same N, precision and
- * kernel set). A corrupt file on disk is moved aside to <path>.corrupt (named in *note if
+ * non-NULL) and entry e (if non-NULL; it replaces an entry of the same N, precision, bucket
+ * and kernel set). A corrupt file on disk is moved aside to <path>.corrupt (named in *note if
  * non-NULL, else ignored) and replaced. Creates the directory. */
 dg_status dg_tune_cache_store(const char *path, const dg_device_key *key,
                               const dg_device_limits *limits, const dg_tune_entry *e,

@@ -41,12 +41,18 @@ static void read_or_warn(const char *path, dg_tune_file *f, char *desc, size_t c
 }
 
 /* The fresh entry of (N, p) in rec whose winner this device can run, or NULL. */
+/* The bucket asked for (dg_tune_lookup_bucket); an entry of the other bucket is used when
+ * there is none of this one. */
+static _Thread_local int want_bucket = 0;
+
 static const dg_tune_entry *usable(const dg_tune_device_rec *rec, const dg_device_info *info,
                                    int N, dg_precision p, uint64_t hash, dg_variant *v,
                                    int *stale) {
+  for (int pass = 0; pass < 2; ++pass)
   for (int j = 0; j < rec->n; ++j) {
     const dg_tune_entry *e = &rec->entries[j];
     if (e->N != N || e->precision != p) continue;
+    if ((e->bucket == want_bucket) != (pass == 0)) continue;
     if (e->template_hash != hash) {
       if (stale) *stale = 1;
       continue;
@@ -170,6 +176,22 @@ dg_tune_found dg_tune_lookup_at(const dg_tune_paths *paths, const dg_device_info
   dg_tune_file_free(&f[0]);
   dg_tune_file_free(&f[1]);
   return found;
+}
+
+dg_tune_found dg_tune_lookup_bucket(const dg_tune_paths *paths, const dg_device_info *info,
+                                    int N, dg_precision p, int bucket, uint64_t hash,
+                                    dg_variant *out, dg_tune_entry *entry, char *desc,
+                                    size_t cap) {
+  want_bucket = bucket;
+  dg_tune_entry e;
+  const dg_tune_found f = dg_tune_lookup_at(paths, info, N, p, hash, out, &e, desc, cap);
+  want_bucket = 0;
+  if ((f == DG_TUNE_HIT || f == DG_TUNE_FALLBACK) && e.bucket != bucket)
+    append(desc, cap, " [tuned for %s problems; this run is %s: `dgtd tune --bucket %s` tunes "
+                      "for its size]",
+           e.bucket ? "small" : "large", bucket ? "small" : "large", bucket ? "small" : "large");
+  if (entry) *entry = e;
+  return f;
 }
 
 dg_tune_found dg_tune_lookup(const dg_device_info *info, int N, dg_precision p, dg_variant *out,

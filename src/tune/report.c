@@ -1,5 +1,6 @@
 /* The variant comparison report: ranked table, JSON, CSV and a gnuplot bar chart. Every
  * rate divides the reference counts of tune/counts.h by the measured median stage time. */
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "core/alloc.h"
+#include "codegen/codegen.h"
 #include "tune/tune.h"
 
 typedef struct {
@@ -135,6 +137,27 @@ void dg_tune_report_table(FILE *f, const dg_tune_result *r, int verbose) {
     fprintf(f, "%d variants pruned for this device (-v lists them)\n", r->n_pruned);
   }
   if (r->budget_hit) fprintf(f, "the search stopped at its time budget\n");
+  {
+    const int rank = r->from_cache ? r->entry.model_rank : r->model_rank;
+    const double err = r->from_cache ? r->entry.model_err : r->model_err;
+    if (rank > 0)
+      fprintf(f, "cost model: winner ranked %d of the timed variants before timing, predicted "
+                 "%+.0f%% off%s",
+              rank, 100 * err, r->from_cache ? "" : "");
+    if (rank > 0 && !r->from_cache)
+      fprintf(f, "; %d candidates skipped as unable to win by more than the noise (%.0f%%)",
+              r->model_skipped, 100 * r->noise);
+    if (rank > 0) fprintf(f, "\n");
+  }
+  {
+    const char *from = r->from_cache ? r->entry.seeded_from : r->seeded_from;
+    if (from[0]) fprintf(f, "seeded with %d variants from %s\n", r->n_seeds, from);
+  }
+  if (r->confirmed)
+    fprintf(f, "confirm: the cached winner %s\n",
+            r->confirmed == 1 ? "held (re-timed within the noise)" : "regressed: searched again");
+  fprintf(f, "bucket: %s problems\n", r->bucket ? "small (cache-sized / device not filled)"
+                                                 : "large (device-filling)");
   if (r->note[0]) fprintf(f, "%s\n", r->note);
   free(idx);
 }
@@ -172,6 +195,11 @@ cJSON *dg_tune_report_json(const dg_tune_result *r, int with_pruned) {
            cJSON_AddStringToObject(o, "cache_file", r->cache_path) &&
            cJSON_AddNumberToObject(o, "seconds", r->from_cache ? r->entry.tune_seconds : r->seconds) &&
            cJSON_AddBoolToObject(o, "budget_hit", r->budget_hit) &&
+           cJSON_AddStringToObject(o, "bucket", r->bucket ? "small" : "large") &&
+           cJSON_AddNumberToObject(o, "model_rank", r->from_cache ? r->entry.model_rank : r->model_rank) &&
+           cJSON_AddNumberToObject(o, "model_err", fin(r->from_cache ? r->entry.model_err : r->model_err)) &&
+           cJSON_AddNumberToObject(o, "model_skipped", r->model_skipped) &&
+           cJSON_AddNumberToObject(o, "seeds", r->n_seeds) &&
            cJSON_AddNumberToObject(o, "variants_valid", r->n_valid) &&
            cJSON_AddNumberToObject(o, "variants_pruned", r->n_pruned) &&
            cJSON_AddStringToObject(o, "winner", r->winner >= 0 ? r->c[r->winner].spec : "") &&
@@ -313,5 +341,169 @@ dg_status dg_tune_report_plot(const char *png, const dg_tune_result *const *rs, 
   fprintf(g, "unset multiplot\n");
   const int rc = pclose(g);
   DG_CHECK(rc == 0, DG_ERR_IO, "gnuplot failed (status %d) writing %s", rc, png);
+  return DG_OK;
+}
+
+/* ---- comparison across devices (dgtd tune --report) ---------------------------------------- */
+
+typedef struct {
+  char device[DG_DEVICE_STR];
+  char source[24];  /* "shipped" / "cache" */
+  int N, bucket;
+  dg_precision p;
+  char winner[DG_VARIANT_SPEC_MAX];
+  double dofs_s, roof_pct, vs_base, tune_s;
+  int model_rank, stale;
+} cmp_row;
+
+static int cmp_rows(const void *a, const void *b) {
+  const cmp_row *x = a, *y = b;
+  if (x->p != y->p) return (int)x->p - (int)y->p;
+  if (x->bucket != y->bucket) return x->bucket - y->bucket;
+  if (x->N != y->N) return x->N - y->N;
+  const int d = strcmp(x->device, y->device);
+  return d ? d : strcmp(x->source, y->source);
+}
+
+static dg_status collect_dir(const char *dir, const char *source, uint64_t hash, cmp_row **rows,
+                             int *n, int *cap) {
+  DIR *d = opendir(dir);
+  if (!d) return DG_OK;
+  struct dirent *de;
+  dg_status st = DG_OK;
+  while (st == DG_OK && (de = readdir(d))) {
+    const size_t len = strlen(de->d_name);
+    if (len < 6 || strcmp(de->d_name + len - 5, ".json") != 0) continue;
+    char path[DG_TUNE_PATH + 300];
+    snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+    dg_tune_file f;
+    int exists = 0;
+    if (dg_tune_file_read(path, &f, &exists, NULL) != DG_OK) { /* skipped, as lookups do */
+      dg_error_clear();
+      continue;
+    }
+    for (int i = 0; i < f.n && st == DG_OK; ++i)
+      for (int j = 0; j < f.devices[i].n; ++j) {
+        const dg_tune_device_rec *rec = &f.devices[i];
+        const dg_tune_entry *e = &rec->entries[j];
+        if (*n == *cap) {
+          const int nc = *cap ? 2 * *cap : 64;
+          cmp_row *nr = realloc(*rows, sizeof *nr * (size_t)nc);
+          if (!nr) {
+            st = DG_ERROR(DG_ERR_MEMORY, "out of memory reading %s", path);
+            break;
+          }
+          *rows = nr;
+          *cap = nc;
+        }
+        cmp_row *r = &(*rows)[(*n)++];
+        memset(r, 0, sizeof *r);
+        snprintf(r->device, sizeof r->device, "%s", rec->key.name);
+        snprintf(r->source, sizeof r->source, "%s", source);
+        r->N = e->N;
+        r->p = e->precision;
+        r->bucket = e->bucket;
+        snprintf(r->winner, sizeof r->winner, "%s", e->winner);
+        const dg_stage_counts c = dg_count_stage(e->N, e->precision, e->K);
+        const double s = e->median_ns * 1e-9;
+        r->dofs_s = e->K > 0 && s > 0 ? c.dofs / s : 0;
+        r->roof_pct = rec->has_limits && s > 0
+                          ? 100 * dg_limits_roofline_s(&rec->limits, e->precision, c.flops, c.bytes) / s
+                          : -1;
+        r->vs_base = e->baseline_ns > 0 ? e->baseline_ns / e->median_ns : 0;
+        r->tune_s = e->tune_seconds;
+        r->model_rank = e->model_rank;
+        r->stale = e->template_hash != hash;
+      }
+    dg_tune_file_free(&f);
+  }
+  closedir(d);
+  return st;
+}
+
+dg_status dg_tune_compare(const dg_tune_paths *paths, FILE *out, const char *png) {
+  cmp_row *rows = NULL;
+  int n = 0, cap = 0;
+  uint64_t hash = 0;
+  if (dg_codegen_templates_hash(NULL, &hash) != DG_OK) dg_error_clear();
+  dg_status st = collect_dir(paths->shipped_dir, "shipped", hash, &rows, &n, &cap);
+  if (st == DG_OK) st = collect_dir(paths->cache_dir, "cache", hash, &rows, &n, &cap);
+  if (st != DG_OK) {
+    free(rows);
+    return st;
+  }
+  if (n) qsort(rows, (size_t)n, sizeof *rows, cmp_rows);
+  fprintf(out, "tuning results in %s (shipped) and %s (cache): %d entries\n", paths->shipped_dir,
+          paths->cache_dir, n);
+  fprintf(out, "%-6s %-5s %2s  %-34s %-7s %9s %6s %6s %7s  %s\n", "prec", "size", "N", "device",
+          "from", "MDOF/s", "%roof", "xbase", "tune s", "winner (model rank; * stale)");
+  for (int i = 0; i < n; ++i) {
+    const cmp_row *r = &rows[i];
+    char roof[16], base[16];
+    if (r->roof_pct >= 0) snprintf(roof, sizeof roof, "%.1f", r->roof_pct);
+    else snprintf(roof, sizeof roof, "-");
+    if (r->vs_base > 0) snprintf(base, sizeof base, "%.2f", r->vs_base);
+    else snprintf(base, sizeof base, "-");
+    char rank[16] = "";
+    if (r->model_rank > 0) snprintf(rank, sizeof rank, " (#%d)", r->model_rank);
+    fprintf(out, "%-6s %-5s %2d  %-34.34s %-7s %9.1f %6s %6s %7.0f  %s%s%s\n",
+            dg_precision_name(r->p), r->bucket ? "small" : "large", r->N, r->device, r->source,
+            r->dofs_s * 1e-6, roof, base, r->tune_s, r->winner, rank, r->stale ? " *" : "");
+  }
+  if (png && n) {
+    /* One bar group per order, one series per (device, source, precision, bucket). */
+    char series[32][DG_DEVICE_STR + 48];
+    int ns = 0;
+    for (int i = 0; i < n && ns < 32; ++i) {
+      char lab[DG_DEVICE_STR + 48];
+      snprintf(lab, sizeof lab, "%.60s (%s, %s, %s)", rows[i].device, rows[i].source,
+               dg_precision_name(rows[i].p), rows[i].bucket ? "small" : "large");
+      int dup = 0;
+      for (int j = 0; j < ns; ++j) dup |= !strcmp(series[j], lab);
+      if (!dup) snprintf(series[ns++], sizeof series[0], "%s", lab);
+    }
+    FILE *g = popen("gnuplot", "w");
+    if (!g) {
+      free(rows);
+      return DG_ERROR(DG_ERR_IO, "cannot run gnuplot: %s", strerror(errno));
+    }
+    fprintf(g, "set terminal pngcairo size 1100,600 font ',9'\nset output '%s'\n", png);
+    fprintf(g, "set title 'tuned winners: MDOF/s per RK stage by order (tuning/ and the user cache)'\n"
+               "set style data histograms\nset style histogram clustered gap 1\n"
+               "set style fill solid 0.85\nset key outside below\nset xlabel 'order N'\n"
+               "set ylabel 'MDOF/s (one RK stage)'\nset yrange [0:*]\n");
+    fprintf(g, "$d << EOD\n");
+    for (int N = 1; N <= 15; ++N) {
+      int any = 0;
+      double v[32] = {0};
+      for (int i = 0; i < n; ++i) {
+        if (rows[i].N != N) continue;
+        char lab[DG_DEVICE_STR + 48];
+        snprintf(lab, sizeof lab, "%.60s (%s, %s, %s)", rows[i].device, rows[i].source,
+                 dg_precision_name(rows[i].p), rows[i].bucket ? "small" : "large");
+        for (int j = 0; j < ns; ++j)
+          if (!strcmp(series[j], lab)) v[j] = rows[i].dofs_s * 1e-6, any = 1;
+      }
+      if (!any) continue;
+      fprintf(g, "%d", N);
+      for (int j = 0; j < ns; ++j) fprintf(g, " %.3f", v[j]);
+      fprintf(g, "\n");
+    }
+    fprintf(g, "EOD\nplot ");
+    for (int j = 0; j < ns; ++j) {
+      char t[DG_DEVICE_STR + 48];
+      size_t m = 0;
+      for (const char *q = series[j]; *q && m + 1 < sizeof t; ++q)
+        if (*q != '\'' && *q != '"') t[m++] = *q;
+      t[m] = '\0';
+      fprintf(g, "%s$d using %d:xtic(1) title '%s'", j ? ", " : "", j + 2, t);
+    }
+    fprintf(g, "\n");
+    const int rc = pclose(g);
+    free(rows);
+    DG_CHECK(rc == 0, DG_ERR_IO, "gnuplot failed (status %d) writing %s", rc, png);
+    return DG_OK;
+  }
+  free(rows);
   return DG_OK;
 }

@@ -17,6 +17,7 @@
 #include "core/clock.h"
 #include "core/files.h"
 #include "core/log.h"
+#include "tune/model.h"
 #include "tune/timing.h"
 #include "tune/tune.h"
 
@@ -36,6 +37,8 @@ dg_status dg_tune_options_default(dg_tune_options *o) {
   o->write_cache = 1;
   o->lock_wait_s = -1;
   o->contention_max = 0.25;
+  o->use_known = 1;
+  o->use_model = 1;
   DG_CALL(dg_tune_paths_default(&o->paths));
   return DG_OK;
 }
@@ -91,6 +94,10 @@ typedef struct {
   int cost_n, done, planned, stage, batch;
   dg_variant dflt;
   char tag[32];
+  dg_known known;        /* measurements of this and similar devices */
+  dg_cost_model model;
+  int model_on;          /* rank and prune by the model */
+  int trained_prior;     /* the model had data before this search timed anything */
 } ctx_t;
 
 static double elapsed(const ctx_t *c) { return dg_now_s() - c->t0; }
@@ -569,11 +576,137 @@ static int pending_in(const ctx_t *c, const int *list, int n) {
   return p;
 }
 
+static int model_order(ctx_t *c, int *list, int n);
+
 static dg_status run_list(ctx_t *c, int stage, int *list, int n, int future) {
   c->stage = stage;
+  if (stage > 0) n = model_order(c, list, n);
   c->planned = c->done + pending_in(c, list, n) + future;
   DG_CALL(evaluate(c, list, n, 0));
   return DG_OK;
+}
+
+static void anchors(ctx_t *c);
+
+/* ---- the cost model in the search -------------------------------------------------------- */
+
+/* Refit on what is known plus this search's timings (weighted up: they are this device, this
+ * problem, now). */
+static void model_refit(ctx_t *c) {
+  const int extra = c->r->n;
+  dg_model_sample *s = malloc(sizeof *s * (size_t)(c->known.n + extra + 1));
+  if (!s) return;
+  int n = 0;
+  for (int i = 0; i < c->known.n; ++i) s[n++] = c->known.s[i];
+  for (int i = 0; i < c->r->n; ++i) {
+    const dg_tune_candidate *k = &c->r->c[i];
+    if (k->status != DG_CAND_TIMED) continue;
+    dg_model_sample *q = &s[n++];
+    q->v = k->v;
+    q->N = c->r->N;
+    q->p = c->r->precision;
+    q->K = c->r->K;
+    q->ns = k->median_ns;
+    q->w = 8;
+    q->bound_s = 0;
+  }
+  dg_model_fit(&c->model, s, n);
+  free(s);
+}
+
+static int cmp_double(const void *a, const void *b) {
+  const double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The relative timing noise (half the median min-max spread, 2%..15%) and the model's
+ * out-of-sample error (median |log(measured / predicted)| over the timed candidates that
+ * had a prediction), from this search. *nerr: how many predictions were checked. */
+static void noise_and_error(const ctx_t *c, double *noise, double *err, int *nerr) {
+  double *sp = malloc(sizeof *sp * (size_t)(c->r->n + 1));
+  double *er = malloc(sizeof *er * (size_t)(c->r->n + 1));
+  int ns = 0, ne = 0;
+  *noise = 0.05;
+  *err = 1;
+  *nerr = 0;
+  if (!sp || !er) goto out;
+  for (int i = 0; i < c->r->n; ++i) {
+    const dg_tune_candidate *k = &c->r->c[i];
+    if (k->status != DG_CAND_TIMED || !(k->median_ns > 0)) continue;
+    sp[ns++] = (k->max_ns - k->min_ns) / (2 * k->median_ns);
+    if (k->pred_ns > 0 && !k->seed && k->stage > 0) er[ne++] = fabs(log(k->median_ns / k->pred_ns));
+  }
+  if (ns) {
+    qsort(sp, (size_t)ns, sizeof *sp, cmp_double);
+    *noise = fmin(0.15, fmax(0.02, sp[ns / 2]));
+  }
+  if (ne) {
+    qsort(er, (size_t)ne, sizeof *er, cmp_double);
+    *err = er[ne / 2];
+  }
+  *nerr = ne;
+out:
+  free(sp);
+  free(er);
+}
+
+static double best_timed_ns(const ctx_t *c) {
+  double b = INFINITY;
+  for (int i = 0; i < c->r->n; ++i)
+    if (c->r->c[i].status == DG_CAND_TIMED && c->r->c[i].median_ns < b) b = c->r->c[i].median_ns;
+  return b;
+}
+
+/* Order list by prediction (fastest first) and drop the pending candidates that, even as
+ * much faster than predicted as the model has been wrong (1.5 x its median error, at least
+ * 10%), would not beat the best measured time by more than the noise; a candidate with a
+ * feature value the model has no data on is never dropped (the model knows nothing of it). Pruning starts once
+ * the model has proved itself on 3 predictions, or at once when it was trained on data
+ * from before this search. Returns the new count. */
+static int model_order(ctx_t *c, int *list, int n) {
+  if (!c->model_on || n <= 0) return n;
+  model_refit(c);
+  double *pred = malloc(sizeof *pred * (size_t)n);
+  if (!pred) return n;
+  for (int i = 0; i < n; ++i) {
+    dg_tune_candidate *k = &c->r->c[list[i]];
+    pred[i] = dg_model_predict_ns(&c->model, &k->v, c->r->N, c->r->precision, c->r->K);
+    if (k->status == DG_CAND_PENDING) k->pred_ns = pred[i];
+  }
+  for (int i = 1; i < n; ++i) /* insertion sort: lists are short */
+    for (int j = i; j > 0 && pred[j] < pred[j - 1]; --j) {
+      const double t = pred[j];
+      pred[j] = pred[j - 1];
+      pred[j - 1] = t;
+      const int u = list[j];
+      list[j] = list[j - 1];
+      list[j - 1] = u;
+    }
+  double noise, err;
+  int nerr;
+  noise_and_error(c, &noise, &err, &nerr);
+  c->r->noise = noise;
+  const double best = best_timed_ns(c);
+  int m = 0;
+  if ((nerr >= 3 || (c->trained_prior && c->stage > 1)) && isfinite(best)) {
+    const double u = fmax(0.10, 1.5 * (nerr >= 3 ? err : 0.3));
+    for (int i = 0; i < n; ++i) {
+      const dg_tune_candidate *k = &c->r->c[list[i]];
+      if (k->status == DG_CAND_PENDING && pred[i] * exp(-u) >= best * (1 - noise) &&
+          dg_model_covers(&c->model, &k->v, c->r->N, c->r->precision)) {
+        c->r->model_skipped++;
+        if (c->opt->verbose >= 2 && c->log)
+          fprintf(c->log, "%s stage %d  model: skip %s (predicted %.3f ms, best %.3f ms)\n",
+                  c->tag, c->stage, k->spec, pred[i] * 1e-6, best * 1e-6);
+        continue;
+      }
+      list[m++] = list[i];
+    }
+  } else {
+    m = n;
+  }
+  free(pred);
+  return m;
 }
 
 /* Widest vector width the enumeration offers for work=vec. */
@@ -615,7 +748,44 @@ static dg_status staged_search(ctx_t *c) {
   dg_variant base = dg_variant_baseline(p);
   DG_CALL_GOTO(done, push(c, &base, list, &n));
   DG_CALL_GOTO(done, push(c, &c->dflt, list, &n));
+  anchors(c);
+  for (int i = 0; i < c->known.n_seeds; ++i) {
+    dg_variant v;
+    if (dg_variant_parse(c->known.seeds[i], &v) != DG_OK) {
+      dg_error_clear();
+      continue;
+    }
+    v.precision = p;
+    const int before = n;
+    DG_CALL_GOTO(done, push(c, &v, list, &n));
+    if (n > before) {
+      c->r->c[list[n - 1]].seed = 1;
+      c->r->n_seeds++;
+    }
+  }
   DG_CALL_GOTO(done, run_list(c, 0, list, n, 10 + 2 * 8 + 2 * 16));
+  /* Confirming a stored result: the stored winner still wins (within the noise) and has
+   * not slowed down against the baseline: nothing more to search. */
+  if (c->opt->confirm && c->known.self.n_rank && !c->known.self_stale) {
+    const int w = find_cand(c->r, c->known.self.winner);
+    const int b = c->r->baseline >= 0 ? c->r->baseline : -1;
+    double noise, err;
+    int nerr;
+    noise_and_error(c, &noise, &err, &nerr);
+    c->r->noise = noise;
+    int held = w >= 0 && c->r->c[w].status == DG_CAND_TIMED &&
+               c->r->c[w].median_ns <= best_timed_ns(c) * (1 + noise);
+    if (held && b >= 0 && c->r->c[b].status == DG_CAND_TIMED && c->known.self.baseline_ns > 0) {
+      const double then = c->known.self.median_ns / c->known.self.baseline_ns;
+      const double now = c->r->c[w].median_ns / c->r->c[b].median_ns;
+      held = now <= then * (1 + 2 * noise);
+    }
+    c->r->confirmed = held ? 1 : 2;
+    if (c->log && c->opt->verbose)
+      fprintf(c->log, "%s confirm: cached winner %s\n", c->tag,
+              held ? "holds (within the noise): no search" : "regressed: searching again");
+    if (held) goto done;
+  }
   /* Stage 1: families with nothing in local memory. */
   n = 0;
   dg_variant s1[DG_TUNE_STAGE1_MAX];
@@ -779,6 +949,59 @@ static dg_status make_entry(ctx_t *c) {
   return DG_OK;
 }
 
+/* The model's rank of the winner among the timed candidates and its prediction error, both
+ * under the model as trained before this search (what was known); bucket and seeds into the
+ * entry. */
+static void model_report(ctx_t *c) {
+  dg_tune_result *r = c->r;
+  r->entry.bucket = r->bucket;
+  snprintf(r->entry.seeded_from, sizeof r->entry.seeded_from, "%.199s", r->seeded_from);
+  if (r->winner < 0 || !c->model_on) return;
+  if (!c->known.n) { /* nothing known before: each candidate's prediction when it was queued */
+    const dg_tune_candidate *w = &r->c[r->winner];
+    if (!(w->pred_ns > 0)) return;
+    int rank = 1;
+    for (int i = 0; i < r->n; ++i)
+      rank += i != r->winner && r->c[i].status == DG_CAND_TIMED && r->c[i].pred_ns > 0 &&
+              r->c[i].pred_ns < w->pred_ns;
+    r->model_rank = r->entry.model_rank = rank;
+    r->model_err = r->entry.model_err = w->pred_ns / w->median_ns - 1;
+    return;
+  }
+  /* The model as it was before this search timed anything. */
+  dg_cost_model prior = c->model;
+  dg_model_fit(&prior, c->known.s, c->known.n);
+  const dg_tune_candidate *w = &r->c[r->winner];
+  const double pw = dg_model_predict_ns(&prior, &w->v, r->N, r->precision, r->K);
+  if (!(pw > 0)) return;
+  int rank = 1;
+  for (int i = 0; i < r->n; ++i) {
+    const dg_tune_candidate *k = &r->c[i];
+    if (i == r->winner || k->status != DG_CAND_TIMED) continue;
+    rank += dg_model_predict_ns(&prior, &k->v, r->N, r->precision, r->K) < pw;
+  }
+  r->model_rank = rank;
+  r->model_err = pw / w->median_ns - 1;
+  r->entry.model_rank = rank;
+  r->entry.model_err = r->model_err;
+}
+
+/* A confirmed stored entry: the variants not re-timed keep their stored numbers after the
+ * re-timed ones, so nothing measured is lost. */
+static dg_status keep_untimed(ctx_t *c) {
+  dg_tune_entry *e = &c->r->entry;
+  const dg_tune_entry *old = &c->known.self;
+  int add = 0;
+  for (int i = 0; i < old->n_rank; ++i) add += find_cand(c->r, old->rank[i].spec) < 0;
+  if (!add) return DG_OK;
+  dg_tune_rank *nr = realloc(e->rank, sizeof *nr * (size_t)(e->n_rank + add));
+  DG_CHECK(nr, DG_ERR_MEMORY, "tune: out of memory");
+  e->rank = nr;
+  for (int i = 0; i < old->n_rank; ++i)
+    if (find_cand(c->r, old->rank[i].spec) < 0) e->rank[e->n_rank++] = old->rank[i];
+  return DG_OK;
+}
+
 /* A result that reports a cached entry (nothing timed now). */
 static dg_status result_from_entry(ctx_t *c, const dg_tune_entry *e) {
   dg_tune_result *r = c->r;
@@ -899,6 +1122,7 @@ dg_status dg_tune_order(dg_device *dev, int N, dg_precision p, const dg_tune_opt
   memset(out, 0, sizeof *out);
   out->N = N;
   out->precision = p;
+  out->bucket = opt->bucket;
   out->winner = out->baseline = out->dflt = -1;
   /* Progress only to the caller's log: without one the search is silent. */
   dg_tune_options silent;
@@ -945,12 +1169,13 @@ dg_status dg_tune_order(dg_device *dev, int N, dg_precision p, const dg_tune_opt
           if (!dg_device_key_equal(&f.devices[i].key, &out->key)) continue;
           for (int j = 0; j < f.devices[i].n; ++j) {
             dg_tune_entry *e = &f.devices[i].entries[j];
-            if (e->N != N || e->precision != p) continue;
+            if (e->N != N || e->precision != p || e->bucket != opt->bucket) continue;
             if (e->template_hash != c.hash) {
               snprintf(out->note, sizeof out->note,
                        "cached result in %s is stale (templates changed): re-tuning", out->cache_path);
               continue;
             }
+            if (opt->confirm) break; /* re-timed below */
             st = result_from_entry(&c, e);
             break;
           }
@@ -971,8 +1196,48 @@ dg_status dg_tune_order(dg_device *dev, int N, dg_precision p, const dg_tune_opt
     }
   }
 
+  /* What is known: this device's stored measurements (a stale entry's ranking seeds the
+   * search, a fresh one's is confirmed), else the winners of the nearest known devices; all
+   * of it trains the cost model. */
+  out->bucket = opt->bucket;
+  if (!opt->specs) {
+    DG_CALL_GOTO(done, dg_known_collect(&opt->paths, &dev->info, N, p, (dg_bucket)opt->bucket,
+                                        c.hash, &c.known));
+    if (!opt->use_known) { /* only this device's own measurements */
+      int m = 0;
+      for (int i = 0; i < c.known.n; ++i)
+        if (c.known.s[i].w >= 1) c.known.s[m++] = c.known.s[i];
+      c.known.n = m;
+      c.known.n_seeds = 0;
+      c.known.seed_from[0] = '\0';
+      c.known.have_other_limits = 0;
+    }
+    if (opt->force) { /* start over: no stored result of this device seeds it */
+      dg_tune_entry_free(&c.known.self);
+      memset(&c.known.self, 0, sizeof c.known.self);
+    }
+    if (c.known.self.n_rank) {
+      c.known.n_seeds = 0;
+      for (int i = 0; i < c.known.self.n_rank && c.known.n_seeds < FINALISTS; ++i)
+        snprintf(c.known.seeds[c.known.n_seeds++], DG_VARIANT_SPEC_MAX, "%s",
+                 c.known.self.rank[i].spec);
+      snprintf(c.known.seed_from, sizeof c.known.seed_from, "%.240s (this device, %s)",
+               out->cache_path, c.known.self_stale ? "stale entry" : "stored ranking");
+    }
+    snprintf(out->seeded_from, sizeof out->seeded_from, "%s", c.known.seed_from);
+    const dg_device_limits *ml = limits                     ? limits
+                                 : c.known.have_self_limits ? &c.known.self_limits
+                                 : c.known.have_other_limits ? &c.known.other_limits
+                                                             : NULL;
+    dg_model_init(&c.model, &dev->info, ml);
+    c.trained_prior = c.known.n > 0;
+    c.model_on = opt->use_model;
+  }
+
   /* The timing problem. */
-  const double dofs = opt->target_dofs > 0 ? opt->target_dofs : dg_tune_target_dofs(&dev->info, p);
+  const double dofs = opt->target_dofs > 0 ? opt->target_dofs
+                                           : dg_bucket_target_dofs(&dev->info, N, p,
+                                                                   (dg_bucket)opt->bucket);
   DG_CALL_GOTO(done, dg_verify_case_create(&c.big, N, dg_tune_box_n(dofs, N)));
   out->K = c.big->mesh->K;
   out->counts = dg_count_stage(N, p, out->K);
@@ -1027,6 +1292,8 @@ dg_status dg_tune_order(dg_device *dev, int N, dg_precision p, const dg_tune_opt
   DG_CALL_GOTO(done, final_round(&c));
   anchors(&c);
   DG_CALL_GOTO(done, make_entry(&c));
+  model_report(&c);
+  if (out->confirmed == 1) DG_CALL_GOTO(done, keep_untimed(&c));
   out->seconds = elapsed(&c);
   out->entry.tune_seconds = out->seconds;
   if (out->winner >= 0 && opt->write_cache) {
@@ -1044,6 +1311,7 @@ dg_status dg_tune_order(dg_device *dev, int N, dg_precision p, const dg_tune_opt
     remove(c.journal_path);
   }
 done:
+  dg_known_free(&c.known);
   if (c.journal) fclose(c.journal);
   if (lock_fd >= 0) close(lock_fd);
   dg_verify_case_destroy(&c.small);

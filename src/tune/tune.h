@@ -76,6 +76,13 @@ dg_tune_found dg_tune_lookup_at(const dg_tune_paths *paths, const dg_device_info
                                 dg_precision p, uint64_t template_hash, dg_variant *out,
                                 dg_tune_entry *entry, char *desc, size_t cap);
 
+/* The same for a problem-size bucket (tune/model.h): an entry of that bucket first, else one
+ * of the other bucket (desc says so). entry may be NULL (the ranking is not copied). */
+dg_tune_found dg_tune_lookup_bucket(const dg_tune_paths *paths, const dg_device_info *info,
+                                    int N, dg_precision p, int bucket, uint64_t template_hash,
+                                    dg_variant *out, dg_tune_entry *entry, char *desc,
+                                    size_t cap);
+
 /* ---- tuning -------------------------------------------------------------------------------- */
 
 typedef enum {
@@ -103,6 +110,8 @@ typedef struct {
   int in_final;              /* re-timed in stage 4 */
   int unfinished;            /* journalled attempts without an outcome (killed runs): the
                                 first is retried, a second one excludes the variant */
+  double pred_ns;            /* the cost model's prediction when it was queued (0: none) */
+  int seed;                  /* 1: a seed (transfer from a known device, or a stored result) */
 } dg_tune_candidate;
 
 typedef struct {
@@ -125,6 +134,12 @@ typedef struct {
   /* Device limits measured on a CPU device while other processes used more than this share
    * of the host's CPU time are not cached (default 0.25; > 1 disables the check). */
   double contention_max;
+  int bucket;              /* dg_bucket (tune/model.h): the problem size tuned for */
+  int use_known;           /* seed and train from other devices' results (default 1) */
+  int use_model;           /* order candidates by the cost model and skip those it says
+                              cannot win by more than the noise (default 1) */
+  int confirm;             /* with a fresh cached entry: re-time its top few and re-tune if
+                              the winner regressed (instead of reporting the entry) */
 } dg_tune_options;
 
 /* Defaults: no budget, 7 repeats, progress on, cache read and written, paths from the
@@ -149,6 +164,14 @@ typedef struct {
   int from_cache;          /* 1: nothing was timed, the cached entry is reported */
   char cache_path[DG_TUNE_PATH + 64];
   char note[2600];         /* warnings (corrupt cache moved aside, ...) */
+  int bucket;
+  int n_seeds;             /* seeds timed in stage 0 */
+  char seeded_from[300];   /* where they came from */
+  int model_skipped;       /* candidates the cost model ruled out */
+  int model_rank;          /* the model's rank of the winner among the timed (1 = first) */
+  double model_err;        /* winner's prediction / measurement - 1 */
+  double noise;            /* timing noise used by the stopping rule (relative) */
+  int confirmed;           /* confirm: 1 the cached winner held, 2 it regressed: re-tuned */
   dg_tune_entry entry;     /* what was (or would be) cached */
 } dg_tune_result;
 
@@ -188,5 +211,10 @@ struct cJSON *dg_tune_report_json(const dg_tune_result *r, int with_pruned);
 dg_status dg_tune_report_csv(const char *path, const dg_tune_result *const *r, int n) DG_NODISCARD;
 dg_status dg_tune_report_plot(const char *png, const dg_tune_result *const *r,
                               int n) DG_NODISCARD;
+/* `dgtd tune --report`: every entry of the shipped and cache directories, per (precision,
+ * bucket, N, device), with the winner's MDOF/s, % of roofline (with the device's stored
+ * limits), speedup over the baseline, tuning time and the model's rank; png (may be NULL)
+ * gets grouped bars of MDOF/s per order (gnuplot). */
+dg_status dg_tune_compare(const dg_tune_paths *paths, FILE *out, const char *png) DG_NODISCARD;
 
 #endif
