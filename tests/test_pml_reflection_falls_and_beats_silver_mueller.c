@@ -1,26 +1,15 @@
-/* CFS-PML reflection (reference backend): a dipole pulse in the unit box truncated by a
+/* CFS-PML reflection (OpenCL, double precision: the runs are those of the reference
+ * backend, which test_pml_cl_stable_and_agrees_with_reference checks, only faster): a dipole pulse in the unit box truncated by a
  * PML of 1, 2, 3 cells against the same inner box inside a domain so large that nothing
  * comes back within the time window (the reference). E at probes near the truncation's
  * faces, edges and corner: the relative difference falls as the layer thickens, and is at
  * least 20x smaller than with the first-order Silver-Mueller condition on the inner box. */
 #include "test_pml_util.h"
 
-static double run(const pml_setup *s, double *rec) {
-  pml_problem b;
-  pml_problem_create(&b, s);
-  dg_stepper *st = NULL;
-  assert_dg_ok(dg_stepper_ref_create(&st, b.p, NULL));
-  pml_record(&b, st, rec, NULL);
-  dg_stepper_destroy(&st);
-  const int steps = b.steps;
-  pml_problem_destroy(&b);
-  return steps;
-}
-
 static void test_pml_reflection(void **state) {
-  (void)state;
+  dg_device *dev = test_device(state, 1);
   const int all = getenv("DGTD_TEST_ALL") != NULL;
-  pml_setup s = {.N = 2, .cells = 4, .T = 2.6, .cfl = 1.0};
+  pml_setup s = {.N = 2, .cells = 3, .T = 2.6, .cfl = 1.0};
   dg_pml_params_default(&s.par);
   /* The step of the thinnest layer (its profile is the stiffest), for every run. */
   s.trunc = TRUNC_PML;
@@ -35,11 +24,11 @@ static void test_pml_reflection(void **state) {
   assert_dg_ok(DG_ALLOC(ref, nrec));
   assert_dg_ok(DG_ALLOC(got, nrec));
   s.trunc = TRUNC_BIG;
-  s.extra = 4; /* 1 + 4 h = 2: the first echo needs 2 * 2 - 0.9 > T */
-  assert_int_equal(run(&s, ref), steps);
+  s.extra = 3; /* 1 + 3 h = 2: the first echo needs 2 * 2 - 0.9 > T */
+  assert_int_equal(pml_run(&s, dev, DG_PREC_DOUBLE, ref, NULL), steps);
   s.trunc = TRUNC_ABC;
   s.extra = 0;
-  assert_int_equal(run(&s, got), steps);
+  assert_int_equal(pml_run(&s, dev, DG_PREC_DOUBLE, got, NULL), steps);
   const double sm = pml_rel_diff(got, ref, steps);
   printf("  truncation          relative difference at the probes\n");
   printf("  Silver-Mueller      %.3e\n", sm);
@@ -48,7 +37,7 @@ static void test_pml_reflection(void **state) {
   for (int n = 1; n <= max_cells; ++n) {
     s.trunc = TRUNC_PML;
     s.extra = n;
-    assert_int_equal(run(&s, got), steps);
+    assert_int_equal(pml_run(&s, dev, DG_PREC_DOUBLE, got, NULL), steps);
     const double r = pml_rel_diff(got, ref, steps);
     printf("  PML %d cell%s         %.3e  (%.0fx smaller)\n", n, n > 1 ? "s" : " ", r, sm / r);
     assert_true(r < prev);
@@ -61,5 +50,5 @@ static void test_pml_reflection(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_pml_reflection)};
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return cmocka_run_group_tests(tests, test_device_setup, test_device_teardown);
 }

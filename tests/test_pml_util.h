@@ -7,7 +7,9 @@
 #ifndef DG_TEST_PML_UTIL_H
 #define DG_TEST_PML_UTIL_H
 
-#include "test_util.h"
+#include "test_device.h"
+
+#include "backend/cl_maxwell.h"
 
 #include "core/alloc.h"
 #include "dg/pml.h"
@@ -101,8 +103,10 @@ static inline void pml_problem_destroy(pml_problem *b) {
   dg_mesh_destroy(&b->m);
 }
 
-/* Run b with stepper st from rest; E at the probes after every step into rec
- * (steps x PML_PROBES x 3), and the energy after every step into energy (may be NULL). */
+/* Run b with stepper st from rest; E at the probes after every PML_EVERY-th step into rec
+ * (steps x PML_PROBES x 3, the others left zero), and the energy after every step into
+ * energy (may be NULL). */
+enum { PML_EVERY = 4 };
 static inline void pml_record(pml_problem *b, dg_stepper *st, double *rec, double *energy) {
   const size_t n = 6 * (size_t)b->g->K * b->g->Np;
   double *q = NULL, vals[6 * PML_PROBES];
@@ -110,7 +114,7 @@ static inline void pml_record(pml_problem *b, dg_stepper *st, double *rec, doubl
   assert_dg_ok(dg_stepper_put_state(st, q));
   for (int i = 0; i < b->steps; ++i) {
     assert_dg_ok(dg_stepper_step(st, i * b->dt, b->dt));
-    if (!rec && !energy) continue;
+    if (!energy && (!rec || i % PML_EVERY)) continue;
     assert_dg_ok(dg_stepper_get_state(st, q));
     if (rec) {
       dg_probes_eval(b->probes, q, vals);
@@ -130,6 +134,34 @@ static inline double pml_rel_diff(const double *a, const double *ref, int steps)
     den = fmax(den, fabs(ref[i]));
   }
   return num / den;
+}
+
+/* A stepper for b: the reference (dev NULL) or the device's default variant in prec. */
+static inline dg_stepper *pml_stepper(pml_problem *b, dg_device *dev, dg_precision prec) {
+  dg_stepper *st = NULL;
+  if (!dev) {
+    assert_dg_ok(dg_stepper_ref_create(&st, b->p, NULL));
+    return st;
+  }
+  const dg_variant v = dg_variant_default(&dev->info, b->g->N, prec);
+  dg_cl_maxwell *op = NULL;
+  assert_dg_ok(dg_cl_maxwell_create(&op, dev, b->p, &v, NULL));
+  assert_dg_ok(dg_stepper_cl_create(&st, op));
+  return st;
+}
+
+/* Run setup s on dev (NULL: reference) in prec, recording the probes (and energies); returns
+ * the number of steps. */
+static inline int pml_run(const pml_setup *s, dg_device *dev, dg_precision prec, double *rec,
+                          double *energy) {
+  pml_problem b;
+  pml_problem_create(&b, s);
+  dg_stepper *st = pml_stepper(&b, dev, prec);
+  pml_record(&b, st, rec, energy);
+  dg_stepper_destroy(&st);
+  const int steps = b.steps;
+  pml_problem_destroy(&b);
+  return steps;
 }
 
 #endif
