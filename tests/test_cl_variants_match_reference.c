@@ -43,6 +43,47 @@ static int check(dg_device *dev, const char *spec, int N) {
   return 1;
 }
 
+/* The same with a CFS-PML (and dipoles, one inside the layer, and an incident wave): the
+ * PML kernels (pml.cl) in each way the stage can hold its right-hand side (separate update,
+ * fused lift-update, fused flux-lift, CLBlast), in both precisions; every covering variant
+ * under DGTD_TEST_ALL. Returns 0 if the device cannot run the variant. */
+static int check_pml(dg_device *dev, const char *spec, int N) {
+  dg_variant v;
+  assert_dg_ok(dg_variant_parse(spec, &v));
+  char why[128];
+  if (!dg_variant_check(&v, &dev->info, N, why, sizeof why)) return 0;
+  if (v.precision == DG_PREC_DOUBLE && !dev->info.has_fp64) return 0;
+  dg_verify_case *c = NULL;
+  assert_dg_ok(dg_verify_case_create(&c, N, 2));
+  assert_dg_ok(dg_verify_case_add_sources(c, DG_VERIFY_DIPOLES | DG_VERIFY_PLANE_WAVE |
+                                                 DG_VERIFY_PML));
+  assert_true(c->phys->pml_K > 0 && c->phys->pml_K < c->mesh->K);
+  double diff = 0;
+  int pass = 0;
+  assert_dg_ok(dg_cl_verify_problem(dev, &v, c->phys, 77u + (uint64_t)N, &diff, &pass));
+  char buf[DG_VARIANT_SPEC_MAX];
+  printf("# PML N=%d %s: %.2e\n", N, dg_variant_print(&v, buf, sizeof buf), diff);
+  assert_true(pass);
+  dg_verify_case_destroy(&c);
+  return 1;
+}
+
+static void test_pml_variants_match_reference(void **state) {
+  dg_device *dev = test_device(state, 0);
+  const char *all = getenv("DGTD_TEST_ALL");
+  const int every = all && all[0] == '1';
+  static const int quick[] = {0, 2, 4, 5, 10};
+  int ran = 0, tried = 0;
+  const size_t n = every ? sizeof covering / sizeof covering[0] : sizeof quick / sizeof quick[0];
+  for (size_t i = 0; i < n; ++i) {
+    const size_t at = every ? i : (size_t)quick[i];
+    ran += check_pml(dev, covering[at].spec, covering[at].N);
+    ++tried;
+  }
+  assert_true(ran >= 1);
+  printf("# %d of %d PML variants ran\n", ran, tried);
+}
+
 /* A device may be too small for a few variants, never for most: a run that verified fewer
  * than 3/4 of what it tried checked too little to pass. */
 static void assert_enough_ran(int ran, int tried) {
@@ -115,11 +156,12 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_covering_set_matches_reference),
       cmocka_unit_test(test_default_variants_match_reference),
+      cmocka_unit_test(test_pml_variants_match_reference),
       cmocka_unit_test(test_enumeration_sample_matches_reference),
   };
   /* The sample runs only in make test-all; registered only then, since the test runner
    * counts cmocka's "not ok # SKIP" lines as failures. */
   const char *all = getenv("DGTD_TEST_ALL");
-  const size_t n = all && all[0] == '1' ? 3 : 2;
+  const size_t n = all && all[0] == '1' ? 4 : 3;
   return _cmocka_run_group_tests("tests", tests, n, test_device_setup, test_device_teardown);
 }

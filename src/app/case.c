@@ -14,6 +14,10 @@
 void dg_case_default(dg_case *c) {
   memset(c, 0, sizeof *c);
   snprintf(c->source, sizeof c->source, "built-in");
+  dg_pml_params_default(&c->pml);
+  c->n_pml_volumes = 1;
+  snprintf(c->pml_volumes[0].name, sizeof c->pml_volumes[0].name, "pml");
+  c->pml_volumes[0].tag = -1;
   for (int d = 0; d < 3; ++d) {
     c->box_lo[d] = 0;
     c->box_hi[d] = 1;
@@ -207,7 +211,7 @@ static dg_status case_path(const ctx *x, const cJSON *v, const char *key, char *
 
 static dg_status parse_mesh(const ctx *x, const cJSON *v, dg_case *c) {
   static const char *const keys[] = {"file", "box", "allow_unmatched_faces", NULL};
-  static const char *const box_keys[] = {"lo", "hi", "cells", NULL};
+  static const char *const box_keys[] = {"lo", "hi", "cells", "pml_cells", NULL};
   DG_CHECK(cJSON_IsObject(v), DG_ERR_INPUT, "%s: mesh: expected an object, got %s", x->file,
            type_name(v));
   DG_CALL(check_keys(x, v, "mesh", keys));
@@ -240,6 +244,8 @@ static dg_status parse_mesh(const ctx *x, const cJSON *v, dg_case *c) {
       c->box_cells[d] = (int)cells[d];
     }
   }
+  if ((it = cJSON_GetObjectItemCaseSensitive(box, "pml_cells")))
+    DG_CALL(get_int(x, it, "mesh.box.pml_cells", 0, 100, &c->box_pml_cells));
   double cell_volume = 1;
   for (int d = 0; d < 3; ++d) {
     DG_CHECK(c->box_hi[d] > c->box_lo[d], DG_ERR_INPUT,
@@ -357,6 +363,47 @@ static dg_status parse_array(const ctx *x, const cJSON *v, const char *path,
            type_name(v));
   int i = 0;
   for (const cJSON *it = v->child; it; it = it->next, ++i) DG_CALL(parse_item(x, it, i, c));
+  return DG_OK;
+}
+
+/* "pml": {"volumes": [names or tags], "thickness", "profile_order", "reflection",
+ * "kappa_max", "alpha_max"}, every key optional (volumes: ["pml"]). */
+static dg_status parse_pml(const ctx *x, const cJSON *v, dg_case *c) {
+  static const char *const keys[] = {"volumes", "thickness", "profile_order", "reflection",
+                                     "kappa_max", "alpha_max", NULL};
+  DG_CHECK(cJSON_IsObject(v), DG_ERR_INPUT, "%s: pml: expected an object, got %s", x->file,
+           type_name(v));
+  DG_CALL(check_keys(x, v, "pml", keys));
+  c->has_pml = 1;
+  const cJSON *it;
+  if ((it = cJSON_GetObjectItemCaseSensitive(v, "volumes"))) {
+    DG_CHECK(cJSON_IsArray(it) && cJSON_GetArraySize(it) >= 1 &&
+                 cJSON_GetArraySize(it) <= DG_CASE_PML_VOLUMES,
+             DG_ERR_INPUT, "%s: pml.volumes: expected an array of 1 to %d physical volume names "
+             "or tags", x->file, DG_CASE_PML_VOLUMES);
+    c->n_pml_volumes = cJSON_GetArraySize(it);
+    for (int i = 0; i < c->n_pml_volumes; ++i) {
+      char where[64];
+      snprintf(where, sizeof where, "pml.volumes[%d]", i);
+      DG_CALL(get_group(x, cJSON_GetArrayItem(it, i), where, &c->pml_volumes[i]));
+    }
+  }
+  if ((it = cJSON_GetObjectItemCaseSensitive(v, "thickness")))
+    DG_CALL(get_positive(x, it, "pml.thickness", &c->pml.thickness));
+  if ((it = cJSON_GetObjectItemCaseSensitive(v, "profile_order")))
+    DG_CALL(get_int(x, it, "pml.profile_order", 0, 10, &c->pml.order));
+  if ((it = cJSON_GetObjectItemCaseSensitive(v, "reflection"))) {
+    DG_CALL(get_positive(x, it, "pml.reflection", &c->pml.reflection));
+    DG_CHECK(c->pml.reflection < 1, DG_ERR_INPUT, "%s: pml.reflection: expected a number in "
+             "(0, 1), got %g", x->file, c->pml.reflection);
+  }
+  if ((it = cJSON_GetObjectItemCaseSensitive(v, "kappa_max"))) {
+    DG_CALL(get_number(x, it, "pml.kappa_max", &c->pml.kappa_max));
+    DG_CHECK(c->pml.kappa_max >= 1 && c->pml.kappa_max <= 100, DG_ERR_INPUT,
+             "%s: pml.kappa_max: expected a number in [1, 100], got %g", x->file, c->pml.kappa_max);
+  }
+  if ((it = cJSON_GetObjectItemCaseSensitive(v, "alpha_max")))
+    DG_CALL(get_positive(x, it, "pml.alpha_max", &c->pml.alpha_max));
   return DG_OK;
 }
 
@@ -689,7 +736,7 @@ dg_status dg_case_parse(dg_case *c, const char *json, const char *path) {
   static const char *const keys[] = {
       "mesh", "order", "precision", "backend", "final_time", "steps", "cfl", "flux",
       "materials", "boundaries", "default_boundary", "sources", "initial", "probes", "output",
-      "checkpoint", "variant", "device", "tune", "tune_budget", NULL};
+      "checkpoint", "variant", "device", "tune", "tune_budget", "pml", NULL};
   static const char *const precisions[] = {"float", "double", NULL};
   static const char *const backends[] = {"opencl", "ref", NULL};
   static const char *const fluxes[] = {"upwind", "central", NULL};
@@ -769,6 +816,8 @@ dg_status dg_case_parse(dg_case *c, const char *json, const char *path) {
     c->tune = (dg_tune_mode)choice;
   }
   if ((it = cJSON_GetObjectItemCaseSensitive(root, "tune_budget"))) DG_CALL_GOTO(done, get_positive(&x, it, "tune_budget", &c->tune_budget));
+  if ((it = cJSON_GetObjectItemCaseSensitive(root, "pml"))) DG_CALL_GOTO(done, parse_pml(&x, it, c));
+  if (c->box_pml_cells > 0 && !c->mesh_file[0]) c->has_pml = 1; /* the box's layer absorbs */
   DG_CALL_GOTO(done, check_duplicate_groups(&x, c));
 done:
   cJSON_Delete(root);

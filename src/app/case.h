@@ -11,12 +11,13 @@
 #include "dg/cavity.h"
 #include "tune/choose.h"
 #include "dg/maxwell.h"
+#include "dg/pml.h"
 #include "dg/source.h"
 #include "io/checkpoint.h"
 #include "io/vtu.h"
 #include "mesh/mesh.h"
 
-enum { DG_CASE_NAME = 128, DG_CASE_PATH = 1024 };
+enum { DG_CASE_NAME = 128, DG_CASE_PATH = 1024, DG_CASE_PML_VOLUMES = 16 };
 
 typedef enum { DG_BACKEND_OPENCL = 0, DG_BACKEND_REF } dg_backend;
 
@@ -52,6 +53,7 @@ typedef struct {
                                intentional (its faces become boundary faces) */
   double box_lo[3], box_hi[3];
   int box_cells[3];
+  int box_pml_cells;        /* mesh.box.pml_cells: layer cells around the box (volume "pml") */
   /* discretisation and time */
   int order;
   dg_precision precision;
@@ -67,6 +69,11 @@ typedef struct {
   dg_case_boundary *boundaries;
   int has_default_bc;
   dg_bc default_bc;         /* for boundary surfaces no entry names */
+  /* CFS-PML ("pml"; implied with its defaults by mesh.box.pml_cells) */
+  int has_pml;
+  int n_pml_volumes;
+  dg_group_ref pml_volumes[DG_CASE_PML_VOLUMES];
+  dg_pml_params pml;
   /* sources */
   int n_dipoles;
   dg_dipole *dipoles;

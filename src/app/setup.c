@@ -152,6 +152,49 @@ done:
   return st;
 }
 
+/* The CFS-PML over the case's PML volumes (after the materials: the profiles use the local
+ * wave speed). The inner box is the bounding box of the whole mesh's other elements, the
+ * outer one the mesh's, the same on every rank. Checkpoints hold the fields only, not the
+ * layer's auxiliary fields, so a PML run refuses them rather than restart wrongly. */
+static dg_status setup_pml(run_state *s) {
+  const dg_case *c = s->c;
+  const dg_mesh *gm = s->global, *m = s->mesh;
+  DG_CHECK(!c->checkpoint_every && !(c->checkpoint_seconds > 0) && !c->restart[0], DG_ERR_INPUT,
+           "%s: checkpoints and restarts are not supported with a PML (its auxiliary fields "
+           "are not saved); drop \"checkpoint\" / --restart or the PML", c->source);
+  int tags[DG_CASE_PML_VOLUMES];
+  for (int i = 0; i < c->n_pml_volumes; ++i) {
+    char what[64];
+    snprintf(what, sizeof what, "pml.volumes[%d]", i);
+    DG_CALL(resolve_group(gm, 3, &c->pml_volumes[i], what, c->source, &tags[i]));
+  }
+  double ilo[3] = {INFINITY, INFINITY, INFINITY}, ihi[3] = {-INFINITY, -INFINITY, -INFINITY};
+  double olo[3], ohi[3];
+  dg_mesh_bbox(gm, olo, ohi);
+  int inner = 0;
+  for (int k = 0; k < gm->K; ++k) {
+    int in = 0;
+    for (int i = 0; i < c->n_pml_volumes; ++i) in |= gm->elem_tag[k] == tags[i];
+    if (in) continue;
+    ++inner;
+    for (int v = 0; v < 4; ++v) {
+      const int vi = gm->EToV[4 * k + v];
+      const double x[3] = {gm->VX[vi], gm->VY[vi], gm->VZ[vi]};
+      for (int d = 0; d < 3; ++d) ilo[d] = fmin(ilo[d], x[d]), ihi[d] = fmax(ihi[d], x[d]);
+    }
+  }
+  DG_CHECK(inner > 0, DG_ERR_INPUT, "%s: pml: every element is in a PML volume; the layer must "
+           "surround an inner domain", c->source);
+  unsigned char *in_pml = NULL;
+  DG_CALL(DG_ALLOC(in_pml, m->K));
+  for (int k = 0; k < m->K; ++k)
+    for (int i = 0; i < c->n_pml_volumes; ++i) in_pml[k] |= m->elem_tag[k] == tags[i];
+  const dg_status st = dg_maxwell_set_pml(s->phys, in_pml, &c->pml, ilo, ihi, olo, ohi);
+  dg_free(&in_pml);
+  DG_CALL(st);
+  return DG_OK;
+}
+
 static dg_status add_sources(run_state *s) {
   const dg_case *c = s->c;
   for (int i = 0; i < c->n_dipoles; ++i) {
@@ -245,8 +288,11 @@ dg_status run_setup_problem(run_state *s, dg_run_result *r) {
               c->mesh_file, s->global->n_unmatched);
   } else {
     for (int d = 0; d < 3; ++d) lo[d] = c->box_lo[d], hi[d] = c->box_hi[d];
-    DG_CALL(check_host_memory(s, 6.0 * c->box_cells[0] * c->box_cells[1] * c->box_cells[2] / s->size));
-    DG_CALL(dg_mesh_box(&s->global, lo, hi, c->box_cells[0], c->box_cells[1], c->box_cells[2]));
+    const double np2 = 2.0 * c->box_pml_cells;
+    DG_CALL(check_host_memory(s, 6.0 * (c->box_cells[0] + np2) * (c->box_cells[1] + np2) *
+                                     (c->box_cells[2] + np2) / s->size));
+    DG_CALL(dg_mesh_box_pml(&s->global, lo, hi, c->box_cells[0], c->box_cells[1],
+                            c->box_cells[2], c->box_pml_cells));
   }
   DG_CALL(dg_case_check_groups(c, s->global));
   s->mesh = s->global;
@@ -260,6 +306,7 @@ dg_status run_setup_problem(run_state *s, dg_run_result *r) {
   DG_CALL(dg_geom_create(&s->geom, s->mesh, s->ref));
   DG_CALL(dg_maxwell_create(&s->phys, s->geom));
   DG_CALL(apply_materials_and_boundaries(s));
+  if (c->has_pml) DG_CALL(setup_pml(s));
   DG_CALL(add_sources(s));
   if (c->n_probes) DG_CALL(setup_probes(s));
   s->n = DG_NFIELDS * (size_t)s->mesh->K * s->ref->Np;

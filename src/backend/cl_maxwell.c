@@ -10,6 +10,7 @@
 #include "device/binary_cache.h"
 #include "device/program.h"
 #include "dg/lserk.h"
+#include "dg/pml.h"
 
 /* Sizes the host decides and writes into every program (common.cl): reals of per-element
  * and per-face data, the work-group size of the 1D kernels. */
@@ -29,6 +30,10 @@ enum { SRC_ARG_OUT_A, SRC_ARG_OUT_B, SRC_ARG_FS, SRC_ARG_PROF, SRC_ARG_NODE, SRC
        SRC_ARG_COUNT, SRC_ARG_GA, SRC_ARG_GB };
 enum { HALO_ARG_Q, HALO_ARG_SLOT, HALO_ARG_BUF, HALO_ARG_N };
 enum { EN_ARG_Q, EN_ARG_FS, EN_ARG_M, EN_ARG_EW, EN_ARG_OUT, EN_ARG_KOWNED };
+enum { PML_ARG_OUT_A, PML_ARG_OUT_B, PML_ARG_C, PML_ARG_SAVED, PML_ARG_W, PML_ARG_WRES,
+       PML_ARG_COEF, PML_ARG_NODE, PML_ARG_FS, PML_ARG_NPN, PML_ARG_A, PML_ARG_DT, PML_ARG_B,
+       PML_ARG_SA, PML_ARG_SB };
+enum { PMLSAVE_ARG_RES, PMLSAVE_ARG_SAVED, PMLSAVE_ARG_NODE, PMLSAVE_ARG_FS, PMLSAVE_ARG_NPN };
 
 /* The names the templates know the host's choices by (common.cl), indexed by the enums of
  * backend/variant.h. */
@@ -56,6 +61,14 @@ struct dg_cl_maxwell {
   cl_mem d_DrT, d_DsT, d_DtT, d_LIFTT; /* operators, transposed: OpT[j*NP + n] */
   cl_mem d_Dall, d_D, d_LIFTrm;        /* CLBlast path: [Dr;Ds;Dt] (3NPP x NP), D, LIFT */
   void *stage;                         /* host staging, 6*fs reals */
+  /* CFS-PML (pml.cl), when phys->pml_K > 0: npn = pml_K*NP PML nodes (padded to npn_pad for
+   * the launch); auxiliary fields w and their RK residual (DG_PML_AUX x npn), coefficients
+   * (DG_PML_COEFS x npn), field-layout index of each PML node, res saved before a fused
+   * lift-update (6 x npn). */
+  int npn;
+  cl_kernel k_pml, k_pmlsave;
+  char name_pml[32], name_pmlsave[32];
+  cl_mem d_pw, d_pwres, d_pcoef, d_pnode, d_psaved;
   char dump_dir[1024];                 /* "" or where the programs' sources go */
   /* MPI halo (dg_cl_maxwell_set_halo): n trace values each way */
   size_t halo_n;
@@ -246,6 +259,35 @@ done:
   return st;
 }
 
+/* The PML (pml.cl): coefficients as in dg_maxwell.pml_coef, the field-layout index of each PML
+ * node, zeroed auxiliary fields and residual, and the res copy of pmlsave. */
+static dg_status build_pml_data(dg_cl_maxwell *op) {
+  const dg_maxwell *p = op->phys;
+  const int Np = op->NP;
+  dg_status st = DG_OK;
+  int *node = NULL;
+  void *zeros = NULL;
+  op->npn = p->pml_K * Np;
+  const size_t npn = (size_t)op->npn;
+  DG_CALL(DG_ALLOC(node, npn));
+  for (int e = 0; e < p->pml_K; ++e)
+    for (int n = 0; n < Np; ++n) node[(size_t)e * Np + n] = (int)dev_index(op, p->pml_elem[e], n);
+  DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_ONLY, npn * sizeof(int), node,
+                                      &op->d_pnode));
+  DG_CALL_GOTO(done, upload_reals(op, p->pml_coef, DG_PML_COEFS * npn, &op->d_pcoef));
+  DG_CALL_GOTO(done, dg_calloc(&zeros, DG_PML_AUX * npn, op->rs));
+  DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_WRITE, DG_PML_AUX * npn * op->rs,
+                                      zeros, &op->d_pw));
+  DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_WRITE, DG_PML_AUX * npn * op->rs,
+                                      zeros, &op->d_pwres));
+  DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_WRITE, 6 * npn * op->rs, zeros,
+                                      &op->d_psaved));
+done:
+  dg_free(&node);
+  free(zeros);
+  return st;
+}
+
 /* Transposed operators: out[j*rows... ] = A[n][j] for an NP x cols row-major A. */
 static void transpose(const double *A, int rows, int cols, double *out) {
   for (int n = 0; n < rows; ++n)
@@ -330,6 +372,7 @@ static dg_status render_source(dg_cl_maxwell *op, const double *ops_t[4], char *
   DG_CALL(dg_kernel_spec_file(&s, "energy.cl"));
   if (blas) DG_CALL(dg_kernel_spec_file(&s, "blas_pointwise.cl"));
   if (op->phys->n_sources) DG_CALL(dg_kernel_spec_file(&s, "source.cl"));
+  if (op->phys->pml_K) DG_CALL(dg_kernel_spec_file(&s, "pml.cl"));
   if (v->literal && !blas) {
     const int np2 = op->NP * op->NP;
     DG_CALL(dg_kernel_spec_array(&s, "c_DrT", ops_t[0], np2));
@@ -378,6 +421,11 @@ static dg_status build_program(dg_cl_maxwell *op, const double *ops_t[4], const 
   DG_CALL_GOTO(done, make_kernel(op, "energy", op->name_energy, &op->k_energy));
   if (op->phys->n_sources)
     DG_CALL_GOTO(done, make_kernel(op, "source", op->name_source, &op->k_source));
+  if (op->phys->pml_K) {
+    DG_CALL_GOTO(done, make_kernel(op, "pml", op->name_pml, &op->k_pml));
+    if (v->path == DG_PATH_KERNELS && v->lift == DG_LIFT_FUSED_UPDATE)
+      DG_CALL_GOTO(done, make_kernel(op, "pmlsave", op->name_pmlsave, &op->k_pmlsave));
+  }
 done:
   dg_free(&src);
   return st;
@@ -449,6 +497,25 @@ static dg_status set_static_args(dg_cl_maxwell *op) {
     DG_CALL(DG_KERNEL_ARG(k, EN_ARG_EW, op->d_ew));
     DG_CALL(DG_KERNEL_ARG(k, EN_ARG_OUT, op->d_eout));
     DG_CALL(DG_KERNEL_ARG(k, EN_ARG_KOWNED, k_owned));
+  }
+  if (op->k_pml) { /* the targets, c and the RK coefficients are set per launch */
+    cl_kernel k = op->k_pml;
+    const cl_mem saved = op->k_pmlsave ? op->d_psaved : none;
+    DG_CALL(DG_KERNEL_ARG(k, PML_ARG_SAVED, saved));
+    DG_CALL(DG_KERNEL_ARG(k, PML_ARG_W, op->d_pw));
+    DG_CALL(DG_KERNEL_ARG(k, PML_ARG_WRES, op->d_pwres));
+    DG_CALL(DG_KERNEL_ARG(k, PML_ARG_COEF, op->d_pcoef));
+    DG_CALL(DG_KERNEL_ARG(k, PML_ARG_NODE, op->d_pnode));
+    DG_CALL(DG_KERNEL_ARG(k, PML_ARG_FS, fs));
+    DG_CALL(DG_KERNEL_ARG(k, PML_ARG_NPN, op->npn));
+  }
+  if (op->k_pmlsave) {
+    cl_kernel k = op->k_pmlsave;
+    DG_CALL(DG_KERNEL_ARG(k, PMLSAVE_ARG_RES, op->d_res));
+    DG_CALL(DG_KERNEL_ARG(k, PMLSAVE_ARG_SAVED, op->d_psaved));
+    DG_CALL(DG_KERNEL_ARG(k, PMLSAVE_ARG_NODE, op->d_pnode));
+    DG_CALL(DG_KERNEL_ARG(k, PMLSAVE_ARG_FS, fs));
+    DG_CALL(DG_KERNEL_ARG(k, PMLSAVE_ARG_NPN, op->npn));
   }
   if (op->k_source) { /* the targets and the batch are set per launch */
     DG_CALL(DG_KERNEL_ARG(op->k_source, SRC_ARG_FS, fs));
@@ -528,6 +595,7 @@ dg_status dg_cl_maxwell_create(dg_cl_maxwell **out, dg_device *dev, const dg_max
   if (op->pw) DG_CALL_GOTO(fail, build_coordinates(op, &op->d_xyz));
   if (phys->n_sources) DG_CALL_GOTO(fail, build_source_data(op, &op->d_sprof, &op->d_snode));
   DG_CALL_GOTO(fail, build_energy_data(op));
+  if (phys->pml_K) DG_CALL_GOTO(fail, build_pml_data(op));
   DG_CALL_GOTO(fail, upload_reals(op, ops_t[0], (size_t)Np * Np, &op->d_DrT));
   DG_CALL_GOTO(fail, upload_reals(op, ops_t[1], (size_t)Np * Np, &op->d_DsT));
   DG_CALL_GOTO(fail, upload_reals(op, ops_t[2], (size_t)Np * Np, &op->d_DtT));
@@ -558,14 +626,15 @@ void dg_cl_maxwell_destroy(dg_cl_maxwell **pop) {
   dg_cl_maxwell *op = *pop;
   if (!op) return;
   if (op->dev && op->dev->queue) clFinish(op->dev->queue);
-  cl_kernel *ks[] = {&op->k_volume, &op->k_flux, &op->k_lift,  &op->k_update,
-                     &op->k_curl,   &op->k_source, &op->k_energy};
+  cl_kernel *ks[] = {&op->k_volume, &op->k_flux, &op->k_lift,   &op->k_update, &op->k_curl,
+                     &op->k_source, &op->k_pml,  &op->k_pmlsave, &op->k_energy};
   for (size_t i = 0; i < sizeof ks / sizeof ks[0]; ++i) dg_kernel_release(ks[i]);
   dg_program_release(&op->prog);
   cl_mem *bs[] = {&op->d_q,    &op->d_res,   &op->d_rhs,  &op->d_flux,  &op->d_egeo,
                   &op->d_fdata, &op->d_vmapM, &op->d_vmapP, &op->d_DrT, &op->d_DsT,
                   &op->d_DtT,  &op->d_LIFTT, &op->d_Dall, &op->d_D,     &op->d_LIFTrm,
-                  &op->d_xyz,  &op->d_sprof, &op->d_snode, &op->d_M, &op->d_ew, &op->d_eout};
+                  &op->d_xyz,  &op->d_sprof, &op->d_snode, &op->d_pw,   &op->d_pwres,
+                  &op->d_pcoef, &op->d_pnode, &op->d_psaved, &op->d_M, &op->d_ew, &op->d_eout};
   for (size_t i = 0; i < sizeof bs / sizeof bs[0]; ++i) dg_buffer_release(bs[i]);
   dg_kernel_release(&op->k_pack);
   dg_kernel_release(&op->k_unpack);
@@ -578,6 +647,23 @@ void dg_cl_maxwell_destroy(dg_cl_maxwell **pop) {
 
 /* ---- state ------------------------------------------------------------------------------ */
 
+/* The PML's auxiliary fields from host w (reference layout of dg/pml.h; NULL: zero), and
+ * their RK residual zeroed. */
+static dg_status put_aux(dg_cl_maxwell *op, const double *w) {
+  if (!op->npn) return DG_OK;
+  const size_t n = DG_PML_AUX * (size_t)op->npn;
+  dg_status st = DG_OK;
+  void *buf = NULL;
+  DG_CALL(dg_calloc(&buf, n, op->rs));
+  DG_CALL_GOTO(done, dg_buffer_write(op->dev, op->d_pwres, 0, n * op->rs, buf));
+  if (w)
+    for (size_t i = 0; i < n; ++i) put_real(op, buf, i, w[i]);
+  DG_CALL_GOTO(done, dg_buffer_write(op->dev, op->d_pw, 0, n * op->rs, buf));
+done:
+  free(buf);
+  return st;
+}
+
 dg_status dg_cl_maxwell_set_state(dg_cl_maxwell *op, const double *q) {
   const size_t KNp = (size_t)op->K * op->NP, n6 = 6 * op->fs;
   memset(op->stage, 0, n6 * op->rs);
@@ -589,6 +675,7 @@ dg_status dg_cl_maxwell_set_state(dg_cl_maxwell *op, const double *q) {
   DG_CALL(dg_buffer_write(op->dev, op->d_q, 0, n6 * op->rs, op->stage));
   memset(op->stage, 0, n6 * op->rs);
   DG_CALL(dg_buffer_write(op->dev, op->d_res, 0, n6 * op->rs, op->stage));
+  DG_CALL(put_aux(op, NULL)); /* the PML starts at rest */
   return DG_OK;
 }
 
@@ -793,6 +880,7 @@ static dg_status run_stage(dg_cl_maxwell *op, double ts, double a, double dt, do
                            ? 4 * (size_t)op->nblk
                            : op->ffs / (size_t)vw;
   const size_t gupd = 6 * op->fs, gcurl = op->fs, l1 = WG1;
+  const size_t gpml = ((size_t)op->npn + WG1 - 1) / WG1 * WG1;
   if (t) memset(t, 0, sizeof *t);
   DG_CALL(halo_begin(op));
   if (v->path == DG_PATH_CLBLAST) {
@@ -819,6 +907,7 @@ static dg_status run_stage(dg_cl_maxwell *op, double ts, double a, double dt, do
       DG_CALL(set_real_arg(op, op->k_lift, LIFT_ARG_DT, update ? dt : 1.0));
       DG_CALL(set_real_arg(op, op->k_lift, LIFT_ARG_B, update ? b : 0.0));
     }
+    if (op->k_pmlsave) DG_CALL(run(op, op->k_pmlsave, op->name_pmlsave, 1, &gpml, &l1, t));
     DG_CALL(run(op, op->k_lift, op->name_lift, 2, g2l, ll, t));
   }
   const int fused_update = v->path == DG_PATH_KERNELS && v->lift == DG_LIFT_FUSED_UPDATE;
@@ -827,6 +916,20 @@ static dg_status run_stage(dg_cl_maxwell *op, double ts, double a, double dt, do
     DG_CALL(set_real_arg(op, op->k_update, UPD_ARG_DT, dt));
     DG_CALL(set_real_arg(op, op->k_update, UPD_ARG_B, b));
     DG_CALL(run(op, op->k_update, op->name_update, 1, &gupd, &l1, t));
+  }
+  if (op->k_pml) { /* corrects the stage on the PML nodes, before the point sources */
+    cl_kernel k = op->k_pml;
+    const cl_mem out_a = update ? op->d_res : fused_update ? op->d_res : op->d_rhs;
+    DG_CALL(DG_KERNEL_ARG(k, PML_ARG_OUT_A, out_a));
+    DG_CALL(DG_KERNEL_ARG(k, PML_ARG_OUT_B, op->d_q));
+    const cl_mem cbuf = fused_update ? op->d_res : op->d_rhs;
+    DG_CALL(DG_KERNEL_ARG(k, PML_ARG_C, cbuf));
+    DG_CALL(set_real_arg(op, k, PML_ARG_A, update ? a : 0.0));
+    DG_CALL(set_real_arg(op, k, PML_ARG_DT, update ? dt : 1.0));
+    DG_CALL(set_real_arg(op, k, PML_ARG_B, update ? b : 0.0));
+    DG_CALL(set_real_arg(op, k, PML_ARG_SA, update ? dt : 1.0));
+    DG_CALL(set_real_arg(op, k, PML_ARG_SB, update ? b * dt : 0.0));
+    DG_CALL(run(op, k, op->name_pml, 1, &gpml, &l1, t));
   }
   if (op->k_source) {
     if (update) /* res = a res + dt (rhs - s), q += b res */
@@ -838,10 +941,28 @@ static dg_status run_stage(dg_cl_maxwell *op, double ts, double a, double dt, do
 }
 
 dg_status dg_cl_maxwell_rhs(dg_cl_maxwell *op, double t, const double *q, double *rhs) {
+  DG_CALL(dg_cl_maxwell_rhs_aux(op, t, q, NULL, rhs, NULL));
+  return DG_OK;
+}
+
+dg_status dg_cl_maxwell_rhs_aux(dg_cl_maxwell *op, double t, const double *q, const double *w,
+                                double *rhs, double *rhs_w) {
   DG_CALL(dg_cl_maxwell_set_state(op, q));
+  DG_CALL(put_aux(op, w));
   DG_CALL(run_stage(op, t, 0, 1, 0, 0, NULL));
   const int in_res = op->v.path == DG_PATH_KERNELS && op->v.lift == DG_LIFT_FUSED_UPDATE;
   DG_CALL(download(op, in_res ? op->d_res : op->d_rhs, rhs));
+  if (rhs_w && op->npn) { /* the stage ran with (a, dt, b) = (0, 1, 0): wres = dw/dt */
+    const size_t n = DG_PML_AUX * (size_t)op->npn;
+    dg_status st = DG_OK;
+    void *buf = NULL;
+    DG_CALL(dg_calloc(&buf, n, op->rs));
+    st = dg_buffer_read(op->dev, op->d_pwres, 0, n * op->rs, buf);
+    if (st == DG_OK)
+      for (size_t i = 0; i < n; ++i) rhs_w[i] = get_real(op, buf, i);
+    free(buf);
+    DG_CALL(st);
+  }
   return DG_OK;
 }
 

@@ -53,6 +53,11 @@ dg_status dg_cl_maxwell_get_state(dg_cl_maxwell *op, double *q) DG_NODISCARD;
 dg_status dg_cl_maxwell_rhs(dg_cl_maxwell *op, double t, const double *q,
                             double *rhs) DG_NODISCARD;
 
+/* The same with a PML's auxiliary fields (dg_maxwell_rhs_aux): w in the reference layout
+ * of dg/pml.h (NULL: zero), rhs_w (NULL: not read back). */
+dg_status dg_cl_maxwell_rhs_aux(dg_cl_maxwell *op, double t, const double *q, const double *w,
+                                double *rhs, double *rhs_w) DG_NODISCARD;
+
 /* One LSERK4 step of length dt from time t on the device state (enqueued; nothing is
  * copied back). */
 dg_status dg_cl_maxwell_step(dg_cl_maxwell *op, double t, double dt) DG_NODISCARD;

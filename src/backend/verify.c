@@ -5,6 +5,7 @@
 
 #include "backend/cl_maxwell.h"
 #include "core/alloc.h"
+#include "dg/pml.h"
 
 double dg_verify_tolerance(dg_precision p) {
   return p == DG_PREC_DOUBLE ? DG_VERIFY_TOL_DOUBLE : DG_VERIFY_TOL_FLOAT;
@@ -97,6 +98,27 @@ dg_status dg_verify_case_add_sources(dg_verify_case *c, unsigned flags) {
     DG_CALL(dg_plane_wave_init(&c->pw));
     dg_maxwell_set_plane_wave(c->phys, &c->pw);
   }
+  if (flags & DG_VERIFY_PML) {
+    const dg_mesh *m = c->mesh;
+    unsigned char *in = NULL;
+    DG_CALL(DG_ALLOC(in, m->K));
+    for (int k = 0; k < m->K; ++k) {
+      double cy = 0, cz = 0;
+      for (int v = 0; v < 4; ++v) {
+        cy += 0.25 * m->VY[m->EToV[4 * k + v]];
+        cz += 0.25 * m->VZ[m->EToV[4 * k + v]];
+      }
+      in[k] = cy > 0.5 || cz > 0.5;
+    }
+    dg_pml_params par;
+    dg_pml_params_default(&par);
+    par.kappa_max = 2;
+    const double ilo[3] = {-1, 0, 0}, ihi[3] = {2, 0.5, 0.5}, olo[3] = {-1, 0, 0},
+                 ohi[3] = {2, 1, 1};
+    const dg_status st = dg_maxwell_set_pml(c->phys, in, &par, ilo, ihi, olo, ohi);
+    dg_free(&in);
+    DG_CALL(st);
+  }
   return DG_OK;
 }
 
@@ -137,7 +159,8 @@ dg_status dg_cl_verify_op_at(dg_cl_maxwell *op, dg_maxwell *phys, double t, uint
   dg_status st = DG_OK;
   const dg_geom *g = phys->geom;
   const dg_variant *v = dg_cl_maxwell_variant(op);
-  const size_t n = 6 * (size_t)g->K * g->Np;
+  /* The fields and, with a PML, its auxiliary fields (random too) and their derivatives. */
+  const size_t nq = 6 * (size_t)g->K * g->Np, n = nq + dg_maxwell_aux_size(phys);
   double *q = NULL, *ref = NULL, *got = NULL;
   *pass = 0;
   *rel_diff = INFINITY;
@@ -145,8 +168,8 @@ dg_status dg_cl_verify_op_at(dg_cl_maxwell *op, dg_maxwell *phys, double t, uint
   DG_CALL_GOTO(done, DG_ALLOC(ref, n));
   DG_CALL_GOTO(done, DG_ALLOC(got, n));
   dg_verify_random_fields(seed, n, q);
-  dg_maxwell_rhs(phys, t, q, NULL, ref);
-  DG_CALL_GOTO(done, dg_cl_maxwell_rhs(op, t, q, got));
+  dg_maxwell_rhs_aux(phys, t, q, NULL, q + nq, ref, ref + nq);
+  DG_CALL_GOTO(done, dg_cl_maxwell_rhs_aux(op, t, q, q + nq, got, got + nq));
   double num = 0, den = 0;
   for (size_t i = 0; i < n; ++i) {
     num += (got[i] - ref[i]) * (got[i] - ref[i]);

@@ -21,7 +21,7 @@
 #include "core/status.h"
 
 enum {
-  DG_CG_MAX_FILES = 8,
+  DG_CG_MAX_FILES = 16,
   DG_CG_MAX_DEFS = 48,
   DG_CG_MAX_ARRAYS = 8,
   DG_CG_NAME = 40,

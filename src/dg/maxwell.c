@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "dg/pml.h"
 
 dg_status dg_maxwell_create(dg_maxwell **out, const dg_geom *g) {
   dg_status st = DG_OK;
@@ -59,6 +60,8 @@ void dg_maxwell_destroy(dg_maxwell **pp) {
   dg_free(&p->DsT);
   dg_free(&p->DtT);
   dg_free(&p->LIFTT);
+  dg_free(&p->pml_elem);
+  dg_free(&p->pml_coef);
   for (int i = 0; i < p->n_sources; ++i) dg_free(&p->sources[i].profile);
   dg_free(&p->sources);
   dg_free(pp);
@@ -140,8 +143,8 @@ static void face_jumps(const dg_maxwell *p, int face, int idM, int idP, double t
   }
 }
 
-void dg_maxwell_rhs(dg_maxwell *p, double t, const double *q, const double *J,
-                    double *rhs) {
+/* The field terms of the right-hand side: curl, lifted flux, conductivity, J. */
+static void rhs_fields(dg_maxwell *p, double t, const double *q, const double *J, double *rhs) {
   const dg_geom *g = p->geom;
   const dg_refel *r = g->ref;
   const int Np = r->Np, Nfp = r->Nfp, K = g->K;
@@ -240,7 +243,12 @@ void dg_maxwell_rhs(dg_maxwell *p, double t, const double *q, const double *J,
 #undef DY
 #undef DZ
   }
-  /* Point dipoles: eps dE/dt gets -J_h, J_h = dir g(t) profile, in the source's element. */
+}
+
+/* Point dipoles: eps dE/dt gets -J_h, J_h = dir g(t) profile, in the source's element. */
+static void add_dipoles(const dg_maxwell *p, double t, double *rhs) {
+  const int Np = p->geom->Np;
+  const size_t KNp = (size_t)p->geom->K * Np;
   for (int i = 0; i < p->n_sources; ++i) {
     const dg_point_source *s = &p->sources[i];
     const double gt = dg_pulse_eval(&s->pulse, t);
@@ -250,6 +258,17 @@ void dg_maxwell_rhs(dg_maxwell *p, double t, const double *q, const double *J,
       for (int n = 0; n < Np; ++n) out[n] -= w * s->profile[n];
     }
   }
+}
+
+void dg_maxwell_rhs_aux(dg_maxwell *p, double t, const double *q, const double *J,
+                        const double *w, double *rhs, double *rhs_w) {
+  rhs_fields(p, t, q, J, rhs);
+  if (p->pml_K) dg_pml_apply(p, w, rhs, rhs_w);
+  add_dipoles(p, t, rhs);
+}
+
+void dg_maxwell_rhs(dg_maxwell *p, double t, const double *q, const double *J, double *rhs) {
+  dg_maxwell_rhs_aux(p, t, q, J, NULL, rhs, NULL);
 }
 
 double dg_maxwell_energy(const dg_maxwell *p, const double *q) {
@@ -281,5 +300,8 @@ double dg_maxwell_dt(const dg_maxwell *p, double cfl) {
     for (int f = 0; f < 4; ++f) fs = fmax(fs, g->Fscale[4 * k + f]);
     dt = fmin(dt, sqrt(p->eps[k] * p->mu[k]) / (fs * n1 * n1));
   }
+  /* The PML's filters decay at rates up to beta: keep beta dt <= cfl (LSERK4 is stable to
+   * about 2.8 on the negative real axis). */
+  if (p->pml_K && p->pml_beta_max > 0) dt = fmin(dt, 1 / p->pml_beta_max);
   return cfl * dt;
 }

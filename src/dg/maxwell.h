@@ -48,6 +48,13 @@ typedef struct {
   dg_point_source *sources; /* owned; added with dg_maxwell_add_dipole */
   double *work;         /* scratch for dg_maxwell_rhs (one element at a time) */
   double *DrT, *DsT, *DtT, *LIFTT; /* transposed reference operators */
+  /* CFS-PML (dg/pml.h; none when pml_K = 0): the PML elements, increasing, and per PML node
+   * j = e*Np + n (e-th PML element, node n) DG_PML_COEFS coefficient arrays of pml_K*Np
+   * values each (coefficient c of node j at c*pml_K*Np + j). */
+  int pml_K;
+  int *pml_elem;
+  double *pml_coef;
+  double pml_beta_max; /* largest filter rate, for the time step */
 } dg_maxwell;
 
 /* Vacuum everywhere (eps = mu = 1, sigma = 0), every boundary face PEC, upwind. */
@@ -64,7 +71,14 @@ dg_status dg_maxwell_add_dipole(dg_maxwell *p, const dg_dipole *d, int elem,
  * backend recognises exactly this incident function. */
 void dg_maxwell_set_plane_wave(dg_maxwell *p, dg_plane_wave *pw);
 
-/* rhs = dq/dt at time t, including the point sources. J (3*K*Np: Jx,Jy,Jz) may be NULL. Uses p->work, so one call at
+/* The full right-hand side with the PML's auxiliary fields (dg/pml.h): rhs = dq/dt and
+ * rhs_w = dw/dt for the fields q (6*K*Np) and the auxiliary fields w (dg_maxwell_aux_size
+ * values; NULL means zero). rhs_w may be NULL (not computed). Without PML elements this is
+ * dg_maxwell_rhs. The PML acts on the field terms; the point dipoles are added after it. */
+void dg_maxwell_rhs_aux(dg_maxwell *p, double t, const double *q, const double *J,
+                        const double *w, double *rhs, double *rhs_w);
+
+/* rhs = dq/dt at time t, including the point sources (with PML: auxiliary fields zero). J (3*K*Np: Jx,Jy,Jz) may be NULL. Uses p->work, so one call at
  * a time per problem. */
 void dg_maxwell_rhs(dg_maxwell *p, double t, const double *q, const double *J,
                     double *rhs);

@@ -45,7 +45,8 @@ dg_status dg_stepper_wrap(dg_stepper **out, const dg_stepper_ops *ops, void *imp
 dg_status dg_stepper_step(dg_stepper *s, double t, double dt) DG_NODISCARD;
 /* The current state into q (waits for queued steps). */
 dg_status dg_stepper_get_state(dg_stepper *s, double *q) DG_NODISCARD;
-/* Replace the state with q and zero the RK residual. */
+/* Replace the state with q and zero the RK residual (and a PML's auxiliary fields: the
+ * state that goes in and out is the fields only, so a PML restarts at rest). */
 dg_status dg_stepper_put_state(dg_stepper *s, const double *q) DG_NODISCARD;
 /* The discrete energy of the current state over this rank's own elements
  * (dg_maxwell_energy), without copying the state out: the health check and the energy

@@ -5,12 +5,14 @@
 
 #include "core/alloc.h"
 #include "dg/lserk.h"
+#include "dg/pml.h"
 #include "dg/stepper.h"
 
 typedef struct {
   dg_maxwell *phys; /* borrowed; its scratch is used */
   dg_trace_exchange halo; /* n = 0 on one process */
   size_t n;     /* 6 K Np */
+  size_t n_all; /* n + the PML's auxiliary fields (dg/pml.h), stored after the fields */
   double *q, *res, *rhs;
 } ref_stepper;
 
@@ -24,13 +26,16 @@ static dg_status ref_rhs(void *ctx, double t, const double *q, double *rhs) {
     DG_CALL(h->end(h->ctx));
     for (size_t b = 0; b < h->n; ++b) qw[h->recv_slot[b]] = recv[b];
   }
-  dg_maxwell_rhs(r->phys, t, q, NULL, rhs);
+  if (r->n_all > r->n)
+    dg_maxwell_rhs_aux(r->phys, t, q, NULL, q + r->n, rhs, rhs + r->n);
+  else
+    dg_maxwell_rhs(r->phys, t, q, NULL, rhs);
   return DG_OK;
 }
 
 static dg_status ref_step(void *impl, double t, double dt) {
   ref_stepper *r = impl;
-  DG_CALL(dg_lserk_step(r->n, r->q, r->res, r->rhs, t, dt, ref_rhs, r));
+  DG_CALL(dg_lserk_step(r->n_all, r->q, r->res, r->rhs, t, dt, ref_rhs, r));
   return DG_OK;
 }
 
@@ -43,7 +48,8 @@ static dg_status ref_get_state(void *impl, double *q) {
 static dg_status ref_put_state(void *impl, const double *q) {
   ref_stepper *r = impl;
   memcpy(r->q, q, r->n * sizeof *q);
-  memset(r->res, 0, r->n * sizeof *r->res);
+  memset(r->q + r->n, 0, (r->n_all - r->n) * sizeof *r->q); /* the PML starts at rest */
+  memset(r->res, 0, r->n_all * sizeof *r->res);
   return DG_OK;
 }
 
@@ -72,9 +78,10 @@ dg_status dg_stepper_ref_create(dg_stepper **out, dg_maxwell *phys, const dg_tra
   r->phys = phys;
   if (halo) r->halo = *halo;
   r->n = DG_NFIELDS * (size_t)phys->geom->K * phys->geom->Np;
-  DG_CALL_GOTO(fail, DG_ALLOC(r->q, r->n));
-  DG_CALL_GOTO(fail, DG_ALLOC(r->res, r->n));
-  DG_CALL_GOTO(fail, DG_ALLOC(r->rhs, r->n));
+  r->n_all = r->n + dg_maxwell_aux_size(phys);
+  DG_CALL_GOTO(fail, DG_ALLOC(r->q, r->n_all));
+  DG_CALL_GOTO(fail, DG_ALLOC(r->res, r->n_all));
+  DG_CALL_GOTO(fail, DG_ALLOC(r->rhs, r->n_all));
   DG_CALL(dg_stepper_wrap(out, &ref_ops, r));
   return DG_OK;
 fail:

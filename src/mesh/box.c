@@ -16,6 +16,12 @@ static const int perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 
 
 dg_status dg_mesh_box(dg_mesh **out, const double lo[3], const double hi[3], int nx, int ny,
                       int nz) {
+  DG_CALL(dg_mesh_box_pml(out, lo, hi, nx, ny, nz, 0));
+  return DG_OK;
+}
+
+dg_status dg_mesh_box_pml(dg_mesh **out, const double lo[3], const double hi[3], int nx, int ny,
+                          int nz, int npml) {
   *out = NULL;
   DG_CHECK(lo && hi, DG_ERR_INPUT, "dg_mesh_box: no bounds given");
   for (int d = 0; d < 3; d++)
@@ -24,6 +30,14 @@ dg_status dg_mesh_box(dg_mesh **out, const double lo[3], const double hi[3], int
              lo[d], hi[d], "xyz"[d]);
   DG_CHECK(nx >= 1 && ny >= 1 && nz >= 1, DG_ERR_INPUT,
            "box mesh: need at least one cell per direction, got %d x %d x %d", nx, ny, nz);
+  DG_CHECK(npml >= 0 && npml <= 1000, DG_ERR_INPUT,
+           "box mesh: PML cells must be in [0, 1000], got %d", npml);
+  const int nin[3] = {nx, ny, nz};
+  double h[3];
+  for (int d = 0; d < 3; d++) h[d] = (hi[d] - lo[d]) / nin[d];
+  nx += 2 * npml;
+  ny += 2 * npml;
+  nz += 2 * npml;
   int64_t cells = (int64_t)nx * ny * nz;
   int64_t verts = (int64_t)(nx + 1) * (ny + 1) * (nz + 1);
   DG_CHECK(cells <= INT_MAX / 24 && verts <= INT_MAX, DG_ERR_INPUT,
@@ -44,10 +58,17 @@ dg_status dg_mesh_box(dg_mesh **out, const double lo[3], const double hi[3], int
     for (int j = 0; j <= ny; j++)
       for (int i = 0; i <= nx; i++) {
         int v = VID(i, j, k);
-        /* Last node set to hi exactly, so the box faces are exactly planar at hi. */
-        m->VX[v] = i == nx ? hi[0] : lo[0] + (hi[0] - lo[0]) * i / nx;
-        m->VY[v] = j == ny ? hi[1] : lo[1] + (hi[1] - lo[1]) * j / ny;
-        m->VZ[v] = k == nz ? hi[2] : lo[2] + (hi[2] - lo[2]) * k / nz;
+        /* The inner box's last node set to hi exactly, so its faces are exactly planar. */
+        const int ijk[3] = {i - npml, j - npml, k - npml};
+        double x[3];
+        for (int d = 0; d < 3; d++)
+          x[d] = ijk[d] == nin[d] ? hi[d]
+                 : ijk[d] < 0 || ijk[d] > nin[d]
+                     ? (ijk[d] < 0 ? lo[d] + h[d] * ijk[d] : hi[d] + h[d] * (ijk[d] - nin[d]))
+                     : lo[d] + (hi[d] - lo[d]) * ijk[d] / nin[d];
+        m->VX[v] = x[0];
+        m->VY[v] = x[1];
+        m->VZ[v] = x[2];
       }
 
   int e = 0;
@@ -62,7 +83,9 @@ dg_status dg_mesh_box(dg_mesh **out, const double lo[3], const double hi[3], int
             c[perms[p][s]]++;
             v[s + 1] = VID(c[0], c[1], c[2]);
           }
-          m->elem_tag[e] = 1;
+          const int inner = i >= npml && i < nx - npml && j >= npml && j < ny - npml &&
+                            k >= npml && k < nz - npml;
+          m->elem_tag[e] = inner ? 1 : 2;
           /* Odd permutations give negatively oriented paths; fix them here so that
            * dg_mesh_orient has nothing to do and n_fixed stays 0. */
           if (dg_mesh_elem_volume(m, e) < 0.0) {
@@ -104,8 +127,8 @@ dg_status dg_mesh_box(dg_mesh **out, const double lo[3], const double hi[3], int
                 t, ntri);
 
   static const char *side_names[6] = {"xmin", "xmax", "ymin", "ymax", "zmin", "zmax"};
-  DG_CALL_GOTO(fail, DG_ALLOC(m->phys, 7));
-  m->nphys = 7;
+  DG_CALL_GOTO(fail, DG_ALLOC(m->phys, 8));
+  m->nphys = npml ? 8 : 7;
   for (int s = 0; s < 6; s++) {
     m->phys[s].dim = 2;
     m->phys[s].tag = s + 1;
@@ -114,6 +137,9 @@ dg_status dg_mesh_box(dg_mesh **out, const double lo[3], const double hi[3], int
   m->phys[6].dim = 3;
   m->phys[6].tag = 1;
   snprintf(m->phys[6].name, sizeof m->phys[6].name, "domain");
+  m->phys[7].dim = 3;
+  m->phys[7].tag = 2;
+  snprintf(m->phys[7].name, sizeof m->phys[7].name, "pml");
 
   DG_CALL_GOTO(fail, dg_mesh_orient(m));
   DG_CALL_GOTO(fail, dg_mesh_connect(m, ntri, tri, tri_tag));

@@ -58,6 +58,12 @@ dg_status dg_mesh_read_neu_flags(dg_mesh **out, const char *path, int flags) DG_
  * volume tag 1. Connected on return. */
 dg_status dg_mesh_box(dg_mesh **out, const double lo[3], const double hi[3], int nx, int ny,
                       int nz) DG_NODISCARD;
+/* The same box [lo, hi] surrounded by npml more cells of the same size on every side (the
+ * mesh then spans [lo - npml h, hi + npml h]): the inner cells carry volume tag 1 "domain",
+ * the layer's tag 2 "pml"; boundary tags as above, on the outer box. npml = 0 is
+ * dg_mesh_box. */
+dg_status dg_mesh_box_pml(dg_mesh **out, const double lo[3], const double hi[3], int nx, int ny,
+                          int nz, int npml) DG_NODISCARD;
 void dg_mesh_destroy(dg_mesh **m);
 
 /* Internal steps, exposed for readers and tests. */
