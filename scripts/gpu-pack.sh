@@ -1,26 +1,48 @@
 #!/usr/bin/env bash
-# Pack bin/dgtd and the GPU-relevant test binaries for a lent GPU machine (which has the
-# NVIDIA driver but none of this project's libraries): wraps ../shared/gpu/pack.sh when it
-# exists, and adds scripts/gpu-run.sh to the bundle.
+# Bundle bin/dgtd, the GPU-relevant test binaries, every shared library they load (the GPU
+# machine has NVIDIA's driver but none of this project's libraries, and no ICD loader), an
+# ICD file naming NVIDIA's OpenCL library, cl_templates/, tuning/ and scripts/gpu-run.sh
+# into .gpu/dgtd-gpu.tar.gz (compressed: what travels to the device must stay under 64 MiB).
 #   usage: scripts/gpu-pack.sh        (from the project root, after `make tests`)
-# Result: .gpu/dgtd-gpu.tar.gz. On the device machine: carry [".gpu"] and run
+# On the device machine:
 #   tar xzf .gpu/dgtd-gpu.tar.gz -C /tmp && bash /tmp/dgtd-gpu/gpu-run.sh
 set -euo pipefail
-pack=../shared/gpu/pack.sh
-[ -x "$pack" ] || { echo "gpu-pack.sh: $pack not found (it comes with the workplace)" >&2; exit 2; }
 build=${BUILD:-build}
-tests=(test_cl_variants_match_reference test_src_cl_rhs_matches_reference_with_sources
-       test_cl_lserk_steps_match_reference test_bench_face_flux_and_lift_blocking_match_reference
-       test_cl_broken_variants_fail_cleanly)
 bins=(bin/dgtd)
-for t in "${tests[@]}"; do
+for t in test_cl_variants_match_reference test_src_cl_rhs_matches_reference_with_sources \
+         test_cl_lserk_steps_match_reference test_bench_face_flux_and_lift_blocking_match_reference \
+         test_cl_broken_variants_fail_cleanly test_pml_cl_stable_and_agrees_with_reference; do
   [ -x "$build/tests/$t" ] && bins+=("$build/tests/$t")
 done
-"$pack" "${bins[@]}"
-# Add the run script to the bundle.
-stage=$(mktemp -d)
-trap 'rm -rf "$stage"' EXIT
-tar xzf .gpu/dgtd-gpu.tar.gz -C "$stage"
-cp scripts/gpu-run.sh "$stage/dgtd-gpu/"
-tar czf .gpu/dgtd-gpu.tar.gz -C "$stage" dgtd-gpu
-du -sh .gpu/dgtd-gpu.tar.gz
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+root=$tmp/dgtd-gpu
+mkdir -p "$root/bin" "$root/lib" "$root/vendors"
+for b in "${bins[@]}"; do
+  cp -L "$b" "$root/bin/"
+  # Every resolved library but the C runtime, which the device machine has.
+  ldd "$b" | awk '$2 == "=>" && $3 ~ /^\// {print $3}' | while read -r so; do
+    case "${so##*/}" in
+      libc.so.*|libm.so.*|libdl.so.*|librt.so.*|libpthread.so.*|ld-linux*|libgcc_s.so.*|libstdc++.so.*) ;;
+      *) [ -e "$root/lib/${so##*/}" ] || cp -L "$so" "$root/lib/" ;;
+    esac
+  done
+done
+cp -r cl_templates tuning "$root/"
+cp scripts/gpu-run.sh "$root/"
+echo libnvidia-opencl.so.1 > "$root/vendors/nvidia.icd"
+cat > "$root/env.sh" <<'ENV'
+# Source on the GPU machine: the bundle's binaries and libraries, NVIDIA's ICD only.
+dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+export PATH="$dir/bin:$PATH"
+export LD_LIBRARY_PATH="$dir/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export OCL_ICD_VENDORS="$dir/vendors"
+export DGTD_TEMPLATES="$dir/cl_templates" DGTD_TUNING_DIR="$dir/tuning"
+# The driver's OpenCL library is found by name: add the directories it may live in.
+for d in /usr/local/nvidia/lib64 /usr/local/nvidia/lib /usr/lib/x86_64-linux-gnu /usr/lib64; do
+  [ -e "$d/libnvidia-opencl.so.1" ] && export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$d"
+done
+ENV
+mkdir -p .gpu
+tar czf .gpu/dgtd-gpu.tar.gz -C "$tmp" dgtd-gpu
+du -h .gpu/dgtd-gpu.tar.gz
