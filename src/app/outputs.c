@@ -387,7 +387,8 @@ dg_status run_outputs_step(run_state *s, dg_run_result *r, int step) {
   s->sources_were_on |= sources_active(s, t - s->dt) || sources_active(s, t);
   const int want_files = c->output_dir[0] != '\0';
   const int probe_due = want_files && s->probes && step % c->probe_every == 0;
-  const int log_due = s->energy_log && step % c->energy_every == 0;
+  /* Decided alike on every rank (the energy is a collective sum); only rank 0 logs it. */
+  const int log_due = c->energy_every && step % c->energy_every == 0;
   const int energy_due = log_due || step % s->health_every == 0 || step == s->steps;
   const int vtu_due = want_files && ((c->vtu_every && step % c->vtu_every == 0) ||
                                      (s->next_time < c->n_vtu_times &&
@@ -402,7 +403,7 @@ dg_status run_outputs_step(run_state *s, dg_run_result *r, int step) {
     double e;
     DG_CALL(run_energy(s, &e));
     DG_CALL(check_health(s, step, t, e));
-    if (log_due) {
+    if (log_due && s->energy_log) {
       const double row[3] = {step, t, e};
       DG_CALL(dg_series_append(s->energy_log, row));
     }
