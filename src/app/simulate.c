@@ -11,9 +11,16 @@
 #include "dg/lserk.h"
 
 /* SIGINT and SIGTERM during the time loop stop it cleanly at the end of the step: the logs
- * are written and the run returns DG_ERR_INTERRUPTED (exit 128 + the signal). */
+ * are written and the run returns DG_ERR_INTERRUPTED (exit 128 + the signal). A second
+ * signal ends the process at once. */
 static volatile sig_atomic_t stop_signal;
-static void on_signal(int sig) { stop_signal = sig; }
+static void on_signal(int sig) {
+  if (stop_signal) { /* a second signal: the run is stuck (e.g. in an MPI wait): die now */
+    signal(sig, SIG_DFL);
+    raise(sig);
+  }
+  stop_signal = sig;
+}
 
 typedef struct {
   struct sigaction old_int, old_term;
