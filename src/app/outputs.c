@@ -97,8 +97,8 @@ static dg_status write_vtu(run_state *s, int step, double t) {
 /* energy: over all ranks; it is non-finite when any value of the state is. */
 static dg_status check_health(run_state *s, int step, double t, double energy) {
   DG_CHECK(isfinite(energy), DG_ERR_NUMERIC,
-           "the solution became non-finite at step %d (t = %g): the time step is probably too "
-           "large (try a smaller --cfl) or a material value is bad", step, t);
+           "the solution became non-finite at step %d (t = %g): the time step is too large "
+           "(try a smaller --cfl) or a material value is bad", step, t);
   /* While sources act the energy may grow by what they inject: it only sets the reference.
    * So does the first check after they stopped (sources_were_on is set at every step a
    * source is on), which counts what they put in since the last check. */
