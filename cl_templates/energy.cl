@@ -13,8 +13,10 @@ void KNAME(energy)(__global const real_t *restrict q, const int fs,
     out[k] = (real_t)0;
     return;
   }
-  /* Node n of element k in the interleaved field layout (common.cl). */
-  const int base = (k / VL) * NPP * VL + k % VL;
+  /* Node n of element k in the interleaved field layout (common.cl). VL is a power of two;
+   * the mask rather than k % VL keeps LLVM from pairing the division and remainder with a
+   * `freeze` instruction, which Oclgrind cannot execute. */
+  const int base = (k / VL) * NPP * VL + (k & (VL - 1));
   real_t e[2] = {(real_t)0, (real_t)0};
   for (int f = 0; f < 6; ++f) {
     __global const real_t *u = q + f * fs + base;
