@@ -30,6 +30,7 @@ void dg_case_default(dg_case *c) {
   c->final_time = 1.0;
   c->cfl = 1.0;
   c->alpha = 1.0;
+  c->max_levels = DG_CASE_MAX_LEVELS;
   c->has_default_bc = 1;
   c->default_bc = DG_BC_PEC;
   c->has_cavity_mode = 1;
@@ -548,6 +549,22 @@ static dg_status parse_checkpoint(const ctx *x, const cJSON *v, dg_case *c) {
   return DG_OK;
 }
 
+static dg_status parse_time_stepping(const ctx *x, const cJSON *v, dg_case *c) {
+  static const char *const keys[] = {"scheme", "max_levels", NULL};
+  static const char *const schemes[] = {"lserk4", "multirate", NULL};
+  DG_CHECK(cJSON_IsObject(v), DG_ERR_INPUT, "%s: time_stepping: expected an object", x->file);
+  DG_CALL(check_keys(x, v, "time_stepping", keys));
+  const cJSON *it;
+  int choice;
+  if ((it = cJSON_GetObjectItemCaseSensitive(v, "scheme"))) {
+    DG_CALL(get_choice(x, it, "time_stepping.scheme", schemes, &choice));
+    c->multirate = choice;
+  }
+  if ((it = cJSON_GetObjectItemCaseSensitive(v, "max_levels")))
+    DG_CALL(get_int(x, it, "time_stepping.max_levels", 1, DG_MR_MAX_LEVELS, &c->max_levels));
+  return DG_OK;
+}
+
 static int same_group(const dg_group_ref *a, const dg_group_ref *b) {
   return a->name[0] ? !strcmp(a->name, b->name) : (!b->name[0] && a->tag == b->tag);
 }
@@ -719,6 +736,10 @@ void dg_case_problem_hash(const dg_case *c, uint64_t parts[DG_CHECKPOINT_PARTS])
   /* Not the final time or step count: a restart may run further (dt, which they set, is
    * checked on its own). */
   hash_doubles(&h[DG_CHECKPOINT_TIME], &c->cfl, 1);
+  if (c->multirate) { /* lserk4 keeps the hash of the checkpoints written before */
+    hash_int(&h[DG_CHECKPOINT_TIME], 1);
+    hash_int(&h[DG_CHECKPOINT_TIME], c->max_levels);
+  }
   for (int i = 0; i < DG_CHECKPOINT_PARTS; ++i)
     parts[i] = dg_checkpoint_part_names[i] ? dg_checksum_final(&h[i]) : 0;
 }
@@ -736,7 +757,8 @@ dg_status dg_case_parse(dg_case *c, const char *json, const char *path) {
   static const char *const keys[] = {
       "mesh", "order", "precision", "backend", "final_time", "steps", "cfl", "flux",
       "materials", "boundaries", "default_boundary", "sources", "initial", "probes", "output",
-      "checkpoint", "variant", "device", "tune", "tune_budget", "pml", NULL};
+      "checkpoint", "variant", "device", "tune", "tune_budget", "pml", "time_stepping",
+      NULL};
   static const char *const precisions[] = {"float", "double", NULL};
   static const char *const backends[] = {"opencl", "ref", NULL};
   static const char *const fluxes[] = {"upwind", "central", NULL};
@@ -808,6 +830,7 @@ dg_status dg_case_parse(dg_case *c, const char *json, const char *path) {
   }
   if ((it = cJSON_GetObjectItemCaseSensitive(root, "output"))) DG_CALL_GOTO(done, parse_output(&x, it, c));
   if ((it = cJSON_GetObjectItemCaseSensitive(root, "checkpoint"))) DG_CALL_GOTO(done, parse_checkpoint(&x, it, c));
+  if ((it = cJSON_GetObjectItemCaseSensitive(root, "time_stepping"))) DG_CALL_GOTO(done, parse_time_stepping(&x, it, c));
   if ((it = cJSON_GetObjectItemCaseSensitive(root, "variant"))) DG_CALL_GOTO(done, get_string(&x, it, "variant", c->variant, sizeof c->variant));
   if ((it = cJSON_GetObjectItemCaseSensitive(root, "device"))) DG_CALL_GOTO(done, get_string(&x, it, "device", c->device, sizeof c->device));
   if ((it = cJSON_GetObjectItemCaseSensitive(root, "tune"))) {

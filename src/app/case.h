@@ -12,12 +12,14 @@
 #include "tune/choose.h"
 #include "dg/maxwell.h"
 #include "dg/pml.h"
+#include "dg/multirate.h"
 #include "dg/source.h"
 #include "io/checkpoint.h"
 #include "io/vtu.h"
 #include "mesh/mesh.h"
 
 enum { DG_CASE_NAME = 128, DG_CASE_PATH = 1024, DG_CASE_PML_VOLUMES = 16 };
+enum { DG_CASE_MAX_LEVELS = 6 }; /* time_stepping.max_levels by default */
 
 typedef enum { DG_BACKEND_OPENCL = 0, DG_BACKEND_REF } dg_backend;
 
@@ -62,6 +64,8 @@ typedef struct {
   int steps;                /* > 0: a fixed number of steps (dt from the CFL rule) */
   double cfl;
   double alpha;             /* flux: 1 upwind, 0 central */
+  int multirate;            /* time_stepping.scheme: 0 lserk4, 1 multirate (dg/multirate.h) */
+  int max_levels;           /* time_stepping.max_levels: rate levels at most (multirate) */
   /* media and boundaries */
   int n_materials;
   dg_case_material *materials;

@@ -40,6 +40,10 @@ static void run_usage(FILE *f) {
           "  --final-time T         simulated time (default 1)\n"
           "  --steps N              take exactly N steps of the automatic time step instead\n"
           "  --cfl C                factor on the automatic time step (default 1)\n"
+          "  --time-stepping lserk4|multirate[:L]  global LSERK4 (default), or multirate\n"
+          "                         Adams-Bashforth 3 on at most L power-of-two rate levels\n"
+          "                         (default 6; reference backend, one process); the step is\n"
+          "                         then the macro step of the coarsest level\n"
           "  --mode m,n,p[:A,B,C]   start from this cavity mode (and report the error against it);\n"
           "                         amplitudes must be divergence-free; default A=B=1 and C from\n"
           "                         div E = 0, or (0,0,1) when p = 0\n"
@@ -85,6 +89,19 @@ static void print_text(const dg_case *c, const dg_run_result *r) {
   printf("  final time    %.6g\n", r->final_time);
   printf("  wall time     %.3f s\n", r->wall_s);
   printf("  DOF/s         %.4g (DOFs x RHS evaluations / s)\n", r->dofs_per_s);
+  if (r->multirate) {
+    printf("  time stepping multirate AB3, %d level%s (at most %d), finest step %.6g, macro step %.6g\n",
+           r->n_levels, r->n_levels > 1 ? "s" : "", c->max_levels, r->h0, r->dt);
+    printf("  levels       ");
+    for (int l = 0; l < r->n_levels; ++l)
+      printf(" %d: %d%s", l, r->level_count[l], l + 1 < r->n_levels ? "," : " elements\n");
+    const double ratio = r->rhs_evals ? r->rhs_evals_global / (double)r->rhs_evals : 0.0;
+    printf("  RHS work      %lld element evaluations; global LSERK4 at its step: %.0f (%.2fx %s)\n",
+           r->rhs_evals, r->rhs_evals_global, ratio >= 1 || ratio == 0 ? ratio : 1 / ratio,
+           ratio >= 1 ? "less work" : "more work");
+  } else {
+    printf("  time stepping lserk4; RHS work %lld element evaluations\n", r->rhs_evals);
+  }
   printf("  energy        %.10g -> %.10g\n", r->energy_start, r->energy_end);
   if (c->output_dir[0])
     printf("  output        %s (%d VTU snapshots, %d checkpoints)\n", c->output_dir, r->n_vtu, r->n_checkpoints);
@@ -127,6 +144,13 @@ static void print_json(const dg_case *c, const dg_run_result *r) {
   cJSON_AddNumberToObject(o, "final_time", r->final_time);
   cJSON_AddNumberToObject(o, "wall_s", r->wall_s);
   cJSON_AddNumberToObject(o, "dofs_per_s", r->dofs_per_s);
+  cJSON_AddStringToObject(o, "time_stepping", r->multirate ? "multirate" : "lserk4");
+  cJSON_AddNumberToObject(o, "rhs_evals", (double)r->rhs_evals);
+  cJSON_AddNumberToObject(o, "rhs_evals_global", r->rhs_evals_global);
+  if (r->multirate) {
+    cJSON_AddItemToObject(o, "levels", cJSON_CreateIntArray(r->level_count, r->n_levels));
+    cJSON_AddNumberToObject(o, "h0", r->h0);
+  }
   cJSON_AddNumberToObject(o, "energy_start", r->energy_start);
   cJSON_AddNumberToObject(o, "energy_end", r->energy_end);
   cJSON_AddNumberToObject(o, "vtu_snapshots", r->n_vtu);
@@ -196,12 +220,25 @@ static dg_status parse_checkpoint(const char *s, dg_case *c) {
   return dg_cli_int("--checkpoint-every", s, 1, 1 << 30, &c->checkpoint_every);
 }
 
+/* --time-stepping lserk4 | multirate[:L] (L: the most rate levels). */
+static dg_status parse_time_stepping(const char *s, dg_case *c) {
+  if (!strcmp(s, "lserk4")) {
+    c->multirate = 0;
+    return DG_OK;
+  }
+  DG_CHECK(!strncmp(s, "multirate", 9) && (s[9] == '\0' || s[9] == ':'), DG_ERR_INPUT,
+           "--time-stepping: expected lserk4 or multirate[:MAX_LEVELS], got '%s'", s);
+  c->multirate = 1;
+  if (s[9] == ':') DG_CALL(dg_cli_int("--time-stepping max levels", s + 10, 1, DG_MR_MAX_LEVELS, &c->max_levels));
+  return DG_OK;
+}
+
 /* First pass: the case file (the one argument that is not an option). Second pass: the
  * options, on top of it. */
 static dg_status parse_args(int argc, char **argv, dg_case *c, int *help) {
   enum { O_BACKEND = 256, O_MESH, O_BOX, O_ORDER, O_TFINAL, O_STEPS, O_CFL, O_MODE, O_FLUX,
          O_JSON, O_QUIET, O_HELP, O_PRECISION, O_VARIANT, O_DEVICE, O_DUMP, O_OUTPUT,
-         O_CHECKPOINT, O_RESTART, O_TUNE, O_TUNE_BUDGET };
+         O_CHECKPOINT, O_RESTART, O_TUNE, O_TUNE_BUDGET, O_TIME_STEPPING };
   static const struct option opts[] = {
       {"backend", required_argument, 0, O_BACKEND},   {"mesh", required_argument, 0, O_MESH},
       {"box", required_argument, 0, O_BOX},           {"order", required_argument, 0, O_ORDER},
@@ -213,7 +250,8 @@ static dg_status parse_args(int argc, char **argv, dg_case *c, int *help) {
       {"device", required_argument, 0, O_DEVICE},     {"dump-kernels", required_argument, 0, O_DUMP},
       {"output", required_argument, 0, O_OUTPUT},     {"checkpoint-every", required_argument, 0, O_CHECKPOINT},
       {"restart", required_argument, 0, O_RESTART},   {"tune", required_argument, 0, O_TUNE},
-      {"tune-budget", required_argument, 0, O_TUNE_BUDGET}, {0, 0, 0, 0}};
+      {"tune-budget", required_argument, 0, O_TUNE_BUDGET},
+      {"time-stepping", required_argument, 0, O_TIME_STEPPING}, {0, 0, 0, 0}};
   opterr = 0;
   /* Pass 1: find --help and the case file. */
   optind = 1;
@@ -259,6 +297,7 @@ static dg_status parse_args(int argc, char **argv, dg_case *c, int *help) {
       break;
     case O_STEPS: DG_CALL(dg_cli_int("--steps", optarg, 1, 1 << 30, &c->steps)); break;
     case O_CFL: DG_CALL(dg_cli_double("--cfl", optarg, &c->cfl)); break;
+    case O_TIME_STEPPING: DG_CALL(parse_time_stepping(optarg, c)); break;
     case O_MODE: DG_CALL(parse_mode(optarg, c)); break;
     case O_FLUX:
       if (!strcmp(optarg, "upwind")) c->alpha = 1.0;

@@ -16,6 +16,7 @@
 #include "dg/cavity.h"
 #include "dg/geom.h"
 #include "dg/maxwell.h"
+#include "dg/multirate.h"
 #include "dg/stepper.h"
 #include "io/probe.h"
 #include "io/series.h"
@@ -48,6 +49,9 @@ typedef struct {
   dg_device *dev;            /* OpenCL only */
   dg_binary_cache binaries;  /* compiled programs kept between runs */
   dg_stepper *stepper;
+  int *mr_level;             /* multirate: each element's rate level (app/multirate.c) */
+  dg_mr_plan mr_plan;
+  long long rhs_evals;       /* element RHS evaluations (counted by the multirate stepper) */
   /* Outputs. */
   int *probe_ids;            /* case index of each probe this rank owns */
   dg_probes *probes;
@@ -71,6 +75,11 @@ void run_state_free(run_state *s);
 dg_status run_setup_problem(run_state *s, dg_run_result *r) DG_NODISCARD;
 dg_status run_setup_time_step(run_state *s) DG_NODISCARD;
 dg_status run_start_stepper(run_state *s, dg_run_result *r) DG_NODISCARD;
+
+/* multirate.c: local time stepping (time_stepping.scheme "multirate") */
+dg_status run_multirate_time_step(run_state *s, double *dt_max) DG_NODISCARD;
+dg_status run_multirate_stepper(run_state *s, dg_run_result *r) DG_NODISCARD;
+void run_multirate_report(const run_state *s, dg_run_result *r);
 
 /* parallel.c */
 dg_status run_mpi_init(run_state *s) DG_NODISCARD;

@@ -323,6 +323,7 @@ dg_status run_setup_time_step(run_state *s) {
   const dg_case *c = s->c;
   double dt_max = dg_maxwell_dt(s->phys, c->cfl);
   DG_CALL(run_min(s, &dt_max));
+  if (c->multirate) DG_CALL(run_multirate_time_step(s, &dt_max)); /* the macro step */
   DG_CHECK(isfinite(dt_max) && dt_max > 0, DG_ERR_INPUT,
            "%s: the stable time step is %g, not a positive finite number: check the materials' "
            "eps and mu (and cfl = %g)", c->source, dt_max, c->cfl);
@@ -417,7 +418,9 @@ static dg_status start_opencl(run_state *s, dg_run_result *r) {
 }
 
 dg_status run_start_stepper(run_state *s, dg_run_result *r) {
-  if (s->c->backend == DG_BACKEND_OPENCL) {
+  if (s->c->multirate) {
+    DG_CALL(run_multirate_stepper(s, r));
+  } else if (s->c->backend == DG_BACKEND_OPENCL) {
     DG_CALL(start_opencl(s, r));
   } else {
     dg_trace_exchange h;
@@ -432,6 +435,7 @@ dg_status run_start_stepper(run_state *s, dg_run_result *r) {
 
 void run_state_free(run_state *s) {
   dg_stepper_destroy(&s->stepper);
+  dg_free(&s->mr_level);
   if (s->global != s->mesh) dg_mesh_destroy(&s->global);
   s->global = NULL;
   dg_free(&s->part);

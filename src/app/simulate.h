@@ -28,6 +28,14 @@ typedef struct {
   int signal;              /* the signal that stopped the run (DG_ERR_INTERRUPTED), or 0 */
   int nranks, rank;        /* rank: this process's */
   double imbalance;        /* largest part / mean part (rank 0) */
+  /* time stepping (app/multirate.c) */
+  int multirate;           /* 1: multirate AB3 on rate levels; 0: global LSERK4 */
+  int n_levels;            /* multirate: levels in use, and elements per level */
+  int level_count[DG_MR_MAX_LEVELS];
+  double h0;               /* multirate: the finest level's step (dt is the macro step) */
+  long long rhs_evals;     /* element RHS evaluations this run did */
+  double rhs_evals_global; /* those global LSERK4 at its automatic step (same cfl) needs
+                              over the same simulated time */
   int cut_faces;           /* faces between parts */
   double exchange_s;       /* this rank: from posting the exchanges to their completion */
   double exchange_wait_s;  /* this rank: blocked waiting for them (the part not hidden) */

@@ -143,8 +143,10 @@ static void face_jumps(const dg_maxwell *p, int face, int idM, int idP, double t
   }
 }
 
-/* The field terms of the right-hand side: curl, lifted flux, conductivity, J. */
-static void rhs_fields(dg_maxwell *p, double t, const double *q, const double *J, double *rhs) {
+/* The field terms of the right-hand side (curl, lifted flux, conductivity, J) of the
+ * elements in elems (n_elems of them; all K when elems is NULL). */
+static void rhs_fields(dg_maxwell *p, double t, const double *q, const double *J, double *rhs,
+                       const int *elems, int n_elems) {
   const dg_geom *g = p->geom;
   const dg_refel *r = g->ref;
   const int Np = r->Np, Nfp = r->Nfp, K = g->K;
@@ -158,7 +160,8 @@ static void rhs_fields(dg_maxwell *p, double t, const double *q, const double *J
     flux[f] = p->work + (size_t)18 * Np + (size_t)f * 4 * Nfp;
   }
 
-  for (int k = 0; k < K; ++k) {
+  for (int e = 0; e < n_elems; ++e) {
+    const int k = elems ? elems[e] : e;
     /* Reference derivatives of all six fields: d = D u as a sum of columns of D (the
      * transposed operators make the inner loop contiguous, which lets it vectorise). */
     for (int f = 0; f < DG_NFIELDS; ++f) {
@@ -245,30 +248,38 @@ static void rhs_fields(dg_maxwell *p, double t, const double *q, const double *J
   }
 }
 
-/* Point dipoles: eps dE/dt gets -J_h, J_h = dir g(t) profile, in the source's element. */
-static void add_dipoles(const dg_maxwell *p, double t, double *rhs) {
+/* A point dipole's term: eps dE/dt gets -J_h, J_h = dir g(t) profile, in its element. */
+static void add_point_source(const dg_maxwell *p, const dg_point_source *s, double t,
+                             double *rhs) {
   const int Np = p->geom->Np;
   const size_t KNp = (size_t)p->geom->K * Np;
-  for (int i = 0; i < p->n_sources; ++i) {
-    const dg_point_source *s = &p->sources[i];
-    const double gt = dg_pulse_eval(&s->pulse, t);
-    for (int c = 0; c < 3; ++c) {
-      const double w = s->dir[c] * gt / p->eps[s->elem];
-      double *out = rhs + c * KNp + (size_t)s->elem * Np;
-      for (int n = 0; n < Np; ++n) out[n] -= w * s->profile[n];
-    }
+  const double gt = dg_pulse_eval(&s->pulse, t);
+  for (int c = 0; c < 3; ++c) {
+    const double w = s->dir[c] * gt / p->eps[s->elem];
+    double *out = rhs + c * KNp + (size_t)s->elem * Np;
+    for (int n = 0; n < Np; ++n) out[n] -= w * s->profile[n];
   }
 }
 
 void dg_maxwell_rhs_aux(dg_maxwell *p, double t, const double *q, const double *J,
                         const double *w, double *rhs, double *rhs_w) {
-  rhs_fields(p, t, q, J, rhs);
+  rhs_fields(p, t, q, J, rhs, NULL, p->geom->K);
   if (p->pml_K) dg_pml_apply(p, w, rhs, rhs_w);
-  add_dipoles(p, t, rhs);
+  for (int i = 0; i < p->n_sources; ++i) add_point_source(p, &p->sources[i], t, rhs);
 }
 
 void dg_maxwell_rhs(dg_maxwell *p, double t, const double *q, const double *J, double *rhs) {
   dg_maxwell_rhs_aux(p, t, q, J, NULL, rhs, NULL);
+}
+
+void dg_maxwell_rhs_elems(dg_maxwell *p, double t, const double *q, const double *J,
+                          double *rhs, const int *elems, int n_elems) {
+  rhs_fields(p, t, q, J, rhs, elems, n_elems);
+  for (int e = 0; e < n_elems; ++e) {
+    const int k = elems ? elems[e] : e;
+    for (int i = 0; i < p->n_sources; ++i) /* point dipoles in this element */
+      if (p->sources[i].elem == k) add_point_source(p, &p->sources[i], t, rhs);
+  }
 }
 
 double dg_maxwell_energy(const dg_maxwell *p, const double *q) {

@@ -83,6 +83,12 @@ void dg_maxwell_rhs_aux(dg_maxwell *p, double t, const double *q, const double *
 void dg_maxwell_rhs(dg_maxwell *p, double t, const double *q, const double *J,
                     double *rhs);
 
+/* The same on a subset of the elements: rhs is written only for elems[0..n_elems) (all K
+ * when elems is NULL; n_elems is then K), reading q on them and their face neighbours.
+ * The local time stepper (dg/stepper_multirate.c) evaluates one rate level at a time. */
+void dg_maxwell_rhs_elems(dg_maxwell *p, double t, const double *q, const double *J,
+                          double *rhs, const int *elems, int n_elems);
+
 /* Discrete electromagnetic energy 1/2 sum_k int (eps |E|^2 + mu |H|^2) dx (mass matrix). */
 double dg_maxwell_energy(const dg_maxwell *p, const double *q);
 

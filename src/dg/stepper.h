@@ -2,7 +2,9 @@
  * that advance it, on some backend. The run loop (app/run.c) sees only this interface, so
  * it is one loop whatever computes the steps. Two implementations:
  *   - dg_stepper_ref_create (dg/stepper_ref.c): the plain C double-precision reference;
- *   - dg_stepper_cl_create (backend/cl_stepper.c): the generated OpenCL kernels.
+ *   - dg_stepper_cl_create (backend/cl_stepper.c): the generated OpenCL kernels;
+ *   - dg_stepper_multirate_create (dg/stepper_multirate.c, dg/multirate.h): multirate
+ *     Adams-Bashforth 3 on the reference operator, whose step is a macro step.
  * State goes in and out in the reference layout (6 fields of K*Np doubles, dg/maxwell.h);
  * every call returns a status. */
 #ifndef DG_DG_STEPPER_H
@@ -41,7 +43,8 @@ typedef struct {
 /* Wrap an implementation (impl is owned: ops->destroy releases it). */
 dg_status dg_stepper_wrap(dg_stepper **out, const dg_stepper_ops *ops, void *impl) DG_NODISCARD;
 
-/* One LSERK4 step of length dt from time t (may only be queued: see finish). */
+/* One step of length dt from time t: LSERK4, or the multirate stepper's macro step (may
+ * only be queued: see finish). */
 dg_status dg_stepper_step(dg_stepper *s, double t, double dt) DG_NODISCARD;
 /* The current state into q (waits for queued steps). */
 dg_status dg_stepper_get_state(dg_stepper *s, double *q) DG_NODISCARD;

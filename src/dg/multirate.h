@@ -1,0 +1,63 @@
+/* Local time stepping: multirate Adams-Bashforth 3 (MRAB3) on power-of-two rate levels.
+ *
+ * Scheme (Gear & Wells 1984, "fastest first"; as used for DGTD on GPUs by Goedel, Schomann,
+ * Warburton & Clemens 2010): each element k gets a level l(k) from its local stable step
+ * dt_k = sqrt(eps_k mu_k) / (max_f Fscale_kf (N+1)^2) (the per-element form of
+ * dg_maxwell_dt): l(k) = min(L-1, floor(log2(dt_k / min_j dt_j))). Level l steps with
+ * h_l = 2^l h_0 by third-order Adams-Bashforth on its own right-hand-side history
+ *     q(t + h) = q(t) + h (23 f(t) - 16 f(t - h) + 5 f(t - 2h)) / 12,
+ * f(t) being evaluated when every finer level has reached t. An element whose neighbour is
+ * half-way through a longer step sees that neighbour's state from its AB3 polynomial (the
+ * step's dense output), q_j(t_j + th h) = q_j(t_j) + h (a0 f0 + a1 f1 + a2 f2) with
+ * a0 = th^3/6 + 3th^2/4 + th, a1 = -(th^3/3 + th^2), a2 = th^3/6 + th^2/4 (at th = 1 the
+ * step itself), which keeps the coupling third-order. One macro step H = 2^(L-1) h_0 ends
+ * with every level synchronised. The history is started by 2 macro steps of global LSERK4
+ * at h_0 (dg/lserk.h), recording f where AB3 needs it.
+ *
+ * Stability: AB3's stability region reaches 0.72 along the imaginary axis and 6/11 along
+ * the negative real axis, against about 3.3 and 4.5 for LSERK4 (5 RHS per step); h_0 is
+ * DG_MRAB3_CFL times the LSERK4 step rule of the smallest element (see README, "Local time
+ * stepping"), so per RHS evaluation the two schemes advance about the same time.
+ *
+ * The state layout is the reference one (dg/maxwell.h); the elements keep their numbering
+ * (each level is a list of element indices). */
+#ifndef DG_DG_MULTIRATE_H
+#define DG_DG_MULTIRATE_H
+
+#include "core/status.h"
+#include "dg/maxwell.h"
+#include "dg/stepper.h"
+
+enum { DG_MR_MAX_LEVELS = 12 };
+
+/* The finest MRAB3 step as a fraction of the LSERK4 step rule (dg_maxwell_dt). */
+#define DG_MRAB3_CFL 0.115
+
+typedef struct {
+  int n_levels;                 /* levels in use, 1..max_levels */
+  int count[DG_MR_MAX_LEVELS];  /* elements per level */
+  double dt_min;                /* smallest local LSERK4-rule step (cfl 1) */
+  double dt_ratio;              /* largest / smallest local step */
+} dg_mr_plan;
+
+/* Levels of the K elements (level[k] in 0..n_levels-1) from their local stable steps, at
+ * most max_levels (1..DG_MR_MAX_LEVELS) of them. */
+dg_status dg_multirate_levels(const dg_maxwell *p, int max_levels, int *level,
+                              dg_mr_plan *plan) DG_NODISCARD;
+
+/* The macro step 2^(n_levels-1) h_0 with h_0 = cfl DG_MRAB3_CFL dt_min. */
+double dg_multirate_macro_dt(const dg_mr_plan *plan, double cfl);
+
+/* Element right-hand-side evaluations per unit of simulated time at macro step H, once the
+ * history is started (sum_l K_l 2^(L-1-l) / H), and those of global LSERK4 at step dt
+ * (5 K / dt). */
+double dg_multirate_evals_per_time(const dg_mr_plan *plan, double H);
+
+/* The MRAB3 stepper on phys (borrowed, must outlive it) with the given levels (copied).
+ * dg_stepper_step(t, H) advances one macro step H; the first two after put_state (or after
+ * H changes) are global LSERK4 at H / 2^(n_levels-1) to start the history. evals, when
+ * not NULL, is incremented by every element RHS evaluation (borrowed). One process only. */
+dg_status dg_stepper_multirate_create(dg_stepper **out, dg_maxwell *phys, const int *level,
+                                      int n_levels, long long *evals) DG_NODISCARD;
+
+#endif

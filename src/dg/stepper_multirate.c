@@ -1,0 +1,268 @@
+/* Multirate Adams-Bashforth 3 on rate levels (the scheme: dg/multirate.h), on the
+ * reference operator. Per macro step H = M h_0 (M = 2^(L-1)), at sub-time m = 0..M-1 the
+ * due levels are 0..d with 2^d the largest power of two dividing m (all at m = 0):
+ *   1. due levels (m > 0) complete the AB3 step begun 2^l sub-steps ago;
+ *   2. the coarser elements next to a due one get their dense output in the evaluation
+ *      state qe (every other element of qe that is read is current);
+ *   3. each due level evaluates f(t_m) into its history, the oldest entry dropped.
+ * At the end every level completes its step, so the state is synchronised at t + H. */
+#include <math.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "dg/lserk.h"
+#include "dg/multirate.h"
+
+typedef struct {
+  dg_maxwell *phys; /* borrowed */
+  int L, M, K, Np;
+  size_t n;         /* 6 K Np */
+  int *level;       /* per element */
+  int *elems[DG_MR_MAX_LEVELS], n_elems[DG_MR_MAX_LEVELS];
+  /* border[d]: elements of level > d with a face neighbour of level <= d */
+  int *border[DG_MR_MAX_LEVELS], n_border[DG_MR_MAX_LEVELS];
+  double *q, *qe;   /* state at each element's step start; evaluation state */
+  double *hist[3];  /* RHS history: f_i of level l is hist[(head[l] + i) % 3] */
+  int head[DG_MR_MAX_LEVELS];
+  double *res, *rhs; /* LSERK4 start-up */
+  int started;      /* macro steps since the history was reset (AB3 from 2 on) */
+  double H;         /* the macro step the history was built with */
+  long long *evals;
+} mr_stepper;
+
+static double *field_of(const mr_stepper *s, double *a, int f, int k) {
+  return a + (size_t)f * s->K * s->Np + (size_t)k * s->Np;
+}
+
+/* q_k += h (c0 f0 + c1 f1 + c2 f2) into dst for one element (dst may be q). */
+static void ab_combine(mr_stepper *s, int l, int k, double h, const double c[3], double *dst) {
+  const double *f0 = s->hist[s->head[l]], *f1 = s->hist[(s->head[l] + 1) % 3],
+               *f2 = s->hist[(s->head[l] + 2) % 3];
+  for (int f = 0; f < DG_NFIELDS; ++f) {
+    const size_t o = (size_t)f * s->K * s->Np + (size_t)k * s->Np;
+    for (int i = 0; i < s->Np; ++i)
+      dst[o + i] = s->q[o + i] + h * (c[0] * f0[o + i] + c[1] * f1[o + i] + c[2] * f2[o + i]);
+  }
+}
+
+/* Integral over [0, th h] of the quadratic through (0, f0), (-h, f1), (-2h, f2), per h. */
+static void ab3_weights(double th, double c[3]) {
+  const double t2 = th * th, t3 = t2 * th;
+  c[0] = t3 / 6 + 0.75 * t2 + th;
+  c[1] = -(t3 / 3 + t2);
+  c[2] = t3 / 6 + 0.25 * t2;
+}
+
+static void complete_level(mr_stepper *s, int l, double h0) {
+  static const double full[3] = {23.0 / 12, -16.0 / 12, 5.0 / 12};
+  const double h = h0 * (double)(1 << l);
+  for (int e = 0; e < s->n_elems[l]; ++e) {
+    const int k = s->elems[l][e];
+    ab_combine(s, l, k, h, full, s->q);
+    for (int f = 0; f < DG_NFIELDS; ++f)
+      memcpy(field_of(s, s->qe, f, k), field_of(s, s->q, f, k), (size_t)s->Np * sizeof(double));
+  }
+}
+
+static void evaluate_level(mr_stepper *s, int l, double t) {
+  s->head[l] = (s->head[l] + 2) % 3;
+  dg_maxwell_rhs_elems(s->phys, t, s->qe, NULL, s->hist[s->head[l]], s->elems[l], s->n_elems[l]);
+  if (s->evals) *s->evals += s->n_elems[l];
+}
+
+static void mrab_macro_step(mr_stepper *s, double t, double H) {
+  const double h0 = H / s->M;
+  for (int m = 0; m < s->M; ++m) {
+    int d = 0;
+    if (m == 0) d = s->L - 1;
+    else while (d < s->L - 1 && m % (2 << d) == 0) ++d;
+    if (m > 0)
+      for (int l = 0; l <= d; ++l) complete_level(s, l, h0);
+    if (d < s->L - 1)
+      for (int e = 0; e < s->n_border[d]; ++e) {
+        const int k = s->border[d][e], l = s->level[k], span = 1 << l;
+        double c[3];
+        ab3_weights((double)(m % span) / span, c);
+        ab_combine(s, l, k, h0 * span, c, s->qe);
+      }
+    for (int l = 0; l <= d; ++l) evaluate_level(s, l, t + m * h0);
+  }
+  for (int l = 0; l < s->L; ++l) complete_level(s, l, h0);
+}
+
+/* Global LSERK4 at h_0 over one macro step (start-up number `started`, 0 or 1), keeping
+ * f(T - h_l) and f(T - 2 h_l) of each level, T the time AB3 starts at (two macro steps
+ * after the history was reset). */
+static void lserk_macro_step(mr_stepper *s, double t, double H) {
+  const double h0 = H / s->M;
+  for (int m = 0; m < s->M; ++m) {
+    const int sub = s->started * s->M + m; /* sub-steps since the reset; T is at 2M */
+    for (int st = 0; st < DG_LSERK_STAGES; ++st) {
+      dg_maxwell_rhs(s->phys, t + (m + dg_lserk_c[st]) * h0, s->q, NULL, s->rhs);
+      if (s->evals) *s->evals += s->K;
+      if (st == 0)
+        for (int l = 0; l < s->L; ++l) {
+          const int span = 1 << l, slot = sub == 2 * s->M - span ? 0 : sub == 2 * s->M - 2 * span ? 1 : -1;
+          if (slot < 0) continue;
+          for (int e = 0; e < s->n_elems[l]; ++e)
+            for (int f = 0; f < DG_NFIELDS; ++f)
+              memcpy(field_of(s, s->hist[slot], f, s->elems[l][e]),
+                     field_of(s, s->rhs, f, s->elems[l][e]), (size_t)s->Np * sizeof(double));
+        }
+      const double a = dg_lserk_a[st], b = dg_lserk_b[st];
+      for (size_t i = 0; i < s->n; ++i) {
+        s->res[i] = a * s->res[i] + h0 * s->rhs[i];
+        s->q[i] += b * s->res[i];
+      }
+    }
+  }
+}
+
+static dg_status mr_step(void *impl, double t, double dt) {
+  mr_stepper *s = impl;
+  DG_CHECK(dt > 0 && isfinite(dt), DG_ERR_INPUT, "multirate step: dt = %g", dt);
+  if (dt != s->H) s->started = 0, s->H = dt; /* a new step length restarts the history */
+  if (s->started < 2) {
+    if (s->started == 0) memset(s->res, 0, s->n * sizeof *s->res);
+    lserk_macro_step(s, t, dt);
+    if (++s->started == 2) {
+      for (int l = 0; l < s->L; ++l) s->head[l] = 0;
+      memcpy(s->qe, s->q, s->n * sizeof *s->qe);
+    }
+    return DG_OK;
+  }
+  mrab_macro_step(s, t, dt);
+  return DG_OK;
+}
+
+static dg_status mr_get_state(void *impl, double *q) {
+  const mr_stepper *s = impl;
+  memcpy(q, s->q, s->n * sizeof *q);
+  return DG_OK;
+}
+
+static dg_status mr_put_state(void *impl, const double *q) {
+  mr_stepper *s = impl;
+  memcpy(s->q, q, s->n * sizeof *q);
+  memcpy(s->qe, q, s->n * sizeof *q);
+  s->started = 0;
+  return DG_OK;
+}
+
+static dg_status mr_energy(void *impl, double *e) {
+  const mr_stepper *s = impl;
+  *e = dg_maxwell_energy(s->phys, s->q);
+  return DG_OK;
+}
+
+static void mr_destroy(void *impl) {
+  mr_stepper *s = impl;
+  if (!s) return;
+  dg_free(&s->level);
+  for (int l = 0; l < DG_MR_MAX_LEVELS; ++l) {
+    dg_free(&s->elems[l]);
+    dg_free(&s->border[l]);
+  }
+  dg_free(&s->q);
+  dg_free(&s->qe);
+  for (int i = 0; i < 3; ++i) dg_free(&s->hist[i]);
+  dg_free(&s->res);
+  dg_free(&s->rhs);
+  dg_free(&s);
+}
+
+static const dg_stepper_ops mr_ops = {mr_step, mr_get_state, mr_put_state, NULL, mr_energy,
+                                      mr_destroy};
+
+dg_status dg_stepper_multirate_create(dg_stepper **out, dg_maxwell *phys, const int *level,
+                                      int n_levels, long long *evals) {
+  dg_status st = DG_OK;
+  const dg_geom *g = phys->geom;
+  DG_CHECK(n_levels >= 1 && n_levels <= DG_MR_MAX_LEVELS, DG_ERR_INPUT,
+           "multirate: %d levels, must be 1..%d", n_levels, DG_MR_MAX_LEVELS);
+  DG_CHECK(g->mesh->K_owned == g->K, DG_ERR_INPUT,
+           "multirate time stepping runs on one process only (this rank has ghost elements)");
+  mr_stepper *s = NULL;
+  DG_CALL(DG_ALLOC(s, 1));
+  s->phys = phys;
+  s->L = n_levels;
+  s->M = 1 << (n_levels - 1);
+  s->K = g->K;
+  s->Np = g->Np;
+  s->n = DG_NFIELDS * (size_t)g->K * g->Np;
+  s->evals = evals;
+  s->H = -1;
+  DG_CALL_GOTO(fail, DG_ALLOC(s->level, g->K));
+  for (int k = 0; k < g->K; ++k) {
+    DG_CHECK_GOTO(fail, level[k] >= 0 && level[k] < n_levels, DG_ERR_INPUT,
+                  "multirate: element %d has level %d, not in 0..%d", k, level[k], n_levels - 1);
+    s->level[k] = level[k];
+    ++s->n_elems[level[k]];
+  }
+  for (int l = 0; l < n_levels; ++l) {
+    DG_CALL_GOTO(fail, DG_ALLOC(s->elems[l], s->n_elems[l] + 1));
+    DG_CALL_GOTO(fail, DG_ALLOC(s->border[l], g->K + 1));
+    s->n_elems[l] = 0;
+  }
+  for (int k = 0; k < g->K; ++k) s->elems[level[k]][s->n_elems[level[k]]++] = k;
+  for (int d = 0; d + 1 < n_levels; ++d)
+    for (int k = 0; k < g->K; ++k) {
+      if (level[k] <= d) continue;
+      int touches = 0;
+      for (int f = 0; f < 4; ++f) touches |= level[g->mesh->EToE[4 * k + f]] <= d;
+      if (touches) s->border[d][s->n_border[d]++] = k;
+    }
+  DG_CALL_GOTO(fail, DG_ALLOC(s->q, s->n));
+  DG_CALL_GOTO(fail, DG_ALLOC(s->qe, s->n));
+  for (int i = 0; i < 3; ++i) DG_CALL_GOTO(fail, DG_ALLOC(s->hist[i], s->n));
+  DG_CALL_GOTO(fail, DG_ALLOC(s->res, s->n));
+  DG_CALL_GOTO(fail, DG_ALLOC(s->rhs, s->n));
+  DG_CALL(dg_stepper_wrap(out, &mr_ops, s));
+  return DG_OK;
+fail:
+  mr_destroy(s);
+  return st;
+}
+
+dg_status dg_multirate_levels(const dg_maxwell *p, int max_levels, int *level,
+                              dg_mr_plan *plan) {
+  const dg_geom *g = p->geom;
+  DG_CHECK(max_levels >= 1 && max_levels <= DG_MR_MAX_LEVELS, DG_ERR_INPUT,
+           "multirate: max_levels must be 1..%d, got %d", DG_MR_MAX_LEVELS, max_levels);
+  memset(plan, 0, sizeof *plan);
+  const double n1 = g->N + 1.0;
+  double lo = INFINITY, hi = 0;
+  for (int k = 0; k < g->K; ++k) {
+    double fs = 0;
+    for (int f = 0; f < 4; ++f) fs = fmax(fs, g->Fscale[4 * k + f]);
+    const double dt = sqrt(p->eps[k] * p->mu[k]) / (fs * n1 * n1);
+    DG_CHECK(isfinite(dt) && dt > 0, DG_ERR_INPUT, "multirate: element %d has local step %g", k, dt);
+    lo = fmin(lo, dt);
+    hi = fmax(hi, dt);
+  }
+  for (int k = 0; k < g->K; ++k) {
+    double fs = 0;
+    for (int f = 0; f < 4; ++f) fs = fmax(fs, g->Fscale[4 * k + f]);
+    const double dt = sqrt(p->eps[k] * p->mu[k]) / (fs * n1 * n1);
+    /* a tiny margin so elements exactly 2^l times the smallest land on level l */
+    int l = (int)floor(log2(dt / lo) + 1e-12);
+    if (l > max_levels - 1) l = max_levels - 1;
+    level[k] = l;
+    ++plan->count[l];
+    if (l + 1 > plan->n_levels) plan->n_levels = l + 1;
+  }
+  plan->dt_min = lo;
+  plan->dt_ratio = g->K ? hi / lo : 1;
+  return DG_OK;
+}
+
+double dg_multirate_macro_dt(const dg_mr_plan *plan, double cfl) {
+  return cfl * DG_MRAB3_CFL * plan->dt_min * (double)(1 << (plan->n_levels - 1));
+}
+
+double dg_multirate_evals_per_time(const dg_mr_plan *plan, double H) {
+  double per_macro = 0;
+  for (int l = 0; l < plan->n_levels; ++l)
+    per_macro += (double)plan->count[l] * (double)(1 << (plan->n_levels - 1 - l));
+  return per_macro / H;
+}

@@ -1,0 +1,137 @@
+/* Local time stepping in a whole run (case key "time_stepping", --time-stepping):
+ *   - the cavity mode on the built-in box (one level): the multirate run's L2 error against
+ *     the exact mode is within 1% of global LSERK4's, and its RHS work is the count of the
+ *     scheme (2 start-up macro steps of 5 K evaluations, then K per macro step);
+ *   - two materials (tests/fixtures/two_materials.msh, eps = mu = 3 on the right: a local
+ *     step 3x longer there) with a dipole, PEC/PMC/absorbing walls: the levels histogram
+ *     sums to K over >= 2 levels, the work is the histogram's count and less than global
+ *     AB3 at the finest step would do, and the final energy agrees with global LSERK4's to 1e-4
+ *     relative (both integrate the same semi-discrete system);
+ *   - bad settings are refused naming the key: unknown keys, schemes, level counts, the
+ *     OpenCL backend (not implemented), and on the command line. */
+#include "test_util.h"
+
+#include <sys/wait.h>
+
+#include "app/case.h"
+#include "app/simulate.h"
+
+static void run_json(const char *json, dg_run_result *r) {
+  dg_case c;
+  dg_case_default(&c);
+  assert_dg_ok(dg_case_parse(&c, json, "tests/fixtures/multirate-test.json"));
+  c.quiet = 1;
+  assert_dg_ok(dg_run(&c, r));
+  dg_case_free(&c);
+}
+
+static void cavity_one_level(void **state) {
+  (void)state;
+  dg_run_result g, m;
+  const char *base = "{\"backend\": \"ref\", \"order\": 3, \"default_boundary\": \"pec\", "
+                     "\"initial\": {\"type\": \"cavity_mode\", \"mode\": [1, 1, 1]}, \"final_time\": 0.25";
+  char json[512];
+  snprintf(json, sizeof json, "%s}", base);
+  run_json(json, &g);
+  snprintf(json, sizeof json, "%s, \"time_stepping\": {\"scheme\": \"multirate\", \"max_levels\": 3}}", base);
+  run_json(json, &m);
+  assert_int_equal(g.multirate, 0);
+  assert_int_equal(m.multirate, 1);
+  assert_int_equal(m.n_levels, 1);
+  assert_int_equal(m.level_count[0], 384);
+  printf("# box cavity: L2 error LSERK4 %.6e (%d steps), multirate %.6e (%d steps)\n", g.l2_error,
+         g.steps, m.l2_error, m.steps);
+  if (!(fabs(m.l2_error / g.l2_error - 1) <= 0.01)) fail_msg("errors %g vs %g", m.l2_error, g.l2_error);
+  assert_true(m.steps >= 3);
+  assert_int_equal(m.rhs_evals, 2LL * 5 * 384 + (long long)(m.steps - 2) * 384);
+  assert_int_equal(g.rhs_evals, 5LL * 384 * g.steps);
+  assert_near(g.rhs_evals_global, (double)g.rhs_evals, 0.5);
+  assert_near(m.rhs_evals_global, (double)g.rhs_evals, 0.5); /* same time, same cfl */
+}
+
+static void two_materials_two_levels(void **state) {
+  (void)state;
+  dg_run_result g, m;
+  const char *base =
+      "{\"backend\": \"ref\", \"order\": 2, \"mesh\": {\"file\": \"two_materials.msh\"},"
+      " \"materials\": [{\"volume\": \"right\", \"eps\": 3, \"mu\": 3}],"
+      " \"boundaries\": [{\"surface\": \"walls_x\", \"type\": \"pec\"}, {\"surface\": \"walls_y\", \"type\": \"pmc\"},"
+      " {\"surface\": \"walls_z\", \"type\": \"absorbing\"}],"
+      " \"sources\": [{\"type\": \"dipole\", \"position\": [0.3, 0.5, 0.5], \"direction\": [0, 0, 1],"
+      " \"pulse\": {\"shape\": \"gaussian\", \"frequency\": 2, \"delay\": 0.3}}], \"final_time\": 0.8";
+  char json[1024];
+  snprintf(json, sizeof json, "%s}", base);
+  run_json(json, &g);
+  snprintf(json, sizeof json, "%s, \"time_stepping\": {\"scheme\": \"multirate\"}}", base);
+  run_json(json, &m);
+  printf("# two materials, K = %d: levels", m.K);
+  long long per_macro = 0, sum = 0;
+  for (int l = 0; l < m.n_levels; ++l) {
+    printf(" %d", m.level_count[l]);
+    sum += m.level_count[l];
+    per_macro += (long long)m.level_count[l] << (m.n_levels - 1 - l);
+  }
+  printf("; RHS work %lld vs global LSERK4 %.0f; energy %.10e vs %.10e\n", m.rhs_evals,
+         m.rhs_evals_global, m.energy_end, g.energy_end);
+  assert_int_equal(sum, m.K);
+  assert_true(m.n_levels >= 2);
+  assert_int_equal(m.rhs_evals, 2LL * 5 * m.K * (1 << (m.n_levels - 1)) + (m.steps - 2) * per_macro);
+  /* less work than global AB3 at the finest step over the same time */
+  assert_true(m.rhs_evals < (long long)m.K * (1 << (m.n_levels - 1)) * m.steps);
+  assert_true(g.energy_end > 0);
+  if (!(fabs(m.energy_end / g.energy_end - 1) <= 1e-4))
+    fail_msg("final energy %.12e (multirate) vs %.12e (LSERK4)", m.energy_end, g.energy_end);
+}
+
+static void bad_settings_refused(void **state) {
+  (void)state;
+  dg_case c;
+  dg_case_default(&c);
+  assert_dg_error(dg_case_parse(&c, "{\"time_stepping\": {\"max_level\": 3}}", "x.json"), DG_ERR_INPUT,
+                  "did you mean \"max_levels\"");
+  assert_dg_error(dg_case_parse(&c, "{\"time_stepping\": {\"scheme\": \"rk3\"}}", "x.json"), DG_ERR_INPUT,
+                  "time_stepping.scheme");
+  assert_dg_error(dg_case_parse(&c, "{\"time_stepping\": {\"max_levels\": 0}}", "x.json"), DG_ERR_INPUT,
+                  "time_stepping.max_levels");
+  assert_dg_error(dg_case_parse(&c, "{\"time_stepping\": \"multirate\"}", "x.json"), DG_ERR_INPUT,
+                  "time_stepping: expected an object");
+  assert_dg_ok(dg_case_parse(&c, "{\"default_boundary\": \"pec\", \"time_stepping\": {\"scheme\": \"multirate\"}}",
+                             "x.json"));
+  assert_int_equal(c.multirate, 1);
+  assert_int_equal(c.max_levels, DG_CASE_MAX_LEVELS);
+  c.quiet = 1;
+  dg_run_result r;
+  assert_dg_error(dg_run(&c, &r), DG_ERR_INPUT, "reference backend only");
+  dg_case_free(&c);
+  /* the command line */
+  const char *bin = getenv("BIN") ? getenv("BIN") : "bin";
+  char cmd[512], out[8192];
+  snprintf(cmd, sizeof cmd, "%s/dgtd run --time-stepping multirate:0 2>&1", bin);
+  FILE *p = popen(cmd, "r");
+  assert_non_null(p);
+  size_t n = fread(out, 1, sizeof out - 1, p);
+  out[n] = '\0';
+  int st = pclose(p);
+  assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 2);
+  if (!strstr(out, "--time-stepping")) fail_msg("output: %s", out);
+  snprintf(cmd, sizeof cmd,
+           "%s/dgtd run --backend ref --box 2 --order 2 --steps 4 --time-stepping multirate:2 --quiet 2>&1", bin);
+  p = popen(cmd, "r");
+  assert_non_null(p);
+  n = fread(out, 1, sizeof out - 1, p);
+  out[n] = '\0';
+  st = pclose(p);
+  assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+  if (!strstr(out, "multirate AB3, 1 level (at most 2)") || !strstr(out, "0: 48 elements") ||
+      !strstr(out, "RHS work      576 element evaluations"))
+    fail_msg("output: %s", out);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(cavity_one_level),
+      cmocka_unit_test(two_materials_two_levels),
+      cmocka_unit_test(bad_settings_refused),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
