@@ -233,7 +233,7 @@ static dg_status setup_tfsf(run_state *s) {
     st = dg_error_prefix(st, "%s: tfsf.surface: ", c->source);
     goto done;
   }
-  for (int k = 0; k < m->K; ++k) {
+  for (int k = 0; k < m->K_owned; ++k) { /* ghosts' fluxes are never computed */
     const int g = s->dist ? s->dist->l2g[k] : k;
     for (int f = 0; f < 4; ++f)
       if (gm->iface_tag[4 * g + f] == stag && m->face_tag[4 * k + f] < 0)
