@@ -43,6 +43,10 @@ dg_status dg_mesh_surface_sides(const dg_mesh *m, int surface_tag, const unsigne
     n_in += side[k] > 0;
     n_out += side[k] < 0;
   }
+  DG_CHECK_GOTO(done, n_in > 0 && n_out > 0, DG_ERR_INPUT,
+                "surface tag %d: %d elements inside and %d outside; the outside is what "
+                "reaches an absorbing boundary or a PML, the inside what does not",
+                surface_tag, n_in, n_out);
   for (int k = 0; k < K; ++k)
     for (int f = 0; f < 4; ++f) {
       if (m->iface_tag[4 * k + f] != surface_tag) continue;
@@ -52,10 +56,6 @@ dg_status dg_mesh_surface_sides(const dg_mesh *m, int surface_tag, const unsigne
                     "elements %d and %d across its face %d of element %d are both %s",
                     surface_tag, k + 1, k2 + 1, f, k + 1, side[k] > 0 ? "inside" : "outside");
     }
-  DG_CHECK_GOTO(done, n_in > 0 && n_out > 0, DG_ERR_INPUT,
-                "surface tag %d: %d elements inside and %d outside; the outside is what "
-                "reaches an absorbing boundary or a PML, the inside what does not",
-                surface_tag, n_in, n_out);
 done:
   dg_free(&region);
   dg_free(&stack);
