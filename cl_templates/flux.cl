@@ -6,7 +6,9 @@
  * incident plane wave (incident.cl, only with DG_INCIDENT) weighted by (incE, incH) =
  * (1, 1) on absorbing faces in the total-field formulation (exterior state = incident
  * field), (-2, 0) on PEC faces in the scattered-field formulation (E+ = -E- - 2 E_inc),
- * (0, 0) elsewhere. The host folds Fscale, the impedances, alpha and 1/eps, 1/mu into
+ * (s, s) on the interior faces of a total-field/scattered-field surface (s = +1 on the
+ * total-field side, -1 on the scattered side: the neighbour's field plus or minus the
+ * incident one), (0, 0) elsewhere. The host folds Fscale, the impedances, alpha and 1/eps, 1/mu into
  * cEH cEE cHE cHH:
  *   flux_E = n x (cEH dH - cEE n x dE),  flux_H = n x (-cHE dE - cHH n x dH)
  * (flux_from_jumps, shared by both work splits).

@@ -43,7 +43,8 @@ static int check(dg_device *dev, const char *spec, int N) {
   return 1;
 }
 
-/* The same with a CFS-PML (and dipoles, one inside the layer, and an incident wave): the
+/* The same with a CFS-PML (and dipoles, one inside the layer, an incident wave and a
+ * total-field/scattered-field surface at x = 1/2 where it enters interior faces): the
  * PML kernels (pml.cl) in each way the stage can hold its right-hand side (separate update,
  * fused lift-update, fused flux-lift, CLBlast), in both precisions; every covering variant
  * under DGTD_TEST_ALL. Returns 0 if the device cannot run the variant. */
@@ -56,13 +57,14 @@ static int check_pml(dg_device *dev, const char *spec, int N) {
   dg_verify_case *c = NULL;
   assert_dg_ok(dg_verify_case_create(&c, N, 2));
   assert_dg_ok(dg_verify_case_add_sources(c, DG_VERIFY_DIPOLES | DG_VERIFY_PLANE_WAVE |
-                                                 DG_VERIFY_PML));
+                                                 DG_VERIFY_PML | DG_VERIFY_TFSF));
   assert_true(c->phys->pml_K > 0 && c->phys->pml_K < c->mesh->K);
+  assert_non_null(c->phys->tfsf);
   double diff = 0;
   int pass = 0;
   assert_dg_ok(dg_cl_verify_problem(dev, &v, c->phys, 77u + (uint64_t)N, &diff, &pass));
   char buf[DG_VARIANT_SPEC_MAX];
-  printf("# PML N=%d %s: %.2e\n", N, dg_variant_print(&v, buf, sizeof buf), diff);
+  printf("# PML+TF/SF N=%d %s: %.2e\n", N, dg_variant_print(&v, buf, sizeof buf), diff);
   assert_true(pass);
   dg_verify_case_destroy(&c);
   return 1;

@@ -212,7 +212,7 @@ static dg_status case_path(const ctx *x, const cJSON *v, const char *key, char *
 
 static dg_status parse_mesh(const ctx *x, const cJSON *v, dg_case *c) {
   static const char *const keys[] = {"file", "box", "allow_unmatched_faces", NULL};
-  static const char *const box_keys[] = {"lo", "hi", "cells", "pml_cells", NULL};
+  static const char *const box_keys[] = {"lo", "hi", "cells", "pml_cells", "tfsf_cells", NULL};
   DG_CHECK(cJSON_IsObject(v), DG_ERR_INPUT, "%s: mesh: expected an object, got %s", x->file,
            type_name(v));
   DG_CALL(check_keys(x, v, "mesh", keys));
@@ -247,6 +247,13 @@ static dg_status parse_mesh(const ctx *x, const cJSON *v, dg_case *c) {
   }
   if ((it = cJSON_GetObjectItemCaseSensitive(box, "pml_cells")))
     DG_CALL(get_int(x, it, "mesh.box.pml_cells", 0, 100, &c->box_pml_cells));
+  if ((it = cJSON_GetObjectItemCaseSensitive(box, "tfsf_cells"))) {
+    DG_CALL(get_int(x, it, "mesh.box.tfsf_cells", 0, 499, &c->box_tfsf_cells));
+    for (int d = 0; d < 3 && c->box_tfsf_cells > 0; ++d)
+      DG_CHECK(2 * c->box_tfsf_cells < c->box_cells[d], DG_ERR_INPUT,
+               "%s: mesh.box.tfsf_cells: %d cells in from each face leaves no inside in "
+               "direction %c (%d cells)", x->file, c->box_tfsf_cells, "xyz"[d], c->box_cells[d]);
+  }
   double cell_volume = 1;
   for (int d = 0; d < 3; ++d) {
     DG_CHECK(c->box_hi[d] > c->box_lo[d], DG_ERR_INPUT,
@@ -405,6 +412,20 @@ static dg_status parse_pml(const ctx *x, const cJSON *v, dg_case *c) {
   }
   if ((it = cJSON_GetObjectItemCaseSensitive(v, "alpha_max")))
     DG_CALL(get_positive(x, it, "pml.alpha_max", &c->pml.alpha_max));
+  return DG_OK;
+}
+
+/* "tfsf": {"surface": NAME or TAG}: the total-field/scattered-field surface. */
+static dg_status parse_tfsf(const ctx *x, const cJSON *v, dg_case *c) {
+  static const char *const keys[] = {"surface", NULL};
+  DG_CHECK(cJSON_IsObject(v), DG_ERR_INPUT, "%s: tfsf: expected an object, got %s", x->file,
+           type_name(v));
+  DG_CALL(check_keys(x, v, "tfsf", keys));
+  const cJSON *it = cJSON_GetObjectItemCaseSensitive(v, "surface");
+  DG_CHECK(it, DG_ERR_INPUT, "%s: tfsf: missing key \"surface\" (the closed interior surface)",
+           x->file);
+  DG_CALL(get_group(x, it, "tfsf.surface", &c->tfsf_surface));
+  c->has_tfsf = 1;
   return DG_OK;
 }
 
@@ -724,6 +745,10 @@ void dg_case_problem_hash(const dg_case *c, uint64_t parts[DG_CHECKPOINT_PARTS])
     hash_doubles(src, c->plane_wave.x0, 3);
     hash_pulse(src, &c->plane_wave.pulse);
     hash_int(src, c->plane_wave.scattered);
+    if (c->has_tfsf) { /* absent from older checkpoints' hashes */
+      hash_int(src, 1);
+      hash_group(src, &c->tfsf_surface);
+    }
   }
   dg_checksum *ini = &h[DG_CHECKPOINT_INITIAL];
   hash_int(ini, c->has_cavity_mode);
@@ -757,7 +782,7 @@ dg_status dg_case_parse(dg_case *c, const char *json, const char *path) {
   static const char *const keys[] = {
       "mesh", "order", "precision", "backend", "final_time", "steps", "cfl", "flux",
       "materials", "boundaries", "default_boundary", "sources", "initial", "probes", "output",
-      "checkpoint", "variant", "device", "tune", "tune_budget", "pml", "time_stepping",
+      "checkpoint", "variant", "device", "tune", "tune_budget", "pml", "tfsf", "time_stepping",
       NULL};
   static const char *const precisions[] = {"float", "double", NULL};
   static const char *const backends[] = {"opencl", "ref", NULL};
@@ -841,6 +866,15 @@ dg_status dg_case_parse(dg_case *c, const char *json, const char *path) {
   if ((it = cJSON_GetObjectItemCaseSensitive(root, "tune_budget"))) DG_CALL_GOTO(done, get_positive(&x, it, "tune_budget", &c->tune_budget));
   if ((it = cJSON_GetObjectItemCaseSensitive(root, "pml"))) DG_CALL_GOTO(done, parse_pml(&x, it, c));
   if (c->box_pml_cells > 0 && !c->mesh_file[0]) c->has_pml = 1; /* the box's layer absorbs */
+  if ((it = cJSON_GetObjectItemCaseSensitive(root, "tfsf"))) DG_CALL_GOTO(done, parse_tfsf(&x, it, c));
+  if (c->box_tfsf_cells > 0 && !c->mesh_file[0] && !c->has_tfsf) { /* the box's surface */
+    c->has_tfsf = 1;
+    snprintf(c->tfsf_surface.name, sizeof c->tfsf_surface.name, "tfsf");
+    c->tfsf_surface.tag = -1;
+  }
+  DG_CHECK_GOTO(done, !c->has_tfsf || (c->has_plane_wave && !c->plane_wave.scattered),
+                DG_ERR_INPUT, "%s: tfsf: needs a plane_wave source in the total-field "
+                "formulation (the surface is where it enters)", path);
   DG_CALL_GOTO(done, check_duplicate_groups(&x, c));
 done:
   cJSON_Delete(root);

@@ -56,6 +56,8 @@ typedef struct {
   double box_lo[3], box_hi[3];
   int box_cells[3];
   int box_pml_cells;        /* mesh.box.pml_cells: layer cells around the box (volume "pml") */
+  int box_tfsf_cells;       /* mesh.box.tfsf_cells: > 0: an interior surface "tfsf" that many
+                               cells inside the box's faces */
   /* discretisation and time */
   int order;
   dg_precision precision;
@@ -83,6 +85,9 @@ typedef struct {
   dg_dipole *dipoles;
   int has_plane_wave;
   dg_plane_wave plane_wave;
+  /* total-field/scattered-field surface ("tfsf": {"surface": NAME or TAG}) */
+  int has_tfsf;
+  dg_group_ref tfsf_surface;
   /* initial state: zero, or a cavity eigenmode (which is then also the exact solution) */
   int has_cavity_mode;
   int mode[3];

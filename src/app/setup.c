@@ -74,11 +74,12 @@ static dg_status resolve_group(const dg_mesh *m, int dim, const dg_group_ref *g,
   int found = 0;
   for (int k = 0; k < m->K && !found; ++k) {
     if (dim == 3) found = m->elem_tag[k] == g->tag;
-    else for (int f = 0; f < 4; ++f) found |= m->face_tag[4 * k + f] == g->tag;
+    else for (int f = 0; f < 4; ++f)
+      found |= m->face_tag[4 * k + f] == g->tag || (m->iface_tag && m->iface_tag[4 * k + f] == g->tag);
   }
   list_groups(m, dim, avail, sizeof avail);
   DG_CHECK(found, DG_ERR_INPUT, "%s: %s %d: no %s of the mesh carries that physical tag "
-           "(named groups: %s)", casefile, what, g->tag, dim == 3 ? "element" : "boundary face", avail);
+           "(named groups: %s)", casefile, what, g->tag, dim == 3 ? "element" : "face", avail);
   *tag = g->tag;
   return DG_OK;
 }
@@ -195,6 +196,58 @@ static dg_status setup_pml(run_state *s) {
   return DG_OK;
 }
 
+/* The total-field/scattered-field surface: its two sides are found on the whole mesh (the
+ * same on every rank): the outside is what reaches an absorbing face or a PML element
+ * without crossing the surface. Each local face on the surface then gets +1 (its element is
+ * inside: total field) or -1 (outside: scattered field). */
+static dg_status setup_tfsf(run_state *s) {
+  const dg_case *c = s->c;
+  const dg_mesh *gm = s->global, *m = s->mesh;
+  int stag, pml_tags[DG_CASE_PML_VOLUMES];
+  DG_CALL(resolve_group(gm, 2, &c->tfsf_surface, "tfsf.surface", c->source, &stag));
+  for (int i = 0; c->has_pml && i < c->n_pml_volumes; ++i)
+    DG_CALL(resolve_group(gm, 3, &c->pml_volumes[i], "pml.volumes", c->source, &pml_tags[i]));
+  int *btags = NULL;
+  unsigned char *seed = NULL;
+  signed char *side = NULL, *sign = NULL;
+  dg_status st = DG_OK;
+  DG_CALL_GOTO(done, DG_ALLOC(btags, c->n_boundaries + 1));
+  DG_CALL_GOTO(done, DG_ALLOC(seed, gm->K));
+  DG_CALL_GOTO(done, DG_ALLOC(side, gm->K));
+  DG_CALL_GOTO(done, DG_ALLOC(sign, 4 * (size_t)m->K));
+  for (int i = 0; i < c->n_boundaries; ++i)
+    DG_CALL_GOTO(done, resolve_group(gm, 2, &c->boundaries[i].surface, "boundaries", c->source, &btags[i]));
+  for (int k = 0; k < gm->K; ++k) {
+    for (int i = 0; c->has_pml && i < c->n_pml_volumes; ++i) seed[k] |= gm->elem_tag[k] == pml_tags[i];
+    for (int f = 0; f < 4; ++f) {
+      const int t = gm->face_tag[4 * k + f];
+      if (t < 0) continue;
+      int bc = c->has_default_bc ? (int)c->default_bc : -1;
+      for (int i = 0; i < c->n_boundaries; ++i)
+        if (btags[i] == t) bc = (int)c->boundaries[i].bc;
+      seed[k] |= bc == DG_BC_ABC;
+    }
+  }
+  st = dg_mesh_surface_sides(gm, stag, seed, side);
+  if (st != DG_OK) {
+    st = dg_error_prefix(st, "%s: tfsf.surface: ", c->source);
+    goto done;
+  }
+  for (int k = 0; k < m->K_owned; ++k) { /* ghosts' fluxes are never computed */
+    const int g = s->dist ? s->dist->l2g[k] : k;
+    for (int f = 0; f < 4; ++f)
+      if (gm->iface_tag[4 * g + f] == stag && m->face_tag[4 * k + f] < 0)
+        sign[4 * k + f] = side[g];
+  }
+  DG_CALL_GOTO(done, dg_maxwell_set_tfsf(s->phys, sign));
+done:
+  dg_free(&btags);
+  dg_free(&seed);
+  dg_free(&side);
+  dg_free(&sign);
+  return st;
+}
+
 static dg_status add_sources(run_state *s) {
   const dg_case *c = s->c;
   for (int i = 0; i < c->n_dipoles; ++i) {
@@ -291,8 +344,12 @@ dg_status run_setup_problem(run_state *s, dg_run_result *r) {
     const double np2 = 2.0 * c->box_pml_cells;
     DG_CALL(check_host_memory(s, 6.0 * (c->box_cells[0] + np2) * (c->box_cells[1] + np2) *
                                      (c->box_cells[2] + np2) / s->size));
-    DG_CALL(dg_mesh_box_pml(&s->global, lo, hi, c->box_cells[0], c->box_cells[1],
-                            c->box_cells[2], c->box_pml_cells));
+    const int n = c->box_tfsf_cells;
+    const int tlo[3] = {n, n, n},
+              thi[3] = {c->box_cells[0] - n, c->box_cells[1] - n, c->box_cells[2] - n};
+    DG_CALL(dg_mesh_box_tfsf(&s->global, lo, hi, c->box_cells[0], c->box_cells[1],
+                             c->box_cells[2], c->box_pml_cells, n > 0 ? tlo : NULL,
+                             n > 0 ? thi : NULL));
   }
   DG_CALL(dg_case_check_groups(c, s->global));
   s->mesh = s->global;
@@ -308,6 +365,7 @@ dg_status run_setup_problem(run_state *s, dg_run_result *r) {
   DG_CALL(apply_materials_and_boundaries(s));
   if (c->has_pml) DG_CALL(setup_pml(s));
   DG_CALL(add_sources(s));
+  if (c->has_tfsf) DG_CALL(setup_tfsf(s));
   if (c->n_probes) DG_CALL(setup_probes(s));
   s->n = DG_NFIELDS * (size_t)s->mesh->K * s->ref->Np;
   DG_CALL(DG_ALLOC(s->q, s->n));

@@ -157,10 +157,13 @@ static dg_status build_face_data(dg_cl_maxwell *op, cl_mem *d_fdata, cl_mem *d_v
       const double bcE = bc == DG_BC_PEC ? -2 : bc == DG_BC_ABC ? -1 : 0;
       const double bcH = bc == DG_BC_PMC ? -2 : bc == DG_BC_ABC ? -1 : 0;
       /* Incident weights, from the exterior states of dg_maxwell_rhs: total-field absorbing
-       * E+ = E_inc, H+ = H_inc; scattered-field PEC E+ = -E- - 2 E_inc. */
-      const int total_abc = op->pw && !p->scattered && bc == DG_BC_ABC;
+       * E+ = E_inc, H+ = H_inc; scattered-field PEC E+ = -E- - 2 E_inc; a TF/SF surface face
+       * E+ = E(P) +- E_inc, H+ = H(P) +- H_inc (+ on the total-field side). */
+      const int total_abc = op->pw && !p->scattered && !p->tfsf && bc == DG_BC_ABC;
       const int scat_pec = op->pw && p->scattered && bc == DG_BC_PEC;
-      const double incE = total_abc ? 1 : scat_pec ? -2 : 0, incH = total_abc ? 1 : 0;
+      const double tfsf = op->pw && p->tfsf && bc == DG_BC_NONE ? p->tfsf[fid] : 0;
+      const double incE = total_abc ? 1 : scat_pec ? -2 : tfsf,
+                   incH = total_abc ? 1 : tfsf;
       const double val[FD] = {g->nx[fid], g->ny[fid], g->nz[fid], cE * ZP, cE * p->alpha,
                               cH * YP, cH * p->alpha, bcE, bcH, incE, incH, 0};
       for (int c = 0; c < FD; ++c)

@@ -98,6 +98,24 @@ dg_status dg_verify_case_add_sources(dg_verify_case *c, unsigned flags) {
     DG_CALL(dg_plane_wave_init(&c->pw));
     dg_maxwell_set_plane_wave(c->phys, &c->pw);
   }
+  if (flags & DG_VERIFY_TFSF) {
+    const dg_mesh *m = c->mesh;
+    signed char *sign = NULL;
+    DG_CALL(DG_ALLOC(sign, 4 * (size_t)m->K));
+    for (int k = 0; k < m->K; ++k)
+      for (int f = 0; f < 4; ++f) {
+        const int k2 = m->EToE[4 * k + f];
+        double cx = 0, cx2 = 0;
+        for (int v = 0; v < 4; ++v) {
+          cx += 0.25 * m->VX[m->EToV[4 * k + v]];
+          cx2 += 0.25 * m->VX[m->EToV[4 * k2 + v]];
+        }
+        if (k2 != k && (cx - 0.5) * (cx2 - 0.5) < 0) sign[4 * k + f] = cx < 0.5 ? 1 : -1;
+      }
+    const dg_status st = dg_maxwell_set_tfsf(c->phys, sign);
+    dg_free(&sign);
+    DG_CALL(st);
+  }
   if (flags & DG_VERIFY_PML) {
     const dg_mesh *m = c->mesh;
     unsigned char *in = NULL;

@@ -43,9 +43,12 @@ void dg_verify_case_destroy(dg_verify_case **c);
  * - DG_VERIFY_PML: a CFS-PML (dg/pml.h) over the elements with y or z above 1/2 (the
  *   inner box [0,1] x [0,1/2] x [0,1/2]: faces and an edge, 1 or 2 stretched directions),
  *   in both materials, with kappa_max = 2; add it last (its profile reads eps and mu).
+ * - DG_VERIFY_TFSF (with the total-field plane wave): a total-field/scattered-field surface
+ *   on the faces of the plane x = 1/2 (+1 seen from x < 1/2, -1 from the other side), so
+ *   the incident field enters the interior faces' flux there.
  * Every source is active at t = DG_VERIFY_SOURCE_TIME. */
 enum { DG_VERIFY_DIPOLES = 1, DG_VERIFY_PLANE_WAVE = 2, DG_VERIFY_SCATTERED = 4,
-       DG_VERIFY_PML = 8 };
+       DG_VERIFY_PML = 8, DG_VERIFY_TFSF = 16 };
 #define DG_VERIFY_SOURCE_TIME 0.8
 dg_status dg_verify_case_add_sources(dg_verify_case *c, unsigned flags) DG_NODISCARD;
 

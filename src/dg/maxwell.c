@@ -62,6 +62,7 @@ void dg_maxwell_destroy(dg_maxwell **pp) {
   dg_free(&p->LIFTT);
   dg_free(&p->pml_elem);
   dg_free(&p->pml_coef);
+  dg_free(&p->tfsf);
   for (int i = 0; i < p->n_sources; ++i) dg_free(&p->sources[i].profile);
   dg_free(&p->sources);
   dg_free(pp);
@@ -100,6 +101,29 @@ void dg_maxwell_set_plane_wave(dg_maxwell *p, dg_plane_wave *pw) {
   p->scattered = pw->scattered;
 }
 
+dg_status dg_maxwell_set_tfsf(dg_maxwell *p, const signed char *face_sign) {
+  dg_free(&p->tfsf);
+  if (!face_sign) return DG_OK;
+  DG_CHECK(!p->scattered, DG_ERR_INPUT,
+           "a total-field/scattered-field surface needs the total-field formulation of the "
+           "plane wave");
+  const int K = p->geom->K;
+  int n = 0;
+  for (int i = 0; i < 4 * K; ++i) {
+    DG_CHECK(face_sign[i] >= -1 && face_sign[i] <= 1, DG_ERR_INPUT,
+             "TF/SF surface: face sign %d of face %d of element %d is not -1, 0 or 1",
+             face_sign[i], i % 4, i / 4 + 1);
+    DG_CHECK(!face_sign[i] || p->bc[i] == DG_BC_NONE, DG_ERR_INPUT,
+             "TF/SF surface: face %d of element %d is a boundary face; the surface must lie "
+             "inside the domain", i % 4, i / 4 + 1);
+    n += face_sign[i] != 0;
+  }
+  DG_CHECK(n > 0, DG_ERR_INPUT, "TF/SF surface: no face carries it");
+  DG_CALL(DG_ALLOC(p->tfsf, 4 * (size_t)K));
+  for (int i = 0; i < 4 * K; ++i) p->tfsf[i] = face_sign[i];
+  return DG_OK;
+}
+
 static void cross(const double a[3], const double b[3], double c[3]) {
   c[0] = a[1] * b[2] - a[2] * b[1];
   c[1] = a[2] * b[0] - a[0] * b[2];
@@ -119,7 +143,14 @@ static void face_jumps(const dg_maxwell *p, int face, int idM, int idP, double t
     Hp[c] = q[(3 + c) * KNp + idP];
   }
   switch ((dg_bc)p->bc[face]) {
-  case DG_BC_NONE: break;
+  case DG_BC_NONE:
+    if (p->tfsf && p->tfsf[face] && p->incident) {
+      /* TF/SF surface: the neighbour's field is on the other side's footing. */
+      double Ei[3], Hi[3];
+      p->incident(p->incident_ctx, g->x[idM], g->y[idM], g->z[idM], t, Ei, Hi);
+      for (int c = 0; c < 3; ++c) Ep[c] += p->tfsf[face] * Ei[c], Hp[c] += p->tfsf[face] * Hi[c];
+    }
+    break;
   case DG_BC_PEC:
     for (int c = 0; c < 3; ++c) Ep[c] = -Em[c], Hp[c] = Hm[c];
     if (p->scattered && p->incident) { /* the total field E + E_inc is mirrored */
@@ -133,7 +164,7 @@ static void face_jumps(const dg_maxwell *p, int face, int idM, int idP, double t
     break;
   case DG_BC_ABC:
     for (int c = 0; c < 3; ++c) Ep[c] = 0, Hp[c] = 0;
-    if (p->incident && !p->scattered) /* total field: the wave comes in from outside */
+    if (p->incident && !p->scattered && !p->tfsf) /* total field: the wave comes in from outside */
       p->incident(p->incident_ctx, g->x[idM], g->y[idM], g->z[idM], t, Ep, Hp);
     break;
   }

@@ -44,6 +44,12 @@ typedef struct {
   /* Scattered-field formulation: absorbing faces see zero, PEC faces see the mirror of
    * -E_inc (E+ = -E- - 2 E_inc, H+ = H-), so the unknowns are the scattered field. */
   int scattered;
+  /* Total-field/scattered-field surface (NULL: none): per face (K*4) +1 where the element is
+   * on the total-field side of the surface and its neighbour on the scattered side (the
+   * exterior state gets + the incident field), -1 the other way round (- the incident
+   * field), 0 elsewhere. With it the incident field enters only there: absorbing faces see
+   * zero, PEC faces mirror the field. */
+  signed char *tfsf;
   int n_sources;
   dg_point_source *sources; /* owned; added with dg_maxwell_add_dipole */
   double *work;         /* scratch for dg_maxwell_rhs (one element at a time) */
@@ -70,6 +76,11 @@ dg_status dg_maxwell_add_dipole(dg_maxwell *p, const dg_dipole *d, int elem,
  * incident = dg_plane_wave_eval, incident_ctx = pw, scattered = pw->scattered. The OpenCL
  * backend recognises exactly this incident function. */
 void dg_maxwell_set_plane_wave(dg_maxwell *p, dg_plane_wave *pw);
+
+/* The total-field/scattered-field surface (see tfsf above): face_sign per face (K*4
+ * values, copied), nonzero only on interior faces (DG_ERR_INPUT otherwise); needs the total-
+ * field formulation of the incident wave. NULL removes it. */
+dg_status dg_maxwell_set_tfsf(dg_maxwell *p, const signed char *face_sign) DG_NODISCARD;
 
 /* The full right-hand side with the PML's auxiliary fields (dg/pml.h): rhs = dq/dt and
  * rhs_w = dw/dt for the fields q (6*K*Np) and the auxiliary fields w (dg_maxwell_aux_size

@@ -22,6 +22,12 @@ dg_status dg_mesh_box(dg_mesh **out, const double lo[3], const double hi[3], int
 
 dg_status dg_mesh_box_pml(dg_mesh **out, const double lo[3], const double hi[3], int nx, int ny,
                           int nz, int npml) {
+  DG_CALL(dg_mesh_box_tfsf(out, lo, hi, nx, ny, nz, npml, NULL, NULL));
+  return DG_OK;
+}
+
+dg_status dg_mesh_box_tfsf(dg_mesh **out, const double lo[3], const double hi[3], int nx, int ny,
+                           int nz, int npml, const int tlo[3], const int thi[3]) {
   *out = NULL;
   DG_CHECK(lo && hi, DG_ERR_INPUT, "dg_mesh_box: no bounds given");
   for (int d = 0; d < 3; d++)
@@ -45,6 +51,26 @@ dg_status dg_mesh_box_pml(dg_mesh **out, const double lo[3], const double hi[3],
   int n[3] = {nx, ny, nz};
   int K = (int)(6 * cells);
   int ntri = 4 * (nx * ny + ny * nz + nx * nz);
+  /* The interior TF/SF box: cells tlo..thi of the inner box; a side on the mesh's own
+   * boundary gets no triangles (the boundary closes the surface there). */
+  const int has_tfsf = tlo && thi;
+  int tb[3][2] = {{0, 0}, {0, 0}, {0, 0}}; /* the box's planes in lattice indices */
+  if (has_tfsf) {
+    for (int d = 0; d < 3; d++) {
+      DG_CHECK(0 <= tlo[d] && tlo[d] < thi[d] && thi[d] <= nin[d], DG_ERR_INPUT,
+               "box mesh: TF/SF box cells %d..%d in direction %c outside 0..%d or empty",
+               tlo[d], thi[d], "xyz"[d], nin[d]);
+      tb[d][0] = tlo[d] + npml;
+      tb[d][1] = thi[d] + npml;
+    }
+    for (int d = 0; d < 3; d++)
+      for (int side = 0; side < 2; side++) {
+        const int plane = tb[d][side];
+        if (plane == 0 || plane == n[d]) continue;
+        ntri += 2 * (tb[(d + 1) % 3][1] - tb[(d + 1) % 3][0]) *
+                (tb[(d + 2) % 3][1] - tb[(d + 2) % 3][0]);
+      }
+  }
 
   dg_status st = DG_OK;
   dg_mesh *m = NULL;
@@ -122,12 +148,38 @@ dg_status dg_mesh_box_pml(dg_mesh **out, const double lo[3], const double hi[3],
           tri_tag[t++] = tag;
         }
   }
+  /* The TF/SF box's triangles, split like the Kuhn tetrahedra split every cube face. */
+  for (int d = 0; d < 3 && has_tfsf; d++) {
+    int a = (d + 1) % 3, b = (d + 2) % 3;
+    for (int side = 0; side < 2; side++) {
+      const int plane = tb[d][side];
+      if (plane == 0 || plane == n[d]) continue;
+      for (int ib = tb[b][0]; ib < tb[b][1]; ib++)
+        for (int ia = tb[a][0]; ia < tb[a][1]; ia++) {
+          int c0[3], c1[3], c2[3], c3[3];
+          c0[d] = c1[d] = c2[d] = c3[d] = plane;
+          c0[a] = ia;     c0[b] = ib;
+          c1[a] = ia + 1; c1[b] = ib;
+          c2[a] = ia;     c2[b] = ib + 1;
+          c3[a] = ia + 1; c3[b] = ib + 1;
+          int lo_v = VID(c0[0], c0[1], c0[2]), hi_v = VID(c3[0], c3[1], c3[2]);
+          tri[3 * t] = lo_v;
+          tri[3 * t + 1] = VID(c1[0], c1[1], c1[2]);
+          tri[3 * t + 2] = hi_v;
+          tri_tag[t++] = DG_MESH_BOX_TFSF_TAG;
+          tri[3 * t] = lo_v;
+          tri[3 * t + 1] = VID(c2[0], c2[1], c2[2]);
+          tri[3 * t + 2] = hi_v;
+          tri_tag[t++] = DG_MESH_BOX_TFSF_TAG;
+        }
+    }
+  }
 #undef VID
   DG_CHECK_GOTO(fail, t == ntri, DG_ERR_INTERNAL, "box mesh: %d boundary triangles, expected %d",
                 t, ntri);
 
   static const char *side_names[6] = {"xmin", "xmax", "ymin", "ymax", "zmin", "zmax"};
-  DG_CALL_GOTO(fail, DG_ALLOC(m->phys, 8));
+  DG_CALL_GOTO(fail, DG_ALLOC(m->phys, 9));
   m->nphys = npml ? 8 : 7;
   for (int s = 0; s < 6; s++) {
     m->phys[s].dim = 2;
@@ -140,6 +192,12 @@ dg_status dg_mesh_box_pml(dg_mesh **out, const double lo[3], const double hi[3],
   m->phys[7].dim = 3;
   m->phys[7].tag = 2;
   snprintf(m->phys[7].name, sizeof m->phys[7].name, "pml");
+  if (has_tfsf) {
+    dg_phys *ph = &m->phys[m->nphys++];
+    ph->dim = 2;
+    ph->tag = DG_MESH_BOX_TFSF_TAG;
+    snprintf(ph->name, sizeof ph->name, "tfsf");
+  }
 
   DG_CALL_GOTO(fail, dg_mesh_orient(m));
   DG_CALL_GOTO(fail, dg_mesh_connect(m, ntri, tri, tri_tag));

@@ -294,12 +294,13 @@ dg_status dg_mesh_connect_src(dg_mesh *m, int ntri, const int *tri, const int *t
   dg_status st = DG_OK;
   size_t nf = 4 * (size_t)m->K;
   face_key *keys = NULL;
-  int *EToE = NULL, *EToF = NULL, *ftag = NULL;
+  int *EToE = NULL, *EToF = NULL, *ftag = NULL, *itag = NULL;
   unsigned char *tagged = NULL;
   DG_CALL_GOTO(done, DG_ALLOC(keys, nf));
   DG_CALL_GOTO(done, DG_ALLOC(EToE, nf));
   DG_CALL_GOTO(done, DG_ALLOC(EToF, nf));
   DG_CALL_GOTO(done, DG_ALLOC(ftag, nf));
+  DG_CALL_GOTO(done, DG_ALLOC(itag, nf));
   DG_CALL_GOTO(done, DG_ALLOC(tagged, nf));
   for (size_t i = 0; i < nf; i++) {
     size_t k = i / 4;
@@ -357,10 +358,13 @@ dg_status dg_mesh_connect_src(dg_mesh *m, int ntri, const int *tri, const int *t
       goto done;
     }
     int a = hit->id;
-    /* Triangles on interior faces (material interfaces) carry no boundary condition; when
-     * several triangles cover one boundary face the first in the file wins. */
-    if (EToE[a] == a / 4 && EToF[a] == a % 4 && !tagged[a]) {
-      ftag[a] = tri_tag[i];
+    /* Triangles on interior faces (material interfaces, a total-field/scattered-field
+     * surface) carry no boundary condition but keep their tag, on both sides; when several
+     * triangles cover one face the first in the file wins. */
+    const int b = 4 * EToE[a] + EToF[a];
+    if (!tagged[a]) {
+      if (b == a) ftag[a] = tri_tag[i];
+      else itag[a] = itag[b] = tri_tag[i], tagged[b] = 1;
       tagged[a] = 1;
     }
   }
@@ -368,15 +372,18 @@ dg_status dg_mesh_connect_src(dg_mesh *m, int ntri, const int *tri, const int *t
   dg_free(&m->EToE);
   dg_free(&m->EToF);
   dg_free(&m->face_tag);
+  dg_free(&m->iface_tag);
   m->EToE = EToE;
   m->EToF = EToF;
   m->face_tag = ftag;
-  EToE = EToF = ftag = NULL;
+  m->iface_tag = itag;
+  EToE = EToF = ftag = itag = NULL;
 done:
   dg_free(&keys);
   dg_free(&EToE);
   dg_free(&EToF);
   dg_free(&ftag);
+  dg_free(&itag);
   dg_free(&tagged);
   return st;
 }

@@ -45,6 +45,7 @@ void dg_mesh_destroy(dg_mesh **pm) {
   dg_free(&m->EToE);
   dg_free(&m->EToF);
   dg_free(&m->face_tag);
+  dg_free(&m->iface_tag);
   dg_free(&m->phys);
   dg_free(pm);
 }
@@ -182,6 +183,9 @@ dg_status dg_mesh_orient_src(dg_mesh *m, const dg_mesh_src *src) {
       t = m->EToE[r]; m->EToE[r] = m->EToE[r + 1]; m->EToE[r + 1] = t;
       t = m->EToF[r]; m->EToF[r] = m->EToF[r + 1]; m->EToF[r + 1] = t;
       t = m->face_tag[r]; m->face_tag[r] = m->face_tag[r + 1]; m->face_tag[r + 1] = t;
+      if (m->iface_tag) {
+        t = m->iface_tag[r]; m->iface_tag[r] = m->iface_tag[r + 1]; m->iface_tag[r + 1] = t;
+      }
     }
     for (size_t i = 0; i < 4 * (size_t)m->K; i++)
       if (flipped[m->EToE[i]]) m->EToF[i] = flipped_face(m->EToF[i]);

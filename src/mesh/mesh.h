@@ -30,6 +30,10 @@ typedef struct {
   int *EToF;       /* K x 4: neighbour's local face, or the face itself on a boundary */
   int *face_tag;   /* K x 4: -1 on interior faces; on boundary faces the physical tag of
                       the boundary triangle that covers it (0 when untagged) */
+  int *iface_tag;  /* K x 4, filled by dg_mesh_connect(): on interior faces the physical tag
+                      of a surface triangle lying on the face (an interior surface such as a
+                      total-field/scattered-field surface; both sides' entries), else 0; 0 on
+                      boundary faces. NULL on a rank's part of a distributed mesh. */
   int nphys;
   dg_phys *phys;   /* physical groups named in the file (may be empty) */
   int n_fixed;     /* number of inverted elements that were reoriented */
@@ -64,6 +68,13 @@ dg_status dg_mesh_box(dg_mesh **out, const double lo[3], const double hi[3], int
  * dg_mesh_box. */
 dg_status dg_mesh_box_pml(dg_mesh **out, const double lo[3], const double hi[3], int nx, int ny,
                           int nz, int npml) DG_NODISCARD;
+/* The same with an interior total-field/scattered-field surface (tlo, thi both non-NULL):
+ * the faces of the box of inner cells tlo[d]..thi[d] (0 <= tlo < thi <= cells) form the
+ * interior surface "tfsf" (tag DG_MESH_BOX_TFSF_TAG, in iface_tag); a side of that box on
+ * the mesh's boundary gets no triangles. NULL, NULL is dg_mesh_box_pml. */
+enum { DG_MESH_BOX_TFSF_TAG = 7 };
+dg_status dg_mesh_box_tfsf(dg_mesh **out, const double lo[3], const double hi[3], int nx, int ny,
+                           int nz, int npml, const int tlo[3], const int thi[3]) DG_NODISCARD;
 void dg_mesh_destroy(dg_mesh **m);
 
 /* Internal steps, exposed for readers and tests. */
@@ -87,6 +98,14 @@ double dg_mesh_elem_volume(const dg_mesh *m, int k);
  * A linear scan: for placing a few probes and sources. */
 #define DG_MESH_LOCATE_TOL 1e-9
 int dg_mesh_locate(const dg_mesh *m, const double x[3], double rst[3]);
+/* The two sides of a closed interior surface (the faces whose iface_tag is surface_tag):
+ * the elements are split into the regions connected without crossing the surface; a region
+ * holding an element with seed[k] != 0 is "outside" (side[k] = -1), any other "inside"
+ * (side[k] = +1). DG_ERR_INPUT when no face carries the tag, when no region is inside or
+ * none is outside, or when the surface does not separate the two elements of one of its
+ * faces (not closed), naming the face. */
+dg_status dg_mesh_surface_sides(const dg_mesh *m, int surface_tag, const unsigned char *seed,
+                                signed char *side) DG_NODISCARD;
 /* Bounding box. */
 void dg_mesh_bbox(const dg_mesh *m, double lo[3], double hi[3]);
 
