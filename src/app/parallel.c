@@ -21,25 +21,16 @@ dg_status run_mpi_init(run_state *s) {
   return DG_OK;
 }
 
-dg_status run_sum(const run_state *s, double *x) {
-  if (s->size > 1) DG_MPI(MPI_Allreduce(MPI_IN_PLACE, x, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD));
+/* x op= the other ranks' x, in place (one value). */
+static dg_status reduce(const run_state *s, void *x, MPI_Datatype type, MPI_Op op) {
+  if (s->size > 1) DG_MPI(MPI_Allreduce(MPI_IN_PLACE, x, 1, type, op, MPI_COMM_WORLD));
   return DG_OK;
 }
 
-dg_status run_min(const run_state *s, double *x) {
-  if (s->size > 1) DG_MPI(MPI_Allreduce(MPI_IN_PLACE, x, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD));
-  return DG_OK;
-}
-
-dg_status run_max(const run_state *s, double *x) {
-  if (s->size > 1) DG_MPI(MPI_Allreduce(MPI_IN_PLACE, x, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
-  return DG_OK;
-}
-
-dg_status run_any(const run_state *s, int *flag) {
-  if (s->size > 1) DG_MPI(MPI_Allreduce(MPI_IN_PLACE, flag, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
-  return DG_OK;
-}
+dg_status run_sum(const run_state *s, double *x) { return reduce(s, x, MPI_DOUBLE, MPI_SUM); }
+dg_status run_min(const run_state *s, double *x) { return reduce(s, x, MPI_DOUBLE, MPI_MIN); }
+dg_status run_max(const run_state *s, double *x) { return reduce(s, x, MPI_DOUBLE, MPI_MAX); }
+dg_status run_any(const run_state *s, int *flag) { return reduce(s, flag, MPI_INT, MPI_MAX); }
 
 dg_status run_barrier(const run_state *s) {
   if (s->size > 1) DG_MPI(MPI_Barrier(MPI_COMM_WORLD));
