@@ -1,0 +1,62 @@
+#!/bin/sh
+# Issue-16 targets in one invocation on one machine: a cold tuning sweep (no cache, no
+# transfer), the same sweep seeded from tuning/ (transfer), and a long exhaustive search
+# (no cost model, no transfer, --budget), then every (N, precision)'s three winners timed
+# side by side in one interleaved `dgtd tune --variant` run, so load hits them alike.
+#   usage: bench/tune_sweep_vs_long.sh OUT_DIR [ORDERS [PRECISION [LONG_BUDGET_S]]]
+#   e.g.   bench/tune_sweep_vs_long.sh /tmp/sweep 1-6 both 1800
+# Each search uses its own empty $DGTD_CACHE_DIR (also a cold binary cache). Prints the
+# wall time of each sweep and, per (N, precision), the medians and cold/long ratios.
+set -eu
+bin="${BIN:-bin}"
+out="$1"; orders="${2:-1-6}"; prec="${3:-both}"; budget="${4:-1800}"
+mkdir -p "$out"
+sweep() { # name, extra tune args...
+  name="$1"; shift
+  rm -rf "$out/$name"; mkdir -p "$out/$name"
+  t0=$(date +%s.%N)
+  DGTD_CACHE_DIR="$out/$name" "$bin/dgtd" tune --order "$orders" --precision "$prec" \
+    --force -q --json "$@" > "$out/$name.json"
+  t1=$(date +%s.%N)
+  echo "$name $(echo "$t1 - $t0" | bc)" >> "$out/walls.txt"
+}
+: > "$out/walls.txt"
+sweep cold --no-transfer
+sweep transfer
+sweep long --no-transfer --no-model --budget "$budget"
+python3 - "$out" > "$out/pairs.txt" <<'PY'
+import json, sys
+out = sys.argv[1]
+def winners(name):
+    d = json.load(open("%s/%s.json" % (out, name)))
+    d = d if isinstance(d, list) else d.get("orders", [d])
+    return {(e["N"], e["precision"]): e["winner"] for e in d}
+c, t, l = winners("cold"), winners("transfer"), winners("long")
+for k in sorted(l):
+    print(k[0], k[1], l[k], c.get(k, ""), t.get(k, ""))
+PY
+: > "$out/confirm.txt"
+while read -r n p wl wc wt; do
+  DGTD_CACHE_DIR="$out/confirm" "$bin/dgtd" tune --order "$n" --precision "$p" -q --json \
+    --variant "$wl" --variant "$wc" --variant "$wt" > "$out/confirm-$n-$p.json"
+  echo "$n $p $wl $wc $wt" >> "$out/confirm.txt"
+done < "$out/pairs.txt"
+python3 - "$out" <<'PY'
+import json, sys
+out = sys.argv[1]
+walls = dict(l.split() for l in open(out + "/walls.txt"))
+print("device: %s" % json.load(open(out + "/cold.json"))[0]["device"] if isinstance(json.load(open(out + "/cold.json")), list) else "")
+for k in ("cold", "transfer", "long"):
+    print("%-9s sweep wall time %8.1f s" % (k, float(walls[k])))
+print("%2s %-6s %12s %12s %12s %10s %10s" % ("N", "prec", "long ns", "cold ns", "transfer ns", "cold/long", "xfer/long"))
+worst = 0
+for line in open(out + "/confirm.txt"):
+    n, p, wl, wc, wt = line.split()
+    d = json.load(open("%s/confirm-%s-%s.json" % (out, n, p)))
+    d = d[0] if isinstance(d, list) else d
+    med = {e["spec"]: e["median_ns"] for e in d["ranking"]}
+    rl, rc, rt = med[wl], med[wc], med[wt]
+    worst = max(worst, rc / rl, rt / rl)
+    print("%2s %-6s %12.0f %12.0f %12.0f %10.3f %10.3f" % (n, p, rl, rc, rt, rc / rl, rt / rl))
+print("worst ratio to the long search's winner: %.3f" % worst)
+PY
