@@ -5,7 +5,8 @@
 # side by side in one interleaved `dgtd tune --variant` run, so load hits them alike.
 #   usage: bench/tune_sweep_vs_long.sh OUT_DIR [ORDERS [PRECISION [LONG_BUDGET_S]]]
 #   e.g.   bench/tune_sweep_vs_long.sh /tmp/sweep 1-6 both 1800
-# Each search uses its own empty $DGTD_CACHE_DIR (also a cold binary cache). Prints the
+# Each search uses its own empty $DGTD_CACHE_DIR (also a cold binary cache) and its own
+# empty PoCL kernel cache ($POCL_CACHE_DIR: a fresh machine has compiled nothing). Prints the
 # wall time of each sweep and, per (N, precision), the medians and cold/long ratios.
 set -eu
 bin="${BIN:-bin}"
@@ -13,9 +14,9 @@ out="$1"; orders="${2:-1-6}"; prec="${3:-both}"; budget="${4:-1800}"
 mkdir -p "$out"
 sweep() { # name, extra tune args...
   name="$1"; shift
-  rm -rf "$out/$name"; mkdir -p "$out/$name"
+  rm -rf "$out/$name"; mkdir -p "$out/$name/pocl"
   t0=$(date +%s.%N)
-  DGTD_CACHE_DIR="$out/$name" "$bin/dgtd" tune --order "$orders" --precision "$prec" \
+  POCL_CACHE_DIR="$out/$name/pocl" DGTD_CACHE_DIR="$out/$name" "$bin/dgtd" tune --order "$orders" --precision "$prec" \
     --force -q --json "$@" > "$out/$name.json"
   t1=$(date +%s.%N)
   echo "$name $(echo "$t1 - $t0" | bc)" >> "$out/walls.txt"
@@ -29,7 +30,7 @@ import json, sys
 out = sys.argv[1]
 def winners(name):
     d = json.load(open("%s/%s.json" % (out, name)))
-    d = d if isinstance(d, list) else d.get("orders", [d])
+    d = d["results"] if isinstance(d, dict) and "results" in d else d
     return {(e["N"], e["precision"]): e["winner"] for e in d}
 c, t, l = winners("cold"), winners("transfer"), winners("long")
 for k in sorted(l):
@@ -45,7 +46,7 @@ python3 - "$out" <<'PY'
 import json, sys
 out = sys.argv[1]
 walls = dict(l.split() for l in open(out + "/walls.txt"))
-print("device: %s" % json.load(open(out + "/cold.json"))[0]["device"] if isinstance(json.load(open(out + "/cold.json")), list) else "")
+print("device: %s" % json.load(open(out + "/cold.json"))["device"]["device"])
 for k in ("cold", "transfer", "long"):
     print("%-9s sweep wall time %8.1f s" % (k, float(walls[k])))
 print("%2s %-6s %12s %12s %12s %10s %10s" % ("N", "prec", "long ns", "cold ns", "transfer ns", "cold/long", "xfer/long"))
@@ -53,7 +54,7 @@ worst = 0
 for line in open(out + "/confirm.txt"):
     n, p, wl, wc, wt = line.split()
     d = json.load(open("%s/confirm-%s-%s.json" % (out, n, p)))
-    d = d[0] if isinstance(d, list) else d
+    d = d["results"][0] if isinstance(d, dict) and "results" in d else d
     med = {e["spec"]: e["median_ns"] for e in d["ranking"]}
     rl, rc, rt = med[wl], med[wc], med[wt]
     worst = max(worst, rc / rl, rt / rl)

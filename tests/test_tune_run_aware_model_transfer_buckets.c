@@ -153,6 +153,40 @@ static void write_device(const dg_tune_paths *paths, const char *dir, const char
   (void)paths;
 }
 
+/* In a sweep, an order with no entry of its own starts from this device's winners at the
+ * neighbouring orders (N +- 1, same precision) and at the same N in the other precision,
+ * converted to its precision; nothing from orders further away or another template. */
+static void own_neighbour_seeds(void **state) {
+  (void)state;
+  char root[64];
+  dg_tune_paths paths;
+  tt_paths(&paths, root);
+  const char *w = "work=vec,vw=8,lift=fused-update,flux=face,lnpw=2";
+  write_device(&paths, paths.cache_dir, "cpu-me", "V", "Plat", w, 0);
+  dg_device_info me = tt_info("cpu-me", "V", "1.0");
+  snprintf(me.platform_name, sizeof me.platform_name, "Plat");
+  struct { int N; dg_precision p; uint64_t hash; int want; } cases[] = {
+      {3, DG_PREC_FLOAT, 1, 1},  {1, DG_PREC_FLOAT, 1, 1}, {2, DG_PREC_DOUBLE, 1, 1},
+      {3, DG_PREC_DOUBLE, 1, 0}, {5, DG_PREC_FLOAT, 1, 0}, {3, DG_PREC_FLOAT, 2, 0}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+    dg_known k;
+    assert_dg_ok(dg_known_collect(&paths, &me, cases[i].N, cases[i].p, DG_BUCKET_LARGE,
+                                  cases[i].hash, &k));
+    if (!cases[i].want) {
+      assert_int_equal(k.n_own_seeds, 0);
+    } else {
+      assert_true(k.n_own_seeds >= 1);
+      dg_variant v;
+      char want[DG_VARIANT_SPEC_MAX];
+      assert_dg_ok(dg_variant_parse(w, &v));
+      v.precision = cases[i].p;
+      dg_variant_print(&v, want, sizeof want);
+      assert_string_equal(k.own_seeds[0], want);
+    }
+    dg_known_free(&k);
+  }
+}
+
 /* Seeds come from the nearest known device: same vendor and platform beats same platform;
  * another platform gives none. Buckets are kept apart in one file. */
 static void transfer_seeds_and_buckets(void **state) {
@@ -264,7 +298,7 @@ static void buckets_by_size(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(run_budget_rule),         cmocka_unit_test(model_learns_factors),
-      cmocka_unit_test(transfer_seeds_and_buckets), cmocka_unit_test(buckets_by_size),
+      cmocka_unit_test(transfer_seeds_and_buckets), cmocka_unit_test(own_neighbour_seeds), cmocka_unit_test(buckets_by_size),
       cmocka_unit_test(short_run_skips_tuning),
   };
   return cmocka_run_group_tests(tests, test_device_setup, test_device_teardown);

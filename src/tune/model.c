@@ -273,6 +273,24 @@ static void scan_file(const char *path, const dg_device_key *key, const dg_devic
                                     e->template_hash == hash ? w : 0.5 * w, b))
           break;
       }
+      if (sim == 4 && e->bucket == (int)bucket && e->template_hash == hash &&
+          ((abs(e->N - N) == 1 && e->precision == p) || (e->N == N && e->precision != p)))
+        for (int r = 0; r < e->n_rank && r < 2; ++r) {
+          dg_variant v;
+          char why[128];
+          if (dg_variant_parse(e->rank[r].spec, &v) != DG_OK) {
+            dg_error_clear();
+            continue;
+          }
+          v.precision = p;
+          if (!dg_variant_check(&v, info, N, why, sizeof why)) continue;
+          char spec[DG_VARIANT_SPEC_MAX];
+          dg_variant_print(&v, spec, sizeof spec);
+          int dup = 0;
+          for (int i = 0; i < k->n_own_seeds; ++i) dup |= !strcmp(k->own_seeds[i], spec);
+          if (!dup && k->n_own_seeds < 6)
+            snprintf(k->own_seeds[k->n_own_seeds++], DG_VARIANT_SPEC_MAX, "%s", spec);
+        }
       if (e->N != N || e->precision != p) continue;
       if (sim == 4 && e->bucket == (int)bucket && (!k->self.n_rank || e->template_hash == hash)) {
         dg_tune_entry_free(&k->self);

@@ -94,6 +94,12 @@ typedef struct {
   /* This device's own entry for (N, p, bucket), fresh or stale (n_rank 0 if none). */
   dg_tune_entry self;
   int self_stale;
+  /* This device's winners at the neighbouring (N +- 1, same precision) and sister (same N,
+   * other precision) entries of the same bucket: on one device the best variant moves
+   * little between them, so in a sweep each order after the first starts from its
+   * neighbours' winners (own measurements: kept with --no-transfer too). */
+  char own_seeds[6][DG_VARIANT_SPEC_MAX];
+  int n_own_seeds;
 } dg_known;
 
 /* Read every *.json of the shipped and cache directories. self_bucket picks the seeds'

@@ -688,7 +688,7 @@ static int model_order(ctx_t *c, int *list, int n) {
   c->r->noise = noise;
   const double best = best_timed_ns(c);
   int m = 0;
-  if ((nerr >= 3 || (c->trained_prior && c->stage > 1)) && isfinite(best)) {
+  if ((nerr >= 3 || (c->trained_prior && c->stage >= 1)) && isfinite(best)) {
     const double u = fmax(0.10, 1.5 * (nerr >= 3 ? err : 0.3));
     for (int i = 0; i < n; ++i) {
       const dg_tune_candidate *k = &c->r->c[list[i]];
@@ -1215,6 +1215,20 @@ dg_status dg_tune_order(dg_device *dev, int N, dg_precision p, const dg_tune_opt
     if (opt->force) { /* start over: no stored result of this device seeds it */
       dg_tune_entry_free(&c.known.self);
       memset(&c.known.self, 0, sizeof c.known.self);
+    }
+    /* This device's neighbouring orders come first: the likeliest winners here. */
+    if (c.known.n_own_seeds && !c.known.self.n_rank) {
+      char keep[8][DG_VARIANT_SPEC_MAX];
+      int nk = 0;
+      for (int i = 0; i < c.known.n_own_seeds && nk < 8; ++i)
+        snprintf(keep[nk++], DG_VARIANT_SPEC_MAX, "%s", c.known.own_seeds[i]);
+      for (int i = 0; i < c.known.n_seeds && nk < 8; ++i)
+        snprintf(keep[nk++], DG_VARIANT_SPEC_MAX, "%s", c.known.seeds[i]);
+      memcpy(c.known.seeds, keep, sizeof keep[0] * (size_t)nk);
+      if (!c.known.n_seeds)
+        snprintf(c.known.seed_from, sizeof c.known.seed_from,
+                 "%.240s (this device's neighbouring orders)", out->cache_path);
+      c.known.n_seeds = nk;
     }
     if (c.known.self.n_rank) {
       c.known.n_seeds = 0;
