@@ -21,10 +21,17 @@ sweep() { # name, extra tune args...
   t1=$(date +%s.%N)
   echo "$name $(echo "$t1 - $t0" | bc)" >> "$out/walls.txt"
 }
-: > "$out/walls.txt"
-sweep cold --no-transfer
-sweep transfer
-sweep long --no-transfer --no-model --budget "$budget"
+touch "$out/walls.txt"
+# SWEEPS picks which searches run now (a shared machine may only afford some at a time);
+# the comparison uses every one whose JSON is in OUT_DIR.
+for s in ${SWEEPS:-cold transfer long}; do
+  case "$s" in
+    cold) sweep cold --no-transfer ;;
+    transfer) sweep transfer ;;
+    long) sweep long --no-transfer --no-model --budget "$budget" ;;
+  esac
+done
+[ -f "$out/long.json" ] || { echo "no long search yet: run with SWEEPS=long to compare"; exit 0; }
 python3 - "$out" > "$out/pairs.txt" <<'PY'
 import json, sys
 out = sys.argv[1]

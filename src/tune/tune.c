@@ -281,13 +281,19 @@ static void error_reason(const char *prefix, char *buf, size_t cap) {
 
 /* Build + verify v in a child process (crash and hang isolation). *verdict: 1 pass,
  * 0 wrong result (rejected), -1 failed (reason set). */
-static void verify_child(ctx_t *c, dg_tune_candidate *k, int *verdict) {
+/* Start verifying k in a child process (crash isolation: a compiler or kernel that crashes
+ * or hangs takes only the child down); *fd reads what it prints. *pid < 0 on failure, with
+ * the reason in k. */
+static void verify_spawn(ctx_t *c, dg_tune_candidate *k, pid_t *pid_out, int *fd) {
   int fds[2];
-  *verdict = -1;
+  *pid_out = -1;
   if (pipe(fds) != 0) {
     snprintf(k->reason, sizeof k->reason, "pipe: %s", strerror(errno));
     return;
   }
+  /* Children started later must not hold this pipe (dup2 in the child clears the flag). */
+  fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+  fcntl(fds[1], F_SETFD, FD_CLOEXEC);
   char nbuf[16], dbuf[32];
   snprintf(nbuf, sizeof nbuf, "%d", c->r->N);
   snprintf(dbuf, sizeof dbuf, "%d:%d", c->dev->info.P, c->dev->info.D);
@@ -310,6 +316,16 @@ static void verify_child(ctx_t *c, dg_tune_candidate *k, int *verdict) {
     snprintf(k->reason, sizeof k->reason, "fork: %s", strerror(errno));
     return;
   }
+  *pid_out = pid;
+  *fd = fds[0];
+}
+
+/* Read the child's verdict: 1 pass, 0 wrong result, -1 failed (reason in k). */
+static void verify_collect(ctx_t *c, dg_tune_candidate *k, pid_t pid, int fd, int *verdict) {
+  const double lim = c->opt->child_timeout_s > 0 ? c->opt->child_timeout_s : 600;
+  *verdict = -1;
+  if (pid < 0) return;
+  int fds[1] = {fd};
   char out[8192];
   size_t len = 0;
   for (;;) {
@@ -358,6 +374,32 @@ static void verify_child(ctx_t *c, dg_tune_candidate *k, int *verdict) {
   const char *nl = strchr(msg, '\n');
   snprintf(k->reason, sizeof k->reason, "%.*s (exit %d)", nl ? (int)(nl - msg) : (int)strlen(msg),
            msg, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+static void verify_child(ctx_t *c, dg_tune_candidate *k, int *verdict) {
+  pid_t pid;
+  int fd = -1;
+  verify_spawn(c, k, &pid, &fd);
+  verify_collect(c, k, pid, fd, verdict);
+}
+
+/* Verify ks[0..n) in child processes, as many at once as the host has cores: building
+ * (the slow part: a compiler run per variant) needs no quiet machine, unlike timing, which
+ * only starts once the batch is verified. */
+static void verify_children(ctx_t *c, dg_tune_candidate **ks, int n, int *verdicts) {
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  const int jobs = cores < 1 ? 1 : cores > 8 ? 8 : (int)cores;
+  pid_t pid[MAX_BATCH];
+  int fd[MAX_BATCH];
+  int next = 0, done = 0;
+  while (done < n) {
+    while (next < n && next - done < jobs) {
+      verify_spawn(c, ks[next], &pid[next], &fd[next]);
+      ++next;
+    }
+    verify_collect(c, ks[done], pid[done], fd[done], &verdicts[done]);
+    ++done;
+  }
 }
 
 static dg_status verify_inproc(ctx_t *c, dg_tune_candidate *k, int *verdict) {
@@ -416,6 +458,25 @@ static dg_status evaluate(ctx_t *c, const int *idx, int n, int retime) {
   while (pos < n) {
     int live = 0;
     const double tb = dg_now_s();
+    /* The next batch's candidates verified side by side first (see verify_children). */
+    int pre_idx[MAX_BATCH], pre_verdict[MAX_BATCH], npre = 0;
+    if (!retime && c->opt->child_exe) {
+      dg_tune_candidate *ks[MAX_BATCH];
+      for (int j = pos; j < n && npre < c->batch && npre < MAX_BATCH; ++j) {
+        dg_tune_candidate *k = &c->r->c[idx[j]];
+        if (k->status != DG_CAND_PENDING) continue;
+        journal(c, k, "attempt");
+        pre_idx[npre] = idx[j];
+        ks[npre++] = k;
+      }
+      if (npre > 1 && budget_allows(c)) {
+        const double tv = dg_now_s();
+        verify_children(c, ks, npre, pre_verdict);
+        c->cost_sum += dg_now_s() - tv;
+      } else {
+        npre = 0;
+      }
+    }
     /* Collect up to one batch of operators ready to time. */
     while (pos < n && live < c->batch) {
       dg_tune_candidate *k = &c->r->c[idx[pos]];
@@ -430,12 +491,18 @@ static dg_status evaluate(ctx_t *c, const int *idx, int n, int retime) {
       ++pos;
       const double tc = dg_now_s();
       if (!retime) {
-        journal(c, k, "attempt");
-        int verdict = -1;
-        if (c->opt->child_exe)
+        int verdict = -1, pre = -1;
+        for (int j = 0; j < npre; ++j)
+          if (pre_idx[j] == idx[pos - 1]) pre = j;
+        if (pre >= 0) {
+          verdict = pre_verdict[pre];
+        } else if (c->opt->child_exe) {
+          journal(c, k, "attempt");
           verify_child(c, k, &verdict);
-        else
+        } else {
+          journal(c, k, "attempt");
           DG_CALL_GOTO(done, verify_inproc(c, k, &verdict));
+        }
         if (verdict != 1) {
           k->status = verdict == 0 ? DG_CAND_REJECTED : DG_CAND_FAILED;
           journal(c, k, verdict == 0 ? "rejected" : "failed");
