@@ -111,7 +111,7 @@ done:
   return st;
 }
 
-dg_status run_dft_setup(run_state *s, dg_run_result *r) {
+dg_status run_dft_check(const run_state *s) {
   const dg_case *c = s->c;
   const dg_case_dft *cd = &c->dft;
   if (!cd->on) return DG_OK;
@@ -129,6 +129,14 @@ dg_status run_dft_setup(run_state *s, dg_run_result *r) {
   DG_CHECK(fmax < nyquist, DG_ERR_INPUT, "%s: dft: sampling every %d steps of dt = %g resolves "
            "frequencies below %g (Nyquist) and %g is asked for: lower dft.every to at most %d",
            c->source, cd->every, s->dt, nyquist, fmax, (int)floor(0.5 / (fmax * s->dt) - 1e-9));
+  return DG_OK;
+}
+
+dg_status run_dft_setup(run_state *s, dg_run_result *r) {
+  const dg_case *c = s->c;
+  const dg_case_dft *cd = &c->dft;
+  if (!cd->on) return DG_OK;
+  DG_CALL(run_dft_check(s));
   DG_CALL(dg_dft_create(&s->dft, s->geom, cd->nfreq, cd->freq, cd->every, s->dt));
   DG_CALL(add_samples(s));
   DG_CHECK(s->dft->nsamp > 0, DG_ERR_INPUT, "%s: dft: the volumes and surface hold no sample",
