@@ -119,11 +119,13 @@ dg_status dg_run(const dg_case *c, dg_run_result *r) {
 
   DG_CALL_GOTO(done, run_setup_problem(&s, r));
   DG_CALL_GOTO(done, run_setup_time_step(&s));
+  DG_CALL_GOTO(done, run_dft_check(&s));
   if (c->restart[0]) DG_CALL_GOTO(done, run_read_restart(&s));
   DG_CALL_GOTO(done, run_energy(&s, &s.energy0));
   s.energy_ref = s.energy0;
   describe(&s, r);
   DG_CALL_GOTO(done, run_start_stepper(&s, r));
+  DG_CALL_GOTO(done, run_dft_setup(&s, r));
   DG_CALL_GOTO(done, run_outputs_open(&s));
 
   s.t0_wall = s.last_checkpoint = dg_now_s();
