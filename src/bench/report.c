@@ -117,6 +117,40 @@ void dg_bench_print_summary(FILE *f, const dg_bench_order *r, int n, const dg_de
   }
 }
 
+void dg_bench_print_pml(FILE *f, const dg_bench_order *plain, const dg_bench_order *pml, int n) {
+  if (n <= 0) return;
+  fprintf(f,
+          "\nPML cost per element (%s; one RK stage, median of the rounds, same run): the plain "
+          "box;\nthe same box with %d PML cells around it: the plain kernels per element of the "
+          "whole mesh,\nthe PML kernels (pml, pmlsave) per PML element\n",
+          dg_precision_name(plain[0].precision), pml[0].pml_cells);
+  fprintf(f, "%3s %7s %7s %7s | %10s | %10s %7s | %10s | %s\n", "N", "K box", "K+PML", "K PML",
+          "box", "PML box", "/ box", "PML kern.", "variant");
+  fprintf(f, "%3s %7s %7s %7s | %10s | %10s %7s | %10s |\n", "", "", "", "", "ns/elem",
+          "ns/elem", "", "ns/PMLel");
+  for (int j = 0; j < n; ++j) {
+    const dg_bench_order *a = &plain[j], *b = &pml[j];
+    for (int i = 0; i < a->nv && i < b->nv; ++i) {
+      const dg_bench_variant *va = &a->v[i], *vb = &b->v[i];
+      char sp[DG_VARIANT_SPEC_MAX];
+      short_spec(va->spec, sp, sizeof sp);
+      const char *role = va->roles & DG_ROLE_TUNED      ? "tuned"
+                         : va->roles & DG_ROLE_DEFAULT  ? "default"
+                         : va->roles & DG_ROLE_BASELINE ? "baseline"
+                                                        : "extra";
+      if (!va->ok || !vb->ok) {
+        fprintf(f, "%3d %7ld %7ld %7ld | %s: %s\n", a->N, a->K, b->K, b->pml_K, role,
+                !va->ok ? va->reason : vb->reason);
+        continue;
+      }
+      const double box = va->stage_ns[0] / (double)a->K, in = vb->plain_ns[0] / (double)b->K;
+      const double pk = b->pml_K > 0 ? vb->pml_ns[0] / (double)b->pml_K : 0;
+      fprintf(f, "%3d %7ld %7ld %7ld | %10.1f | %10.1f %6.2fx | %10.1f | %s %s\n", a->N, a->K,
+              b->K, b->pml_K, box, in, in / box, pk, role, sp);
+    }
+  }
+}
+
 void dg_bench_print_scaling(FILE *f, const dg_bench_scaling *s, int n) {
   for (int j = 0; j < n; ++j) {
     const dg_bench_scaling *x = &s[j];
@@ -178,6 +212,8 @@ static cJSON *variant_json(const dg_bench_order *r, const dg_bench_variant *b,
     const dg_bench_rates x = dg_bench_variant_rates(r, b, l);
     ok = add_item(o, "stage_ms", triple(b->stage_ns)) &&
          add_item(o, "step_ms", triple(b->step_ns)) &&
+         (!r->pml_cells || (add_item(o, "pml_kernels_ms", triple(b->pml_ns)) &&
+                            add_item(o, "plain_kernels_ms", triple(b->plain_ns)))) &&
          cJSON_AddNumberToObject(o, "dofs_per_s", x.dofs_s) &&
          cJSON_AddNumberToObject(o, "dofs_per_s_step", x.dofs_s_step) &&
          cJSON_AddNumberToObject(o, "gflops", x.gflops) &&
@@ -225,6 +261,8 @@ cJSON *dg_bench_order_json(const dg_bench_order *r, const dg_device_limits *l) {
            cJSON_AddStringToObject(o, "precision", dg_precision_name(r->precision)) &&
            cJSON_AddNumberToObject(o, "box_n", r->box_n) &&
            cJSON_AddNumberToObject(o, "K", (double)r->K) &&
+           cJSON_AddNumberToObject(o, "pml_cells", r->pml_cells) &&
+           cJSON_AddNumberToObject(o, "pml_K", (double)r->pml_K) &&
            cJSON_AddNumberToObject(o, "dofs", r->counts.dofs) &&
            cJSON_AddNumberToObject(o, "stage_flops", r->counts.flops) &&
            cJSON_AddNumberToObject(o, "stage_bytes", r->counts.bytes) &&
@@ -405,7 +443,7 @@ static dg_status plot_roofline(const char *dir, const char *dev, const dg_bench_
     if (r[j].tuned >= 0)
       for (int m = 0; m < r[j].v[r[j].tuned].nk; ++m)
         if (r[j].v[r[j].tuned].k[m].bytes > 0) used[r[j].v[r[j].tuned].k[m].kind] = 1;
-  static const int pt[DG_KERNEL_KINDS] = {7, 5, 9, 11, 13, 15, 4, 8, 10, 1};
+  static const int pt[DG_KERNEL_KINDS] = {7, 5, 9, 11, 13, 15, 4, 8, 10, 6, 1};
   fprintf(f,
           "set terminal pngcairo size 1000,680 font ',10' noenhanced\n"
           "set output 'roofline.png'\n"
