@@ -2,7 +2,8 @@
  * - dg_verify_case_create_pml: the box with `cells` PML cells around it has
  *   (n + 2 cells)^3 x 6 elements, of which exactly those outside [0,1]^3 are in the PML,
  *   and the PML stretches 1, 2 and 3 directions (faces, edges, corners);
- * - bench: the PML box's variants are verified with the PML terms (fields and auxiliary
+ * - bench: the plain box, the PML box and its mesh without the PML (same K) are all timed;
+ *   the PML box's variants are verified with the PML terms (fields and auxiliary
  *   fields; a relative difference within the precision's tolerance), the PML kernels
  *   (pml, pmlsave) are timed apart (> 0 on the PML box, 0 on the plain one) and the plain
  *   and PML parts add up to the stage;
@@ -73,7 +74,7 @@ static void test_bench_pml(void **state) {
   o.extra = extra;
   o.n_extra = 1;
   const int N = 1;
-  dg_bench_order out[2];
+  dg_bench_order out[3];
   assert_dg_ok(dg_bench_run(dev, &N, 1, DG_PREC_FLOAT, &o, out));
   assert_int_equal(out[0].pml_cells, 0);
   assert_int_equal(out[0].pml_K, 0);
@@ -81,6 +82,11 @@ static void test_bench_pml(void **state) {
   assert_int_equal(out[1].K, 6 * 4 * 4 * 4);
   assert_int_equal(out[1].pml_K, 6 * (4 * 4 * 4 - 8));
   assert_int_equal(out[0].nv, out[1].nv);
+  /* The control: the PML case's mesh without the PML. */
+  assert_int_equal(out[2].pml_cells, 1);
+  assert_int_equal(out[2].K, out[1].K);
+  assert_int_equal(out[2].pml_K, 0);
+  assert_int_equal(out[2].nv, out[1].nv);
   int saw_save = 0;
   for (int i = 0; i < out[1].nv; ++i) {
     const dg_bench_variant *a = &out[0].v[i], *b = &out[1].v[i];
@@ -88,6 +94,7 @@ static void test_bench_pml(void **state) {
     assert_true(a->ok && b->ok);
     assert_true(b->rel_diff <= DG_VERIFY_TOL_FLOAT);
     assert_true(a->pml_ns[0] == 0 && a->plain_ns[0] == a->stage_ns[0]);
+    assert_true(out[2].v[i].ok && out[2].v[i].pml_ns[0] == 0);
     assert_true(b->pml_ns[0] > 0 && b->plain_ns[0] > 0);
     /* Medians of per-round parts: each within the stage's range. */
     assert_true(b->pml_ns[0] < b->stage_ns[2] && b->plain_ns[0] < b->stage_ns[2]);

@@ -40,8 +40,9 @@ static void usage(FILE *f) {
           "  --variant SPEC        also measure this variant (repeatable, up to %d)\n"
           "  --pml CELLS           also time each order's box with CELLS cells of CFS-PML\n"
           "                        around it (every variant verified with the PML terms),\n"
-          "                        in the same rounds, and print ns per element per stage:\n"
-          "                        the plain box, and on the box with PML the plain kernels\n"
+          "                        and that mesh without the PML, in the same rounds, and\n"
+          "                        print ns per element per stage: the plain box, the mesh\n"
+          "                        without PML, and on the box with PML the plain kernels\n"
           "                        per element and the PML kernels per PML element\n"
           "  --scaling             instead: DOF/s of the tuned variant as the mesh grows from\n"
           "                        48 elements up to --max-dofs\n"
@@ -298,15 +299,16 @@ int dg_cmd_bench(int argc, char **argv) {
     }
     if (!json) dg_bench_print_scaling(stdout, scal, nscal);
   } else {
-    /* With --pml: res[0..n) the plain boxes, res[n..2n) the same with PML layers. */
+    /* With --pml: res[0..n) the plain boxes, res[n..2n) the same with PML layers, res[2n..3n)
+     * their meshes without the PML. */
     const int pml = bo.pml_cells > 0;
-    DG_CALL_GOTO(fail, DG_ALLOC(res, pml ? 2 * norders : norders));
+    DG_CALL_GOTO(fail, DG_ALLOC(res, pml ? 3 * norders : norders));
     /* All orders' rounds interleaved (dg_bench_run) unless their operators together would
      * take more than half the device memory (~48 B per DOF and variant, float or double). */
     double need = 0;
     for (int i = 0; i < norders; ++i) {
       const int n = dg_bench_box_n(&dev->info, orders[i], prec, &bo), m = n + 2 * bo.pml_cells;
-      need += 36.0 * dg_variant_np(orders[i]) * (n * n * n + (pml ? m * m * m : 0)) *
+      need += 36.0 * dg_variant_np(orders[i]) * (n * n * n + (pml ? 2 * m * m * m : 0)) *
               (3 + bo.n_extra) * 48.0;
     }
     if (need < 0.5 * (double)dev->info.global_mem_size) {
@@ -315,25 +317,28 @@ int dg_cmd_bench(int argc, char **argv) {
     } else {
       if (bo.verbose) fprintf(stderr, "(one order at a time: together they would not fit)\n");
       for (; nres < norders; ++nres) {
-        dg_bench_order pair[2];
-        DG_CALL_GOTO(fail, dg_bench_order_run(dev, orders[nres], prec, &bo, pair));
-        res[nres] = pair[0];
-        if (pml) res[norders + nres] = pair[1];
+        dg_bench_order three[3];
+        DG_CALL_GOTO(fail, dg_bench_order_run(dev, orders[nres], prec, &bo, three));
+        res[nres] = three[0];
+        if (pml) res[norders + nres] = three[1], res[2 * norders + nres] = three[2];
       }
     }
-    const int nall = pml ? 2 * nres : nres;
+    const int nall = pml ? 3 * nres : nres;
     for (int i = 0; i < nall; ++i) {
       const dg_bench_order *r = &res[i];
       failed += r->tuned < 0 || r->dflt < 0 || r->baseline < 0;
       if (!json) {
-        if (r->pml_cells)
+        if (r->pml_cells && r->pml_K)
           fprintf(stdout, "\n(the same box with %d PML cells around it: %ld of %ld elements "
                   "in the PML)", r->pml_cells, r->pml_K, r->K);
+        else if (r->pml_cells)
+          fprintf(stdout, "\n(the same mesh, %d cells around the box, without the PML)",
+                  r->pml_cells);
         dg_bench_print_order(stdout, r, &limits);
       }
     }
     if (!json) dg_bench_print_summary(stdout, res, nres, &limits);
-    if (!json && pml) dg_bench_print_pml(stdout, res, res + norders, nres);
+    if (!json && pml) dg_bench_print_pml(stdout, res, res + norders, res + 2 * norders, nres);
     nres = nall; /* the JSON report lists them all */
   }
 
@@ -389,7 +394,7 @@ int dg_cmd_bench(int argc, char **argv) {
       DG_CALL_GOTO(
           fail, dg_bench_plot_scaling(plot, dev->info.name, scal, nscal, written, sizeof written));
     else
-      DG_CALL_GOTO(fail, dg_bench_plot_orders(plot, dev->info.name, res, bo.pml_cells ? nres / 2 : nres, &limits, written,
+      DG_CALL_GOTO(fail, dg_bench_plot_orders(plot, dev->info.name, res, bo.pml_cells ? nres / 3 : nres, &limits, written,
                                               sizeof written));
     for (char *s = written, *e; *s; s = e + (*e != '\0')) {
       e = strchr(s, ';');

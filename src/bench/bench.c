@@ -120,7 +120,8 @@ typedef struct {
   double *q;
   double *samples; /* [(variant * (3 + KMAX) + what) * R + round]: stage, step, the PML
                       kernels' sum, kernels */
-  int pml_cells;   /* > 0: the box with this many PML cells around it */
+  int pml_cells;   /* > 0: the box with this many cells around it, ... */
+  int pml_terms;   /* ... of PML (1), or of vacuum-like cells without the PML terms (0) */
 } order_ctx;
 
 enum { SAMPLE_W = 3 + DG_CL_MAX_STAGE_KERNELS };
@@ -162,7 +163,15 @@ static dg_status ctx_prepare(order_ctx *x, dg_device *dev, int N, dg_precision p
 
   out->box_n = dg_bench_box_n(&dev->info, N, p, o);
   out->pml_cells = x->pml_cells;
-  DG_CALL(dg_verify_case_create_pml(&x->c, N, out->box_n, x->pml_cells));
+  if (x->pml_cells && !x->pml_terms) { /* the same mesh as the PML case, without a PML */
+    dg_mesh *mesh = NULL;
+    const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+    const int n = out->box_n;
+    DG_CALL(dg_mesh_box_pml(&mesh, lo, hi, n, n, n, x->pml_cells));
+    DG_CALL(dg_verify_case_from_mesh(&x->c, mesh, N));
+  } else {
+    DG_CALL(dg_verify_case_create_pml(&x->c, N, out->box_n, x->pml_cells));
+  }
   out->K = x->c->mesh->K;
   out->pml_K = x->c->phys->pml_K;
   out->counts = dg_count_stage(N, p, out->K);
@@ -170,9 +179,9 @@ static dg_status ctx_prepare(order_ctx *x, dg_device *dev, int N, dg_precision p
   DG_CALL(DG_ALLOC(x->q, nq));
   dg_verify_random_fields(STATE_SEED, nq, x->q);
   if (o->verbose && log && x->pml_cells)
-    fprintf(log, "[N=%d %s PML] K=%ld elements (box %d^3 x 6 and %d PML cells around it: "
-            "%ld PML elements), %.4g DOFs\n", N, dg_precision_name(p), out->K, out->box_n,
-            x->pml_cells, out->pml_K, out->counts.dofs);
+    fprintf(log, "[N=%d %s %s] K=%ld elements (box %d^3 x 6 and %d cells around it: %ld PML "
+            "elements), %.4g DOFs\n", N, dg_precision_name(p), x->pml_terms ? "PML" : "no PML",
+            out->K, out->box_n, x->pml_cells, out->pml_K, out->counts.dofs);
   else if (o->verbose && log)
     fprintf(log, "[N=%d %s] K=%ld elements (box %d^3 x 6), %.4g DOFs; tuned: %s\n", N,
             dg_precision_name(p), out->K, out->box_n, out->counts.dofs,
@@ -181,7 +190,8 @@ static dg_status ctx_prepare(order_ctx *x, dg_device *dev, int N, dg_precision p
     const double tb = dg_now_s();
     DG_CALL(prepare(dev, x->c, &out->v[i], x->q, &x->ops[i], 1));
     if (o->verbose && log)
-      fprintf(log, "[N=%d%s] %-8s %5.1fs  %s%s%s\n", N, x->pml_cells ? " PML" : "",
+      fprintf(log, "[N=%d%s] %-8s %5.1fs  %s%s%s\n", N,
+              x->pml_cells ? (x->pml_terms ? " PML" : " no PML") : "",
               x->ops[i] ? "verified" : "FAILED",
               dg_now_s() - tb, out->v[i].spec, x->ops[i] ? "" : ": ",
               x->ops[i] ? "" : out->v[i].reason);
@@ -257,11 +267,13 @@ dg_status dg_bench_run(dg_device *dev, const int *orders, int n, dg_precision p,
   dg_status st = DG_OK;
   order_ctx *x = NULL;
   const int R = clamp_repeats(o->repeats);
-  const int nx = o->pml_cells > 0 ? 2 * n : n; /* with a PML: the plain boxes, then PML ones */
+  /* With a PML: the plain boxes, the boxes with PML, the PML boxes' meshes without it. */
+  const int nx = o->pml_cells > 0 ? 3 * n : n;
   DG_CALL(DG_ALLOC(x, nx > 0 ? nx : 1));
   for (int j = 0; j < nx; ++j) {
     x[j].out = &out[j];
     x[j].pml_cells = j < n ? 0 : o->pml_cells;
+    x[j].pml_terms = j < 2 * n;
   }
   for (int j = 0; j < nx; ++j)
     DG_CALL_GOTO(done, ctx_prepare(&x[j], dev, orders[j % (n > 0 ? n : 1)], p, o, R));

@@ -99,7 +99,9 @@ typedef struct {
   int N;
   dg_precision precision;
   int box_n; /* the mesh: the unit box with box_n^3 x 6 tetrahedra */
-  int pml_cells; /* > 0: surrounded by this many cells of CFS-PML (dg_verify_case_create_pml) */
+  int pml_cells; /* > 0: surrounded by this many more cells (dg_mesh_box_pml), which are a
+                    CFS-PML (dg_verify_case_create_pml) if pml_K > 0, else the same vacuum /
+                    material elements as the box (the control: the same mesh without PML) */
   long K;        /* all elements, the PML's included */
   long pml_K;    /* elements in the PML */
   dg_stage_counts counts; /* one stage, tune/counts.h */
@@ -133,17 +135,19 @@ int dg_bench_box_n(const dg_device_info *info, int N, dg_precision p, const dg_b
  * one that fails is reported with the reason and not timed. Timing: two warm-up stages and
  * one step each, then `repeats` rounds interleaved A B C A B C, each round one untimed
  * stage (warms the caches the previous variant evicted), one profiled stage and one step.
- * With o->pml_cells > 0, out[0..2): the plain box and the box with PML (dg_bench_run). */
+ * With o->pml_cells > 0, out[0..3): the plain box, the box with PML and its mesh without
+ * the PML (dg_bench_run). */
 dg_status dg_bench_order_run(dg_device *dev, int N, dg_precision p, const dg_bench_options *o,
                              dg_bench_order *out) DG_NODISCARD;
 /* The same for n orders at once (out[0..n)): every order is prepared (and verified) first,
  * then each round times every variant of every order in turn, so a slow spell of a shared
  * machine falls on all orders alike rather than on the one being timed. All operators are
  * alive together (memory: the sum over the orders). seconds = preparation + its rounds.
- * With o->pml_cells > 0, out has 2n entries: out[n + j] is order j's same inner box with
+ * With o->pml_cells > 0, out has 3n entries: out[n + j] is order j's same inner box with
  * o->pml_cells PML cells around it (dg_verify_case_create_pml), its variants verified with
- * the PML terms (fields and auxiliary fields against dg_maxwell_rhs_aux) and timed in the
- * same rounds as the plain box's, so the two compare per element. */
+ * the PML terms (fields and auxiliary fields against dg_maxwell_rhs_aux), and out[2n + j]
+ * that same mesh without the PML (the control: equal element count, no PML terms), all
+ * timed in the same rounds as the plain box's, so they compare per element. */
 dg_status dg_bench_run(dg_device *dev, const int *orders, int n, dg_precision p,
                        const dg_bench_options *o, dg_bench_order *out) DG_NODISCARD;
 
@@ -209,9 +213,11 @@ void dg_bench_print_order(FILE *f, const dg_bench_order *r, const dg_device_limi
 void dg_bench_print_summary(FILE *f, const dg_bench_order *r, int n, const dg_device_limits *l);
 void dg_bench_print_scaling(FILE *f, const dg_bench_scaling *s, int n);
 /* `bench --pml`: per order and variant, ns per element of one RK stage on the plain box
- * (plain[i]) and, on the same box with PML layers (pml[i]), the plain kernels per element
- * of the whole mesh and the PML kernels per PML element. */
-void dg_bench_print_pml(FILE *f, const dg_bench_order *plain, const dg_bench_order *pml, int n);
+ * (plain[i]), on the PML case's mesh without the PML (ctrl[i]) and, on the box with PML
+ * layers (pml[i]), the plain kernels per element of the whole mesh and the PML kernels per
+ * PML element. */
+void dg_bench_print_pml(FILE *f, const dg_bench_order *plain, const dg_bench_order *pml,
+                        const dg_bench_order *ctrl, int n);
 struct cJSON *dg_bench_order_json(const dg_bench_order *r, const dg_device_limits *l);
 struct cJSON *dg_bench_scaling_json(const dg_bench_scaling *s);
 

@@ -117,36 +117,41 @@ void dg_bench_print_summary(FILE *f, const dg_bench_order *r, int n, const dg_de
   }
 }
 
-void dg_bench_print_pml(FILE *f, const dg_bench_order *plain, const dg_bench_order *pml, int n) {
+void dg_bench_print_pml(FILE *f, const dg_bench_order *plain, const dg_bench_order *pml,
+                        const dg_bench_order *ctrl, int n) {
   if (n <= 0) return;
   fprintf(f,
-          "\nPML cost per element (%s; one RK stage, median of the rounds, same run): the plain "
-          "box;\nthe same box with %d PML cells around it: the plain kernels per element of the "
-          "whole mesh,\nthe PML kernels (pml, pmlsave) per PML element\n",
+          "\nPML cost per element (%s; one RK stage, median of the rounds, all in the same run):\n"
+          "  box      the plain box, whole stage per element\n"
+          "  mesh     the PML case's mesh (the box and %d more cells around it) without the PML\n"
+          "  PML box  that mesh with the PML: the plain kernels per element of the whole mesh\n"
+          "           (and / mesh: what the PML costs the plain kernels), the PML kernels\n"
+          "           (pml, pmlsave) per PML element\n",
           dg_precision_name(plain[0].precision), pml[0].pml_cells);
-  fprintf(f, "%3s %7s %7s %7s | %10s | %10s %7s | %10s | %s\n", "N", "K box", "K+PML", "K PML",
-          "box", "PML box", "/ box", "PML kern.", "variant");
-  fprintf(f, "%3s %7s %7s %7s | %10s | %10s %7s | %10s |\n", "", "", "", "", "ns/elem",
-          "ns/elem", "", "ns/PMLel");
+  fprintf(f, "%3s %7s %7s %7s | %8s %8s | %8s %6s | %9s | %s\n", "N", "K box", "K mesh",
+          "K PML", "box", "mesh", "PML box", "/ mesh", "PML kern.", "variant");
+  fprintf(f, "%3s %7s %7s %7s | %8s %8s | %8s %6s | %9s |\n", "", "", "", "", "ns/el", "ns/el",
+          "ns/el", "", "ns/PMLel");
   for (int j = 0; j < n; ++j) {
-    const dg_bench_order *a = &plain[j], *b = &pml[j];
-    for (int i = 0; i < a->nv && i < b->nv; ++i) {
-      const dg_bench_variant *va = &a->v[i], *vb = &b->v[i];
+    const dg_bench_order *a = &plain[j], *b = &pml[j], *c = &ctrl[j];
+    for (int i = 0; i < a->nv && i < b->nv && i < c->nv; ++i) {
+      const dg_bench_variant *va = &a->v[i], *vb = &b->v[i], *vc = &c->v[i];
       char sp[DG_VARIANT_SPEC_MAX];
       short_spec(va->spec, sp, sizeof sp);
       const char *role = va->roles & DG_ROLE_TUNED      ? "tuned"
                          : va->roles & DG_ROLE_DEFAULT  ? "default"
                          : va->roles & DG_ROLE_BASELINE ? "baseline"
                                                         : "extra";
-      if (!va->ok || !vb->ok) {
+      if (!va->ok || !vb->ok || !vc->ok) {
         fprintf(f, "%3d %7ld %7ld %7ld | %s: %s\n", a->N, a->K, b->K, b->pml_K, role,
-                !va->ok ? va->reason : vb->reason);
+                !va->ok ? va->reason : !vb->ok ? vb->reason : vc->reason);
         continue;
       }
-      const double box = va->stage_ns[0] / (double)a->K, in = vb->plain_ns[0] / (double)b->K;
+      const double box = va->stage_ns[0] / (double)a->K, mesh = vc->stage_ns[0] / (double)c->K;
+      const double in = vb->plain_ns[0] / (double)b->K;
       const double pk = b->pml_K > 0 ? vb->pml_ns[0] / (double)b->pml_K : 0;
-      fprintf(f, "%3d %7ld %7ld %7ld | %10.1f | %10.1f %6.2fx | %10.1f | %s %s\n", a->N, a->K,
-              b->K, b->pml_K, box, in, in / box, pk, role, sp);
+      fprintf(f, "%3d %7ld %7ld %7ld | %8.1f %8.1f | %8.1f %5.2fx | %9.1f | %s %s\n", a->N,
+              a->K, b->K, b->pml_K, box, mesh, in, in / mesh, pk, role, sp);
     }
   }
 }
