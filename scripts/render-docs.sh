@@ -15,17 +15,17 @@ mkdir -p "$img"
 DGTD_TUNE=never "$bin/dgtd" run configs/sphere_plane_wave.json --output "$work" --quiet \
   > "$work/summary.txt"
 
-# Snapshots every 100 steps (dt = 0.003017): step 700 is t = 2.11, 900 is t = 2.71, 1100 is
-# t = 3.32. One colour range for all three so they compare.
-/usr/bin/python3 scripts/render.py "$work/fields_000700.vtu" "$img/sphere_E_t2.1_mesh.png" \
+# Snapshots every 100 steps (dt = 0.0023995): step 700 is t = 1.68, 900 is t = 2.16, 1100 is
+# t = 2.64. One colour range for all three so they compare.
+/usr/bin/python3 scripts/render.py "$work/fields_000700.vtu" "$img/sphere_E_t1.7_mesh.png" \
   --circle 0.5 --edges --range 0,1.2 --pixels 300
-/usr/bin/python3 scripts/render.py "$work/fields_000900.vtu" "$img/sphere_E_t2.7.png" \
+/usr/bin/python3 scripts/render.py "$work/fields_000900.vtu" "$img/sphere_E_t2.2.png" \
   --circle 0.5 --range 0,1.2 --pixels 300
-/usr/bin/python3 scripts/render.py "$work/fields_001100.vtu" "$img/sphere_E_t3.3.png" \
+/usr/bin/python3 scripts/render.py "$work/fields_001100.vtu" "$img/sphere_E_t2.6.png" \
   --circle 0.5 --range 0,1.2 --pixels 300
 
-# Ez at the three probes (probes.csv: probe,t,Ex,Ey,Ez,Hx,Hy,Hz) and the energy log.
-for p in 0 1 2; do
+# Ez at the four probes (probes.csv: probe,t,Ex,Ey,Ez,Hx,Hy,Hz) and the energy log.
+for p in 0 1 2 3; do
   awk -F, -v p="$p" 'NR > 1 && $1 == p { print $2, $5 }' "$work/probes.csv" > "$work/probe$p.dat"
 done
 tail -n +2 "$work/energy.csv" | tr , ' ' > "$work/energy.dat"
@@ -35,10 +35,11 @@ set output "$img/sphere_probes.png"
 set xlabel "t"
 set ylabel "E_z"
 set grid
-set key top left
-plot "$work/probe0.dat" with lines lw 1.5 title "front (-1,0,0)", \
-     "$work/probe1.dat" with lines lw 1.5 title "centre (0,0,0)", \
-     "$work/probe2.dat" with lines lw 1.5 title "shadow (1,0,0)"
+set key bottom left
+plot "$work/probe0.dat" with lines lw 1.5 title "front (-1.25,0,0), scattered", \
+     "$work/probe1.dat" with lines lw 1.5 title "centre (0,0,0), total", \
+     "$work/probe2.dat" with lines lw 1.5 title "shadow (0.75,0,0), total", \
+     "$work/probe3.dat" with lines lw 1.5 title "forward (1.25,0,0), scattered"
 set output "$img/sphere_energy.png"
 set ylabel "energy"
 set key off

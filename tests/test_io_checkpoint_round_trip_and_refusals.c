@@ -1,6 +1,8 @@
-/* Checkpoints round-trip bit-exactly in double and single precision; a checkpoint of
- * another order, mesh size, precision or mesh is refused with a message naming each
- * difference; every truncation and every single bit flip is rejected naming the file. */
+/* Checkpoints round-trip bit-exactly in double and single precision, with and without a
+ * PML's auxiliary values; a checkpoint of another order, mesh size, precision, mesh or
+ * number of auxiliary values is refused with a message naming each difference; every
+ * truncation and every single bit flip (auxiliary values included) is rejected naming the
+ * file. */
 #include "test_util.h"
 
 #include <unistd.h>
@@ -40,9 +42,10 @@ static void *random_state(size_t bytes, unsigned seed) {
   return p;
 }
 
-static void round_trip(const char *path, int precision) {
+static void round_trip(const char *path, int precision, uint64_t naux) {
   dg_mesh *m = box(2, 1);
   dg_checkpoint_header h = header_for(m, 3, precision);
+  h.aux = naux;
   snprintf(h.variant, sizeof h.variant, "kb=4,work=vec,prec=%s",
            precision == 4 ? "float" : "double");
   h.step = 123456789012LL;
@@ -50,16 +53,37 @@ static void round_trip(const char *path, int precision) {
   h.dt = 1e-3 / 7;
   const size_t bytes = 6 * (size_t)h.K * h.Np * precision;
   void *q = random_state(bytes, 1), *res = random_state(bytes, 2);
-  assert_dg_ok(dg_checkpoint_write(path, &h, q, res));
+  void *aux = naux ? random_state(naux * precision, 7) : NULL;
+  if (naux) assert_dg_ok(dg_checkpoint_write_aux(path, &h, q, res, aux));
+  else assert_dg_ok(dg_checkpoint_write(path, &h, q, res));
 
   dg_checkpoint_header got, peek;
   assert_dg_ok(dg_checkpoint_read_header(path, &peek));
   assert_int_equal(peek.step, h.step);
   void *q2 = calloc(1, bytes), *res2 = calloc(1, bytes);
   dg_checkpoint_header run = header_for(m, 3, precision); /* what a restarted run knows */
-  assert_dg_ok(dg_checkpoint_read(path, &run, &got, q2, res2));
+  run.aux = naux;
+  void *aux2 = naux ? calloc(naux, precision) : NULL;
+  if (naux) assert_dg_ok(dg_checkpoint_read_aux(path, &run, &got, q2, res2, aux2));
+  else assert_dg_ok(dg_checkpoint_read(path, &run, &got, q2, res2));
   assert_memory_equal(q, q2, bytes);
   assert_memory_equal(res, res2, bytes);
+  if (naux) assert_memory_equal(aux, aux2, naux * precision);
+  assert_true(got.aux == naux);
+  if (naux) { /* a run without the PML (or the plain read) is refused, naming the numbers */
+    run.aux = 0;
+    char want[160];
+    snprintf(want, sizeof want, "was written for %llu auxiliary (PML) values, this run has 0",
+             (unsigned long long)naux);
+    assert_dg_error(dg_checkpoint_read(path, &run, &got, q2, res2), DG_ERR_INPUT, want);
+    run.aux = naux + 1;
+    assert_dg_error(dg_checkpoint_read_aux(path, &run, &got, q2, res2, aux2), DG_ERR_INPUT,
+                    "auxiliary (PML) values, this run has");
+    h.aux = naux; /* writing them needs them */
+    assert_dg_error(dg_checkpoint_write(path, &h, q, res), DG_ERR_INPUT, "auxiliary");
+  }
+  free(aux);
+  free(aux2);
   assert_int_equal(got.K, h.K);
   assert_int_equal(got.N, 3);
   assert_int_equal(got.Np, 20);
@@ -76,8 +100,10 @@ static void round_trip(const char *path, int precision) {
 
 static void double_and_float_round_trip_bit_exactly(void **state) {
   fixture *fx = *state;
-  round_trip(fx->path, 8);
-  round_trip(fx->path, 4); /* overwrites the first, atomically */
+  round_trip(fx->path, 8, 0);
+  round_trip(fx->path, 4, 0); /* overwrites the first, atomically */
+  round_trip(fx->path, 8, 18 * 20 * 7); /* a PML of 7 elements' auxiliary fields */
+  round_trip(fx->path, 4, 18 * 20 * 7);
 }
 
 static void other_runs_are_refused_naming_the_difference(void **state) {
@@ -151,21 +177,22 @@ static void truncated_and_bit_flipped_files_are_rejected(void **state) {
   dg_mesh *m = box(1, 1);
   dg_checkpoint_header h = header_for(m, 1, 8), got;
   snprintf(h.variant, sizeof h.variant, "default");
-  const size_t bytes = 6 * (size_t)h.K * h.Np * 8;
-  void *q = random_state(bytes, 5), *res = random_state(bytes, 6);
-  void *q2 = malloc(bytes), *res2 = malloc(bytes);
+  h.aux = 18 * 4 * 2; /* two PML elements' auxiliary fields: their bytes are checked too */
+  const size_t bytes = 6 * (size_t)h.K * h.Np * 8, abytes = (size_t)h.aux * 8;
+  void *q = random_state(bytes, 5), *res = random_state(bytes, 6), *aux = random_state(abytes, 8);
+  void *q2 = malloc(bytes), *res2 = malloc(bytes), *aux2 = malloc(abytes);
   char good[160];
   snprintf(good, sizeof good, "%s/good.chk", fx->dir);
-  assert_dg_ok(dg_checkpoint_write(good, &h, q, res));
+  assert_dg_ok(dg_checkpoint_write_aux(good, &h, q, res, aux));
   size_t n;
   unsigned char *file = load(good, &n);
-  assert_int_equal(n, 392 + 2 * bytes + 8);
+  assert_int_equal(n, 392 + 2 * bytes + abytes + 8);
 
   /* Every truncation. */
   for (size_t len = 0; len < n; len++) {
     store(fx->path, file, len);
     dg_error_clear();
-    const dg_status st = dg_checkpoint_read(fx->path, &h, &got, q2, res2);
+    const dg_status st = dg_checkpoint_read_aux(fx->path, &h, &got, q2, res2, aux2);
     if (st != DG_ERR_PARSE || !strstr(dg_error_message(), fx->path) ||
         !strstr(dg_error_message(), "truncated"))
       fail_msg("truncated to %zu of %zu bytes: %s: %s", len, n, dg_status_name(st),
@@ -174,7 +201,7 @@ static void truncated_and_bit_flipped_files_are_rejected(void **state) {
   /* Data after the end. */
   file[n] = 0;
   store(fx->path, file, n + 1);
-  assert_dg_error(dg_checkpoint_read(fx->path, &h, &got, q2, res2), DG_ERR_PARSE,
+  assert_dg_error(dg_checkpoint_read_aux(fx->path, &h, &got, q2, res2, aux2), DG_ERR_PARSE,
                   "data after the end");
 
   /* A bit flip in every byte (a different bit each time). */
@@ -184,7 +211,7 @@ static void truncated_and_bit_flipped_files_are_rejected(void **state) {
     store(fx->path, file, n);
     file[i] ^= bit;
     dg_error_clear();
-    const dg_status st = dg_checkpoint_read(fx->path, &h, &got, q2, res2);
+    const dg_status st = dg_checkpoint_read_aux(fx->path, &h, &got, q2, res2, aux2);
     const char *msg = dg_error_message();
     const int named = strstr(msg, fx->path) != NULL;
     /* Bytes 8..11 are the format version: that reads as a newer format. */
@@ -196,11 +223,11 @@ static void truncated_and_bit_flipped_files_are_rejected(void **state) {
     else if (i >= 392) assert_non_null(strstr(msg, "checksum of its data"));
   }
   /* And the file itself is still good. */
-  assert_dg_ok(dg_checkpoint_read(good, &h, &got, q2, res2));
+  assert_dg_ok(dg_checkpoint_read_aux(good, &h, &got, q2, res2, aux2));
 
   char missing[160];
   snprintf(missing, sizeof missing, "%s/missing.chk", fx->dir);
-  assert_dg_error(dg_checkpoint_read(missing, &h, &got, q2, res2), DG_ERR_IO, missing);
+  assert_dg_error(dg_checkpoint_read_aux(missing, &h, &got, q2, res2, aux2), DG_ERR_IO, missing);
   assert_dg_error(dg_checkpoint_read_header(missing, &got), DG_ERR_IO, "No such file");
 
   free(file);
@@ -208,6 +235,8 @@ static void truncated_and_bit_flipped_files_are_rejected(void **state) {
   free(res);
   free(q2);
   free(res2);
+  free(aux);
+  free(aux2);
   dg_mesh_destroy(&m);
 }
 
@@ -216,8 +245,8 @@ static void bad_headers_are_not_written(void **state) {
   dg_mesh *m = box(1, 1);
   dg_checkpoint_header h = header_for(m, 2, 8);
   double q[6 * 6 * 10] = {0}, res[6 * 6 * 10] = {0};
-  memset(h.variant, 'x', sizeof h.variant); /* 256 characters, no NUL */
-  assert_dg_error(dg_checkpoint_write(fx->path, &h, q, res), DG_ERR_INPUT, "longer than 255");
+  memset(h.variant, 'x', sizeof h.variant); /* 248 characters, no NUL */
+  assert_dg_error(dg_checkpoint_write(fx->path, &h, q, res), DG_ERR_INPUT, "longer than 247");
   h = header_for(m, 2, 2);
   assert_dg_error(dg_checkpoint_write(fx->path, &h, q, res), DG_ERR_INPUT, "precision");
   h = header_for(m, 2, 8);

@@ -873,8 +873,19 @@ void dg_case_problem_hash(const dg_case *c, uint64_t parts[DG_CHECKPOINT_PARTS])
     hash_int(&h[DG_CHECKPOINT_TIME], 1);
     hash_int(&h[DG_CHECKPOINT_TIME], c->max_levels);
   }
+  dg_checksum *pml = &h[DG_CHECKPOINT_PML];
+  if (c->has_pml) {
+    hash_int(pml, c->n_pml_volumes);
+    for (int i = 0; i < c->n_pml_volumes; ++i) hash_group(pml, &c->pml_volumes[i]);
+    hash_doubles(pml, &c->pml.thickness, 1);
+    hash_int(pml, c->pml.order);
+    hash_doubles(pml, &c->pml.reflection, 1);
+    hash_doubles(pml, &c->pml.kappa_max, 1);
+    hash_doubles(pml, &c->pml.alpha_max, 1);
+  }
   for (int i = 0; i < DG_CHECKPOINT_PARTS; ++i)
     parts[i] = dg_checkpoint_part_names[i] ? dg_checksum_final(&h[i]) : 0;
+  parts[DG_CHECKPOINT_PML] = c->has_pml ? parts[DG_CHECKPOINT_PML] : 0; /* as before the PML */
 }
 
 /* The line and column of a byte offset, for JSON syntax errors. */

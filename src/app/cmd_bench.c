@@ -38,6 +38,12 @@ static void usage(FILE *f) {
           "                        the device: 262144 x compute units on a CPU)\n"
           "  --repeats R           timing rounds (default 7)\n"
           "  --variant SPEC        also measure this variant (repeatable, up to %d)\n"
+          "  --pml CELLS           also time each order's box with CELLS cells of CFS-PML\n"
+          "                        around it (every variant verified with the PML terms),\n"
+          "                        and that mesh without the PML, in the same rounds, and\n"
+          "                        print ns per element per stage: the plain box, the mesh\n"
+          "                        without PML, and on the box with PML the plain kernels\n"
+          "                        per element and the PML kernels per PML element\n"
           "  --scaling             instead: DOF/s of the tuned variant as the mesh grows from\n"
           "                        48 elements up to --max-dofs\n"
           "  --max-dofs D          largest scaling size (default: a quarter of the device\n"
@@ -166,7 +172,7 @@ int dg_cmd_bench(int argc, char **argv) {
     snprintf(command + len, sizeof command - len, " %s", argv[i]);
   }
   enum { O_ORDER = 256, O_PRECISION, O_DEVICE, O_ELEMENTS, O_DOFS, O_MAX_DOFS, O_REPEATS,
-         O_VARIANT, O_LIMITS, O_SCALING, O_JSON, O_SAVE, O_PLOT, O_HELP };
+         O_VARIANT, O_LIMITS, O_SCALING, O_JSON, O_SAVE, O_PLOT, O_HELP, O_PML };
   static const struct option opts[] = {
       {"order", required_argument, 0, O_ORDER},       {"precision", required_argument, 0, O_PRECISION},
       {"device", required_argument, 0, O_DEVICE},     {"elements", required_argument, 0, O_ELEMENTS},
@@ -175,6 +181,7 @@ int dg_cmd_bench(int argc, char **argv) {
       {"measure-limits", no_argument, 0, O_LIMITS},   {"scaling", no_argument, 0, O_SCALING},
       {"json", no_argument, 0, O_JSON},               {"save", required_argument, 0, O_SAVE},
       {"plot", required_argument, 0, O_PLOT},         {"help", no_argument, 0, O_HELP},
+      {"pml", required_argument, 0, O_PML},
       {0, 0, 0, 0}};
   opterr = 0;
   optind = 1;
@@ -215,6 +222,7 @@ int dg_cmd_bench(int argc, char **argv) {
       extra[bo.n_extra++] = optarg;
       break;
     }
+    case O_PML: DG_CALL_GOTO(fail, dg_cli_int("--pml", optarg, 1, 20, &bo.pml_cells)); break;
     case O_LIMITS: remeasure = 1; break;
     case O_SCALING: scaling = 1; break;
     case O_JSON: json = 1; break;
@@ -237,6 +245,8 @@ int dg_cmd_bench(int argc, char **argv) {
   bo.extra = extra;
   DG_CHECK_GOTO(fail, !(bo.elements > 0 && bo.dofs > 0), DG_ERR_INPUT,
                 "--elements and --dofs: give one of them");
+  DG_CHECK_GOTO(fail, !(scaling && bo.pml_cells), DG_ERR_INPUT,
+                "--pml and --scaling: give one of them");
   if (!norders) {
     static const int def[] = {1, 2, 3, 4, 5, 6, 7, 8}, def_scaling[] = {1, 3, 5, 8};
     norders = scaling ? 4 : 8;
@@ -289,28 +299,47 @@ int dg_cmd_bench(int argc, char **argv) {
     }
     if (!json) dg_bench_print_scaling(stdout, scal, nscal);
   } else {
-    DG_CALL_GOTO(fail, DG_ALLOC(res, norders));
+    /* With --pml: res[0..n) the plain boxes, res[n..2n) the same with PML layers, res[2n..3n)
+     * their meshes without the PML. */
+    const int pml = bo.pml_cells > 0;
+    DG_CALL_GOTO(fail, DG_ALLOC(res, pml ? 3 * norders : norders));
     /* All orders' rounds interleaved (dg_bench_run) unless their operators together would
      * take more than half the device memory (~48 B per DOF and variant, float or double). */
     double need = 0;
     for (int i = 0; i < norders; ++i) {
-      const int n = dg_bench_box_n(&dev->info, orders[i], prec, &bo);
-      need += 36.0 * dg_variant_np(orders[i]) * n * n * n * (3 + bo.n_extra) * 48.0;
+      const int n = dg_bench_box_n(&dev->info, orders[i], prec, &bo), m = n + 2 * bo.pml_cells;
+      need += 36.0 * dg_variant_np(orders[i]) * (n * n * n + (pml ? 2 * m * m * m : 0)) *
+              (3 + bo.n_extra) * 48.0;
     }
     if (need < 0.5 * (double)dev->info.global_mem_size) {
       DG_CALL_GOTO(fail, dg_bench_run(dev, orders, norders, prec, &bo, res));
       nres = norders;
     } else {
       if (bo.verbose) fprintf(stderr, "(one order at a time: together they would not fit)\n");
-      for (; nres < norders; ++nres)
-        DG_CALL_GOTO(fail, dg_bench_order_run(dev, orders[nres], prec, &bo, &res[nres]));
+      for (; nres < norders; ++nres) {
+        dg_bench_order three[3];
+        DG_CALL_GOTO(fail, dg_bench_order_run(dev, orders[nres], prec, &bo, three));
+        res[nres] = three[0];
+        if (pml) res[norders + nres] = three[1], res[2 * norders + nres] = three[2];
+      }
     }
-    for (int i = 0; i < nres; ++i) {
+    const int nall = pml ? 3 * nres : nres;
+    for (int i = 0; i < nall; ++i) {
       const dg_bench_order *r = &res[i];
       failed += r->tuned < 0 || r->dflt < 0 || r->baseline < 0;
-      if (!json) dg_bench_print_order(stdout, r, &limits);
+      if (!json) {
+        if (r->pml_cells && r->pml_K)
+          fprintf(stdout, "\n(the same box with %d PML cells around it: %ld of %ld elements "
+                  "in the PML)", r->pml_cells, r->pml_K, r->K);
+        else if (r->pml_cells)
+          fprintf(stdout, "\n(the same mesh, %d cells around the box, without the PML)",
+                  r->pml_cells);
+        dg_bench_print_order(stdout, r, &limits);
+      }
     }
     if (!json) dg_bench_print_summary(stdout, res, nres, &limits);
+    if (!json && pml) dg_bench_print_pml(stdout, res, res + norders, res + 2 * norders, nres);
+    nres = nall; /* the JSON report lists them all */
   }
 
   const double load1 = host_busy();
@@ -365,7 +394,7 @@ int dg_cmd_bench(int argc, char **argv) {
       DG_CALL_GOTO(
           fail, dg_bench_plot_scaling(plot, dev->info.name, scal, nscal, written, sizeof written));
     else
-      DG_CALL_GOTO(fail, dg_bench_plot_orders(plot, dev->info.name, res, nres, &limits, written,
+      DG_CALL_GOTO(fail, dg_bench_plot_orders(plot, dev->info.name, res, bo.pml_cells ? nres / 3 : nres, &limits, written,
                                               sizeof written));
     for (char *s = written, *e; *s; s = e + (*e != '\0')) {
       e = strchr(s, ';');

@@ -42,6 +42,9 @@ static void usage(FILE *f) {
           "  --measure-limits      only measure the device limits again and cache them\n"
           "  --no-wait             stop at once if another process is tuning this device\n"
           "                        (default: wait for it; tunes of one device never overlap)\n"
+          "  --pml CELLS           tune the box with CELLS cells of CFS-PML around it: every\n"
+          "                        candidate verified with the PML terms, the PML kernels'\n"
+          "                        time reported apart; not cached (no --confirm)\n"
           "  --bucket B            problem size tuned for: large (device-filling, default),\n"
           "                        small (fits the CPU's cache / under-fills a GPU) or both\n"
           "  --confirm             with a cached result: re-time its top few and search\n"
@@ -59,12 +62,12 @@ static void usage(FILE *f) {
 }
 
 /* The hidden child mode: build and verify one variant, print the verdict. */
-static int verify_one(const char *spec, int N, const char *device) {
+static int verify_one(const char *spec, int N, const char *device, int pml) {
   dg_device *dev = NULL;
   dg_variant v;
   dg_status st = dg_variant_parse(spec, &v);
   if (st == DG_OK) st = dg_device_create(&dev, device);
-  if (st == DG_OK) st = dg_tune_verify_one(dev, &v, N, stdout);
+  if (st == DG_OK) st = dg_tune_verify_one(dev, &v, N, pml, stdout);
   dg_device_destroy(&dev);
   if (st != DG_OK) {
     /* One marked line the parent quotes as the reason (compilers also print on stderr). */
@@ -110,6 +113,7 @@ int dg_cmd_tune(int argc, char **argv) {
   int no_wait = 0, confirm = 0, no_transfer = 0, no_model = 0, report = 0;
   int buckets[2] = {DG_BUCKET_LARGE, -1}, nbuckets = 1;
   int nspecs = 0, json = 0, verbose = 1, in_process = 0, force = 0, repeats = 7, limits_only = 0;
+  int pml_cells = 0;
   double budget = 0, dofs = 0;
   dg_device *dev = NULL;
   dg_tune_result *results = NULL;
@@ -117,7 +121,7 @@ int dg_cmd_tune(int argc, char **argv) {
   orders[norders++] = 3;
   enum { O_ORDER = 256, O_PRECISION, O_DEVICE, O_BUDGET, O_DOFS, O_REPEATS, O_FORCE, O_JSON,
          O_CSV, O_PLOT, O_VARIANT, O_VERIFY_ONE, O_LIMITS, O_IN_PROCESS, O_NO_WAIT, O_HELP,
-         O_BUCKET, O_CONFIRM, O_NO_TRANSFER, O_NO_MODEL, O_REPORT };
+         O_BUCKET, O_CONFIRM, O_NO_TRANSFER, O_NO_MODEL, O_REPORT, O_PML };
   static const struct option opts[] = {
       {"order", required_argument, 0, O_ORDER},       {"precision", required_argument, 0, O_PRECISION},
       {"device", required_argument, 0, O_DEVICE},     {"budget", required_argument, 0, O_BUDGET},
@@ -129,7 +133,7 @@ int dg_cmd_tune(int argc, char **argv) {
       {"no-wait", no_argument, 0, O_NO_WAIT},         {"help", no_argument, 0, O_HELP},
       {"bucket", required_argument, 0, O_BUCKET},     {"confirm", no_argument, 0, O_CONFIRM},
       {"no-transfer", no_argument, 0, O_NO_TRANSFER}, {"no-model", no_argument, 0, O_NO_MODEL},
-      {"report", no_argument, 0, O_REPORT},
+      {"report", no_argument, 0, O_REPORT},           {"pml", required_argument, 0, O_PML},
       {0, 0, 0, 0}};
   opterr = 0;
   optind = 1;
@@ -192,6 +196,7 @@ int dg_cmd_tune(int argc, char **argv) {
     case O_NO_TRANSFER: no_transfer = 1; break;
     case O_NO_MODEL: no_model = 1; break;
     case O_REPORT: report = 1; break;
+    case O_PML: DG_CALL_GOTO(fail, dg_cli_int("--pml", optarg, 1, 20, &pml_cells)); break;
     case 'v': verbose = 2; break;
     case 'q': verbose = 0; break;
     case ':':
@@ -206,7 +211,9 @@ int dg_cmd_tune(int argc, char **argv) {
     st = DG_ERROR(DG_ERR_INPUT, "unexpected argument '%s' (see dgtd tune --help)", argv[optind]);
     goto fail;
   }
-  if (verify_spec) return verify_one(verify_spec, orders[0], device);
+  if (verify_spec) return verify_one(verify_spec, orders[0], device, pml_cells);
+  DG_CHECK_GOTO(fail, !(pml_cells && confirm), DG_ERR_INPUT,
+                "--pml and --confirm: a PML tune is never cached, so there is nothing to confirm");
   if (report) {
     dg_tune_paths paths;
     DG_CALL_GOTO(fail, dg_tune_paths_default(&paths));
@@ -228,6 +235,7 @@ int dg_cmd_tune(int argc, char **argv) {
   opt.n_specs = nspecs;
   if (no_wait) opt.lock_wait_s = 0;
   opt.confirm = confirm;
+  opt.pml_cells = pml_cells;
   opt.use_known = !no_transfer;
   opt.use_model = !no_model;
   char exe[4096];

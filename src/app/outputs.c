@@ -13,6 +13,7 @@
 #include "core/clock.h"
 #include "core/files.h"
 #include "dg/lserk.h"
+#include "dg/pml.h"
 #include "io/checkpoint.h"
 #include "io/vtu.h"
 
@@ -135,9 +136,13 @@ static dg_status write_checkpoint(run_state *s, int step, double t, const char *
   dg_case_problem_hash(c, h.problem);
   snprintf(h.variant, sizeof h.variant, "%s", variant);
   h.step = step, h.time = t, h.dt = s->dt;
+  /* A PML's auxiliary fields are state too (their RK residual, like the fields', is dead
+   * between steps). */
+  h.aux = dg_maxwell_aux_size(s->phys);
   /* LSERK4's first stage has a = 0, so the residual is dead between steps: it is stored
    * as zeros. Float states round-trip exactly through double. */
-  void *q = NULL, *res = NULL;
+  void *q = NULL, *res = NULL, *aux = NULL;
+  double *w = NULL;
   dg_status st = DG_OK;
   DG_CALL_GOTO(done, dg_calloc(&q, s->n, (size_t)h.precision));
   DG_CALL_GOTO(done, dg_calloc(&res, s->n, (size_t)h.precision));
@@ -145,16 +150,27 @@ static dg_status write_checkpoint(run_state *s, int step, double t, const char *
     if (single) ((float *)q)[i] = (float)s->q[i];
     else ((double *)q)[i] = s->q[i];
   }
+  if (h.aux) {
+    DG_CALL_GOTO(done, DG_ALLOC(w, h.aux));
+    DG_CALL_GOTO(done, dg_calloc(&aux, h.aux, (size_t)h.precision));
+    DG_CALL_GOTO(done, dg_stepper_get_aux(s->stepper, w));
+    for (size_t i = 0; i < h.aux; ++i) {
+      if (single) ((float *)aux)[i] = (float)w[i];
+      else ((double *)aux)[i] = w[i];
+    }
+  }
   char name[DG_CASE_PATH + 32], path[DG_CASE_PATH + 48];
   out_path(s, "checkpoint.chk", name, sizeof name);
   run_rank_path(s, name, path, sizeof path);
   /* The logs first: a kill between the two leaves logs ahead of the checkpoint, which a
    * restart trims, never a checkpoint ahead of its logs. */
   DG_CALL_GOTO(done, run_commit_logs(s));
-  DG_CALL_GOTO(done, dg_checkpoint_write(path, &h, q, res));
+  DG_CALL_GOTO(done, dg_checkpoint_write_aux(path, &h, q, res, aux));
 done:
   dg_free(&q);
   dg_free(&res);
+  dg_free(&aux);
+  dg_free(&w);
   return st;
 }
 
@@ -167,13 +183,15 @@ dg_status run_read_restart(run_state *s) {
   want.precision = single ? 4 : 8;
   want.mesh_hash = checkpoint_hash(s);
   dg_case_problem_hash(c, want.problem);
-  void *q = NULL, *res = NULL;
+  want.aux = dg_maxwell_aux_size(s->phys);
+  void *q = NULL, *res = NULL, *aux = NULL;
   dg_status st = DG_OK;
   DG_CALL_GOTO(done, dg_calloc(&q, s->n, (size_t)want.precision));
   DG_CALL_GOTO(done, dg_calloc(&res, s->n, (size_t)want.precision));
+  if (want.aux) DG_CALL_GOTO(done, dg_calloc(&aux, want.aux, (size_t)want.precision));
   char path[DG_CASE_PATH + 48];
   run_rank_path(s, c->restart, path, sizeof path);
-  DG_CALL_GOTO(done, dg_checkpoint_read(path, &want, &got, q, res));
+  DG_CALL_GOTO(done, dg_checkpoint_read_aux(path, &want, &got, q, res, aux));
   DG_CHECK_GOTO(done, got.dt == s->dt, DG_ERR_INPUT,
                 "checkpoint %s was written with dt = %.17g, this run has dt = %.17g (same case, "
                 "CFL and final time needed)", path, got.dt, s->dt);
@@ -181,11 +199,18 @@ dg_status run_read_restart(run_state *s) {
                 "checkpoint %s is at step %lld, past this run's %d steps", path,
                 (long long)got.step, s->steps);
   for (size_t i = 0; i < s->n; ++i) s->q[i] = single ? ((float *)q)[i] : ((double *)q)[i];
+  if (want.aux) {
+    dg_free(&s->aux_restart);
+    DG_CALL_GOTO(done, DG_ALLOC(s->aux_restart, want.aux));
+    for (size_t i = 0; i < want.aux; ++i)
+      s->aux_restart[i] = single ? ((float *)aux)[i] : ((double *)aux)[i];
+  }
   s->first_step = (int)got.step;
   s->t = got.time;
 done:
   dg_free(&q);
   dg_free(&res);
+  dg_free(&aux);
   return st;
 }
 

@@ -155,14 +155,11 @@ done:
 
 /* The CFS-PML over the case's PML volumes (after the materials: the profiles use the local
  * wave speed). The inner box is the bounding box of the whole mesh's other elements, the
- * outer one the mesh's, the same on every rank. Checkpoints hold the fields only, not the
- * layer's auxiliary fields, so a PML run refuses them rather than restart wrongly. */
+ * outer one the mesh's, the same on every rank. Checkpoints hold the layer's auxiliary
+ * fields beside the fields (io/checkpoint.h), so a restart continues it exactly. */
 static dg_status setup_pml(run_state *s) {
   const dg_case *c = s->c;
   const dg_mesh *gm = s->global, *m = s->mesh;
-  DG_CHECK(!c->checkpoint_every && !(c->checkpoint_seconds > 0) && !c->restart[0], DG_ERR_INPUT,
-           "%s: checkpoints and restarts are not supported with a PML (its auxiliary fields "
-           "are not saved); drop \"checkpoint\" / --restart or the PML", c->source);
   int tags[DG_CASE_PML_VOLUMES];
   for (int i = 0; i < c->n_pml_volumes; ++i) {
     char what[64];
@@ -489,6 +486,10 @@ dg_status run_start_stepper(run_state *s, dg_run_result *r) {
     r->precision = DG_PREC_DOUBLE;
   }
   DG_CALL(dg_stepper_put_state(s->stepper, s->q));
+  if (s->aux_restart) { /* a restarted PML run: its auxiliary fields from the checkpoint */
+    DG_CALL(dg_stepper_put_aux(s->stepper, s->aux_restart));
+    dg_free(&s->aux_restart);
+  }
   return DG_OK;
 }
 
@@ -511,6 +512,7 @@ void run_state_free(run_state *s) {
   dg_free(&s->recv_slot);
   dg_free(&s->probe_ids);
   dg_free(&s->q);
+  dg_free(&s->aux_restart);
   dg_device_destroy(&s->dev);
   dg_probes_destroy(&s->probes);
   dg_series_destroy(&s->probe_log);

@@ -667,6 +667,25 @@ done:
   return st;
 }
 
+dg_status dg_cl_maxwell_set_aux(dg_cl_maxwell *op, const double *w) {
+  DG_CALL(put_aux(op, w));
+  return DG_OK;
+}
+
+dg_status dg_cl_maxwell_get_aux(dg_cl_maxwell *op, double *w) {
+  if (!op->npn) return DG_OK;
+  const size_t n = DG_PML_AUX * (size_t)op->npn;
+  dg_status st = DG_OK;
+  void *buf = NULL;
+  DG_CALL(dg_calloc(&buf, n, op->rs));
+  st = dg_buffer_read(op->dev, op->d_pw, 0, n * op->rs, buf);
+  if (st == DG_OK)
+    for (size_t i = 0; i < n; ++i) w[i] = get_real(op, buf, i);
+  free(buf);
+  DG_CALL(st);
+  return DG_OK;
+}
+
 dg_status dg_cl_maxwell_set_state(dg_cl_maxwell *op, const double *q) {
   const size_t KNp = (size_t)op->K * op->NP, n6 = 6 * op->fs;
   memset(op->stage, 0, n6 * op->rs);

@@ -48,6 +48,12 @@ void dg_cl_maxwell_destroy(dg_cl_maxwell **op);
 dg_status dg_cl_maxwell_set_state(dg_cl_maxwell *op, const double *q) DG_NODISCARD;
 dg_status dg_cl_maxwell_get_state(dg_cl_maxwell *op, double *q) DG_NODISCARD;
 
+/* A PML's auxiliary fields (dg_maxwell_aux_size values, the reference layout of dg/pml.h)
+ * out of and into the device (set_aux also zeros their RK residual; call it after
+ * set_state, which zeros them). Nothing without a PML. get_aux waits for queued steps. */
+dg_status dg_cl_maxwell_get_aux(dg_cl_maxwell *op, double *w) DG_NODISCARD;
+dg_status dg_cl_maxwell_set_aux(dg_cl_maxwell *op, const double *w) DG_NODISCARD;
+
 /* rhs = dq/dt at time t for host q (uploads q, runs one stage's kernels, downloads): for
  * verification. Replaces the device state with q and clobbers the RK residual. */
 dg_status dg_cl_maxwell_rhs(dg_cl_maxwell *op, double t, const double *q,

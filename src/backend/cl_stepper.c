@@ -27,13 +27,23 @@ static dg_status cl_energy(void *impl, double *e) {
   return DG_OK;
 }
 
+static dg_status cl_get_aux(void *impl, double *w) {
+  DG_CALL(dg_cl_maxwell_get_aux(impl, w));
+  return DG_OK;
+}
+
+static dg_status cl_put_aux(void *impl, const double *w) {
+  DG_CALL(dg_cl_maxwell_set_aux(impl, w));
+  return DG_OK;
+}
+
 static void cl_destroy(void *impl) {
   dg_cl_maxwell *op = impl;
   dg_cl_maxwell_destroy(&op);
 }
 
-static const dg_stepper_ops cl_ops = {cl_step, cl_get_state, cl_put_state, cl_finish, cl_energy,
-                                      cl_destroy};
+static const dg_stepper_ops cl_ops = {cl_step,   cl_get_state, cl_put_state, cl_finish,
+                                      cl_energy, cl_destroy,   cl_get_aux,   cl_put_aux};
 
 dg_status dg_stepper_cl_create(dg_stepper **out, dg_cl_maxwell *op) {
   DG_CALL(dg_stepper_wrap(out, &cl_ops, op));

@@ -19,6 +19,35 @@ dg_status dg_verify_case_create(dg_verify_case **out, int N, int n) {
   return DG_OK;
 }
 
+dg_status dg_verify_case_create_pml(dg_verify_case **out, int N, int n, int cells) {
+  dg_mesh *mesh = NULL;
+  const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+  DG_CALL(dg_mesh_box_pml(&mesh, lo, hi, n, n, n, cells));
+  DG_CALL(dg_verify_case_from_mesh(out, mesh, N));
+  if (cells == 0) return DG_OK;
+  dg_verify_case *c = *out;
+  const dg_mesh *m = c->mesh;
+  unsigned char *in = NULL;
+  dg_status st = DG_ALLOC(in, m->K);
+  if (st != DG_OK) {
+    dg_verify_case_destroy(out);
+    return dg_error_trace(st, __FILE__, __LINE__, __func__, "DG_ALLOC(in, K)");
+  }
+  for (int k = 0; k < m->K; ++k) in[k] = m->elem_tag[k] == 2; /* the layer's volume tag */
+  dg_pml_params par;
+  dg_pml_params_default(&par);
+  par.kappa_max = 2;
+  const double w = (double)cells / n;
+  const double olo[3] = {-w, -w, -w}, ohi[3] = {1 + w, 1 + w, 1 + w};
+  st = dg_maxwell_set_pml(c->phys, in, &par, lo, hi, olo, ohi);
+  dg_free(&in);
+  if (st != DG_OK) {
+    dg_verify_case_destroy(out);
+    return dg_error_trace(st, __FILE__, __LINE__, __func__, "dg_maxwell_set_pml");
+  }
+  return DG_OK;
+}
+
 dg_status dg_verify_case_from_mesh(dg_verify_case **out, dg_mesh *mesh, int N) {
   dg_status st = DG_OK;
   dg_verify_case *c = NULL;

@@ -33,6 +33,15 @@ dg_status dg_verify_case_create(dg_verify_case **out, int N, int n) DG_NODISCARD
 dg_status dg_verify_case_from_mesh(dg_verify_case **out, dg_mesh *mesh, int N) DG_NODISCARD;
 void dg_verify_case_destroy(dg_verify_case **c);
 
+/* The PML case of `dgtd bench --pml` and `dgtd tune --pml`: the verification problem's
+ * box [0,1]^3 (n^3 x 6 tetrahedra, same materials by centroid) surrounded by `cells` more
+ * layers of cells of the same size on every side (dg_mesh_box_pml), those layers a CFS-PML
+ * (default parameters but kappa_max = 2, so every coefficient is exercised: faces, edges
+ * and corners, 1, 2 and 3 stretched directions) around the inner box [0,1]^3; the outer
+ * faces carry the verification tags (x PEC, y PMC, z absorbing). cells = 0 is
+ * dg_verify_case_create. */
+dg_status dg_verify_case_create_pml(dg_verify_case **out, int N, int n, int cells) DG_NODISCARD;
+
 /* Sources for the verification problem, as bit flags:
  * - DG_VERIFY_DIPOLES: 19 point dipoles (more than one launch of the device's source kernel
  *   holds), two of them in one element, in both materials, with all three pulse shapes;

@@ -118,10 +118,13 @@ typedef struct {
   dg_verify_case *c;
   dg_cl_maxwell *ops[DG_BENCH_MAX_VARIANTS];
   double *q;
-  double *samples; /* [(variant * (2 + KMAX) + what) * R + round]: stage, step, kernels */
+  double *samples; /* [(variant * (3 + KMAX) + what) * R + round]: stage, step, the PML
+                      kernels' sum, kernels */
+  int pml_cells;   /* > 0: the box with this many cells around it, ... */
+  int pml_terms;   /* ... of PML (1), or of vacuum-like cells without the PML terms (0) */
 } order_ctx;
 
-enum { SAMPLE_W = 2 + DG_CL_MAX_STAGE_KERNELS };
+enum { SAMPLE_W = 3 + DG_CL_MAX_STAGE_KERNELS };
 
 static void ctx_release(order_ctx *x) {
   for (int i = 0; i < DG_BENCH_MAX_VARIANTS; ++i) dg_cl_maxwell_destroy(&x->ops[i]);
@@ -159,13 +162,27 @@ static dg_status ctx_prepare(order_ctx *x, dg_device *dev, int N, dg_precision p
   }
 
   out->box_n = dg_bench_box_n(&dev->info, N, p, o);
-  DG_CALL(dg_verify_case_create(&x->c, N, out->box_n));
+  out->pml_cells = x->pml_cells;
+  if (x->pml_cells && !x->pml_terms) { /* the same mesh as the PML case, without a PML */
+    dg_mesh *mesh = NULL;
+    const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+    const int n = out->box_n;
+    DG_CALL(dg_mesh_box_pml(&mesh, lo, hi, n, n, n, x->pml_cells));
+    DG_CALL(dg_verify_case_from_mesh(&x->c, mesh, N));
+  } else {
+    DG_CALL(dg_verify_case_create_pml(&x->c, N, out->box_n, x->pml_cells));
+  }
   out->K = x->c->mesh->K;
+  out->pml_K = x->c->phys->pml_K;
   out->counts = dg_count_stage(N, p, out->K);
   const size_t nq = 6 * (size_t)x->c->geom->K * x->c->geom->Np;
   DG_CALL(DG_ALLOC(x->q, nq));
   dg_verify_random_fields(STATE_SEED, nq, x->q);
-  if (o->verbose && log)
+  if (o->verbose && log && x->pml_cells)
+    fprintf(log, "[N=%d %s %s] K=%ld elements (box %d^3 x 6 and %d cells around it: %ld PML "
+            "elements), %.4g DOFs\n", N, dg_precision_name(p), x->pml_terms ? "PML" : "no PML",
+            out->K, out->box_n, x->pml_cells, out->pml_K, out->counts.dofs);
+  else if (o->verbose && log)
     fprintf(log, "[N=%d %s] K=%ld elements (box %d^3 x 6), %.4g DOFs; tuned: %s\n", N,
             dg_precision_name(p), out->K, out->box_n, out->counts.dofs,
             out->tuned_from);
@@ -173,7 +190,9 @@ static dg_status ctx_prepare(order_ctx *x, dg_device *dev, int N, dg_precision p
     const double tb = dg_now_s();
     DG_CALL(prepare(dev, x->c, &out->v[i], x->q, &x->ops[i], 1));
     if (o->verbose && log)
-      fprintf(log, "[N=%d] %-8s %5.1fs  %s%s%s\n", N, x->ops[i] ? "verified" : "FAILED",
+      fprintf(log, "[N=%d%s] %-8s %5.1fs  %s%s%s\n", N,
+              x->pml_cells ? (x->pml_terms ? " PML" : " no PML") : "",
+              x->ops[i] ? "verified" : "FAILED",
               dg_now_s() - tb, out->v[i].spec, x->ops[i] ? "" : ": ",
               x->ops[i] ? "" : out->v[i].reason);
   }
@@ -200,9 +219,11 @@ static dg_status ctx_round(order_ctx *x, int r, int R) {
     s[r] = (double)t.total_ns;
     s[R + r] = (dg_now_s() - ts) * 1e9;
     b->nk = t.n;
+    s[2 * R + r] = 0;
     for (int m = 0; m < t.n; ++m) {
       snprintf(b->k[m].name, sizeof b->k[m].name, "%s", t.name[m]);
-      s[(size_t)(2 + m) * R + r] = (double)t.ns[m];
+      s[(size_t)(3 + m) * R + r] = (double)t.ns[m];
+      if (dg_kernel_kind_of(t.name[m]) == DG_KERNEL_PML) s[2 * R + r] += (double)t.ns[m];
     }
   }
   out->seconds += dg_now_s() - t0;
@@ -219,10 +240,13 @@ static void ctx_summarize(order_ctx *x, int R) {
     double *s = x->samples + (size_t)i * SAMPLE_W * R;
     dg_timing_stats(s, R, b->stage_ns);
     dg_timing_stats(s + R, R, b->step_ns);
+    dg_timing_stats(s + 2 * R, R, b->pml_ns);
+    for (int r = 0; r < R; ++r) s[2 * R + r] = s[r] - s[2 * R + r]; /* the plain kernels */
+    dg_timing_stats(s + 2 * R, R, b->plain_ns);
     for (int m = 0; m < b->nk; ++m) {
       dg_bench_kernel *k = &b->k[m];
       double ks[3];
-      dg_timing_stats(s + (size_t)(2 + m) * R, R, ks);
+      dg_timing_stats(s + (size_t)(3 + m) * R, R, ks);
       k->median_ns = ks[0];
       k->min_ns = ks[1];
       k->max_ns = ks[2];
@@ -243,14 +267,21 @@ dg_status dg_bench_run(dg_device *dev, const int *orders, int n, dg_precision p,
   dg_status st = DG_OK;
   order_ctx *x = NULL;
   const int R = clamp_repeats(o->repeats);
-  DG_CALL(DG_ALLOC(x, n > 0 ? n : 1));
-  for (int j = 0; j < n; ++j) x[j].out = &out[j];
-  for (int j = 0; j < n; ++j) DG_CALL_GOTO(done, ctx_prepare(&x[j], dev, orders[j], p, o, R));
+  /* With a PML: the plain boxes, the boxes with PML, the PML boxes' meshes without it. */
+  const int nx = o->pml_cells > 0 ? 3 * n : n;
+  DG_CALL(DG_ALLOC(x, nx > 0 ? nx : 1));
+  for (int j = 0; j < nx; ++j) {
+    x[j].out = &out[j];
+    x[j].pml_cells = j < n ? 0 : o->pml_cells;
+    x[j].pml_terms = j < 2 * n;
+  }
+  for (int j = 0; j < nx; ++j)
+    DG_CALL_GOTO(done, ctx_prepare(&x[j], dev, orders[j % (n > 0 ? n : 1)], p, o, R));
   for (int r = 0; r < R; ++r)
-    for (int j = 0; j < n; ++j) DG_CALL_GOTO(done, ctx_round(&x[j], r, R));
-  for (int j = 0; j < n; ++j) ctx_summarize(&x[j], R);
+    for (int j = 0; j < nx; ++j) DG_CALL_GOTO(done, ctx_round(&x[j], r, R));
+  for (int j = 0; j < nx; ++j) ctx_summarize(&x[j], R);
 done:
-  for (int j = 0; j < n; ++j) ctx_release(&x[j]);
+  for (int j = 0; j < nx; ++j) ctx_release(&x[j]);
   dg_free(&x);
   return st;
 }

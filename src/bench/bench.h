@@ -47,6 +47,7 @@ typedef enum {
   DG_KERNEL_CURL,
   DG_KERNEL_GEMM_VOLUME,
   DG_KERNEL_GEMM_LIFT,
+  DG_KERNEL_PML,   /* pml and pmlsave (pml.cl): over the PML nodes only; timed, not counted */
   DG_KERNEL_OTHER, /* anything else (sources, halo exchange): timed, not counted */
   DG_KERNEL_KINDS
 } dg_kernel_kind;
@@ -88,6 +89,8 @@ typedef struct {
   double rel_diff;    /* verification: relative L2 difference to the CPU reference */
   double stage_ns[3]; /* median, min, max of one profiled RK stage (sum of its kernels) */
   double step_ns[3];  /* median, min, max of one LSERK4 step (5 stages), wall clock */
+  double pml_ns[3];   /* median, min, max of the stage's PML kernels (0 without a PML) */
+  double plain_ns[3]; /* median, min, max of the rest of the stage (stage minus PML kernels) */
   int nk;
   dg_bench_kernel k[DG_CL_MAX_STAGE_KERNELS];
 } dg_bench_variant;
@@ -96,7 +99,11 @@ typedef struct {
   int N;
   dg_precision precision;
   int box_n; /* the mesh: the unit box with box_n^3 x 6 tetrahedra */
-  long K;
+  int pml_cells; /* > 0: surrounded by this many more cells (dg_mesh_box_pml), which are a
+                    CFS-PML (dg_verify_case_create_pml) if pml_K > 0, else the same vacuum /
+                    material elements as the box (the control: the same mesh without PML) */
+  long K;        /* all elements, the PML's included */
+  long pml_K;    /* elements in the PML */
   dg_stage_counts counts; /* one stage, tune/counts.h */
   dg_tune_found found;    /* where the tuned variant came from */
   char tuned_from[512];
@@ -113,6 +120,7 @@ typedef struct {
   const char *const *extra; /* more variant specs to compare */
   int n_extra;
   int verbose;
+  int pml_cells; /* > 0: dg_bench_run also times each order with this many PML cells */
   FILE *log; /* progress lines (NULL: none; the library never prints) */
 } dg_bench_options;
 void dg_bench_options_default(dg_bench_options *o);
@@ -126,13 +134,20 @@ int dg_bench_box_n(const dg_device_info *info, int N, dg_precision p, const dg_b
  * N on one mesh. Each is checked against the CPU reference on the operator that is timed;
  * one that fails is reported with the reason and not timed. Timing: two warm-up stages and
  * one step each, then `repeats` rounds interleaved A B C A B C, each round one untimed
- * stage (warms the caches the previous variant evicted), one profiled stage and one step. */
+ * stage (warms the caches the previous variant evicted), one profiled stage and one step.
+ * With o->pml_cells > 0, out[0..3): the plain box, the box with PML and its mesh without
+ * the PML (dg_bench_run). */
 dg_status dg_bench_order_run(dg_device *dev, int N, dg_precision p, const dg_bench_options *o,
                              dg_bench_order *out) DG_NODISCARD;
 /* The same for n orders at once (out[0..n)): every order is prepared (and verified) first,
  * then each round times every variant of every order in turn, so a slow spell of a shared
  * machine falls on all orders alike rather than on the one being timed. All operators are
- * alive together (memory: the sum over the orders). seconds = preparation + its rounds. */
+ * alive together (memory: the sum over the orders). seconds = preparation + its rounds.
+ * With o->pml_cells > 0, out has 3n entries: out[n + j] is order j's same inner box with
+ * o->pml_cells PML cells around it (dg_verify_case_create_pml), its variants verified with
+ * the PML terms (fields and auxiliary fields against dg_maxwell_rhs_aux), and out[2n + j]
+ * that same mesh without the PML (the control: equal element count, no PML terms), all
+ * timed in the same rounds as the plain box's, so they compare per element. */
 dg_status dg_bench_run(dg_device *dev, const int *orders, int n, dg_precision p,
                        const dg_bench_options *o, dg_bench_order *out) DG_NODISCARD;
 
@@ -197,6 +212,12 @@ struct cJSON;
 void dg_bench_print_order(FILE *f, const dg_bench_order *r, const dg_device_limits *l);
 void dg_bench_print_summary(FILE *f, const dg_bench_order *r, int n, const dg_device_limits *l);
 void dg_bench_print_scaling(FILE *f, const dg_bench_scaling *s, int n);
+/* `bench --pml`: per order and variant, ns per element of one RK stage on the plain box
+ * (plain[i]), on the PML case's mesh without the PML (ctrl[i]) and, on the box with PML
+ * layers (pml[i]), the plain kernels per element of the whole mesh and the PML kernels per
+ * PML element. */
+void dg_bench_print_pml(FILE *f, const dg_bench_order *plain, const dg_bench_order *pml,
+                        const dg_bench_order *ctrl, int n);
 struct cJSON *dg_bench_order_json(const dg_bench_order *r, const dg_device_limits *l);
 struct cJSON *dg_bench_scaling_json(const dg_bench_scaling *s);
 

@@ -7,14 +7,15 @@
 
 static const char *const kind_names[DG_KERNEL_KINDS] = {
     "volume", "flux", "lift",        "liftupdate", "fluxlift",
-    "update", "curl", "gemm_volume", "gemm_lift",  "other"};
+    "update", "curl", "gemm_volume", "gemm_lift",  "pml", "other"};
 
 dg_kernel_kind dg_kernel_kind_of(const char *name) {
   /* Kernel names are <op>_<variant> (cl_maxwell.c) or the GEMM's own name; the longest
    * matching prefix wins ("liftupdate_" before "lift_"). */
+  if (!strncmp(name, "pml", 3)) return DG_KERNEL_PML; /* pml_<v>, pmlsave_<v> */
   int best = DG_KERNEL_OTHER;
   size_t best_len = 0;
-  for (int k = 0; k < DG_KERNEL_OTHER; ++k) {
+  for (int k = 0; k < DG_KERNEL_PML; ++k) {
     const size_t len = strlen(kind_names[k]);
     const int gemm = k == DG_KERNEL_GEMM_VOLUME || k == DG_KERNEL_GEMM_LIFT;
     const int match = !strncmp(name, kind_names[k], len) &&

@@ -117,6 +117,53 @@ void dg_bench_print_summary(FILE *f, const dg_bench_order *r, int n, const dg_de
   }
 }
 
+static void print_pml_table(FILE *f, const dg_bench_order *plain, const dg_bench_order *pml,
+                            const dg_bench_order *ctrl, int n, int stat) {
+  fprintf(f,
+          "\nPML cost per element (%s; one RK stage, %s of the rounds, all in the same run):\n"
+          "  box      the plain box, whole stage per element\n"
+          "  mesh     the PML case's mesh (the box and %d more cells around it) without the PML\n"
+          "  PML box  that mesh with the PML: the plain kernels per element of the whole mesh\n"
+          "           (and / mesh: what the PML costs the plain kernels), the PML kernels\n"
+          "           (pml, pmlsave) per PML element\n",
+          dg_precision_name(plain[0].precision), stat ? "fastest" : "median", pml[0].pml_cells);
+  fprintf(f, "%3s %7s %7s %7s | %8s %8s | %8s %6s | %9s | %s\n", "N", "K box", "K mesh",
+          "K PML", "box", "mesh", "PML box", "/ mesh", "PML kern.", "variant");
+  fprintf(f, "%3s %7s %7s %7s | %8s %8s | %8s %6s | %9s |\n", "", "", "", "", "ns/el", "ns/el",
+          "ns/el", "", "ns/PMLel");
+  for (int j = 0; j < n; ++j) {
+    const dg_bench_order *a = &plain[j], *b = &pml[j], *c = &ctrl[j];
+    for (int i = 0; i < a->nv && i < b->nv && i < c->nv; ++i) {
+      const dg_bench_variant *va = &a->v[i], *vb = &b->v[i], *vc = &c->v[i];
+      char sp[DG_VARIANT_SPEC_MAX];
+      short_spec(va->spec, sp, sizeof sp);
+      const char *role = va->roles & DG_ROLE_TUNED      ? "tuned"
+                         : va->roles & DG_ROLE_DEFAULT  ? "default"
+                         : va->roles & DG_ROLE_BASELINE ? "baseline"
+                                                        : "extra";
+      if (!va->ok || !vb->ok || !vc->ok) {
+        fprintf(f, "%3d %7ld %7ld %7ld | %s: %s\n", a->N, a->K, b->K, b->pml_K, role,
+                !va->ok ? va->reason : !vb->ok ? vb->reason : vc->reason);
+        continue;
+      }
+      const double box = va->stage_ns[stat] / (double)a->K;
+      const double mesh = vc->stage_ns[stat] / (double)c->K;
+      const double in = vb->plain_ns[stat] / (double)b->K;
+      const double pk = b->pml_K > 0 ? vb->pml_ns[stat] / (double)b->pml_K : 0;
+      fprintf(f, "%3d %7ld %7ld %7ld | %8.1f %8.1f | %8.1f %5.2fx | %9.1f | %s %s\n", a->N,
+              a->K, b->K, b->pml_K, box, mesh, in, in / mesh, pk, role, sp);
+    }
+  }
+}
+
+void dg_bench_print_pml(FILE *f, const dg_bench_order *plain, const dg_bench_order *pml,
+                        const dg_bench_order *ctrl, int n) {
+  if (n <= 0) return;
+  print_pml_table(f, plain, pml, ctrl, n, 0);
+  /* On a shared machine the fastest round is the one least disturbed by other processes. */
+  print_pml_table(f, plain, pml, ctrl, n, 1);
+}
+
 void dg_bench_print_scaling(FILE *f, const dg_bench_scaling *s, int n) {
   for (int j = 0; j < n; ++j) {
     const dg_bench_scaling *x = &s[j];
@@ -178,6 +225,8 @@ static cJSON *variant_json(const dg_bench_order *r, const dg_bench_variant *b,
     const dg_bench_rates x = dg_bench_variant_rates(r, b, l);
     ok = add_item(o, "stage_ms", triple(b->stage_ns)) &&
          add_item(o, "step_ms", triple(b->step_ns)) &&
+         (!r->pml_cells || (add_item(o, "pml_kernels_ms", triple(b->pml_ns)) &&
+                            add_item(o, "plain_kernels_ms", triple(b->plain_ns)))) &&
          cJSON_AddNumberToObject(o, "dofs_per_s", x.dofs_s) &&
          cJSON_AddNumberToObject(o, "dofs_per_s_step", x.dofs_s_step) &&
          cJSON_AddNumberToObject(o, "gflops", x.gflops) &&
@@ -225,6 +274,8 @@ cJSON *dg_bench_order_json(const dg_bench_order *r, const dg_device_limits *l) {
            cJSON_AddStringToObject(o, "precision", dg_precision_name(r->precision)) &&
            cJSON_AddNumberToObject(o, "box_n", r->box_n) &&
            cJSON_AddNumberToObject(o, "K", (double)r->K) &&
+           cJSON_AddNumberToObject(o, "pml_cells", r->pml_cells) &&
+           cJSON_AddNumberToObject(o, "pml_K", (double)r->pml_K) &&
            cJSON_AddNumberToObject(o, "dofs", r->counts.dofs) &&
            cJSON_AddNumberToObject(o, "stage_flops", r->counts.flops) &&
            cJSON_AddNumberToObject(o, "stage_bytes", r->counts.bytes) &&
@@ -405,7 +456,7 @@ static dg_status plot_roofline(const char *dir, const char *dev, const dg_bench_
     if (r[j].tuned >= 0)
       for (int m = 0; m < r[j].v[r[j].tuned].nk; ++m)
         if (r[j].v[r[j].tuned].k[m].bytes > 0) used[r[j].v[r[j].tuned].k[m].kind] = 1;
-  static const int pt[DG_KERNEL_KINDS] = {7, 5, 9, 11, 13, 15, 4, 8, 10, 1};
+  static const int pt[DG_KERNEL_KINDS] = {7, 5, 9, 11, 13, 15, 4, 8, 10, 6, 1};
   fprintf(f,
           "set terminal pngcairo size 1000,680 font ',10' noenhanced\n"
           "set output 'roofline.png'\n"

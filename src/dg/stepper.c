@@ -36,6 +36,20 @@ dg_status dg_stepper_put_state(dg_stepper *s, const double *q) {
   return DG_OK;
 }
 
+dg_status dg_stepper_get_aux(dg_stepper *s, double *w) {
+  DG_CHECK(s->ops->get_aux, DG_ERR_UNSUPPORTED,
+           "this time stepper keeps no PML auxiliary fields to save");
+  DG_CALL(s->ops->get_aux(s->impl, w));
+  return DG_OK;
+}
+
+dg_status dg_stepper_put_aux(dg_stepper *s, const double *w) {
+  DG_CHECK(s->ops->put_aux, DG_ERR_UNSUPPORTED,
+           "this time stepper keeps no PML auxiliary fields to restore");
+  DG_CALL(s->ops->put_aux(s->impl, w));
+  return DG_OK;
+}
+
 dg_status dg_stepper_energy(dg_stepper *s, double *e) {
   DG_CALL(s->ops->energy(s->impl, e));
   return DG_OK;

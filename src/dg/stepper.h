@@ -38,6 +38,10 @@ typedef struct {
   dg_status (*finish)(void *impl);
   dg_status (*energy)(void *impl, double *e);
   void (*destroy)(void *impl);
+  /* A PML's auxiliary fields (dg/pml.h layout, dg_maxwell_aux_size values) out and in;
+   * NULL where the stepper has none to give (multirate, which refuses a PML). */
+  dg_status (*get_aux)(void *impl, double *w);
+  dg_status (*put_aux)(void *impl, const double *w);
 } dg_stepper_ops;
 
 /* Wrap an implementation (impl is owned: ops->destroy releases it). */
@@ -48,9 +52,15 @@ dg_status dg_stepper_wrap(dg_stepper **out, const dg_stepper_ops *ops, void *imp
 dg_status dg_stepper_step(dg_stepper *s, double t, double dt) DG_NODISCARD;
 /* The current state into q (waits for queued steps). */
 dg_status dg_stepper_get_state(dg_stepper *s, double *q) DG_NODISCARD;
-/* Replace the state with q and zero the RK residual (and a PML's auxiliary fields: the
- * state that goes in and out is the fields only, so a PML restarts at rest). */
+/* Replace the state with q and zero the RK residual and a PML's auxiliary fields (the
+ * layer restarts at rest unless dg_stepper_put_aux follows). */
 dg_status dg_stepper_put_state(dg_stepper *s, const double *q) DG_NODISCARD;
+/* The PML's auxiliary fields (dg_maxwell_aux_size values, the layout of dg/pml.h) into w,
+ * or from w (after put_state, which zeros them; the RK residual stays zero): what a
+ * checkpoint stores besides the fields, so a PML run restarts exactly.
+ * DG_ERR_UNSUPPORTED from a stepper without them. */
+dg_status dg_stepper_get_aux(dg_stepper *s, double *w) DG_NODISCARD;
+dg_status dg_stepper_put_aux(dg_stepper *s, const double *w) DG_NODISCARD;
 /* The discrete energy of the current state over this rank's own elements
  * (dg_maxwell_energy), without copying the state out: the health check and the energy
  * log. Non-finite when any value of the state is. */

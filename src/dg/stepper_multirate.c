@@ -171,8 +171,8 @@ static void mr_destroy(void *impl) {
   dg_free(&s);
 }
 
-static const dg_stepper_ops mr_ops = {mr_step, mr_get_state, mr_put_state, NULL, mr_energy,
-                                      mr_destroy};
+static const dg_stepper_ops mr_ops = {mr_step,   mr_get_state, mr_put_state, NULL,
+                                      mr_energy, mr_destroy,   NULL,         NULL};
 
 dg_status dg_stepper_multirate_create(dg_stepper **out, dg_maxwell *phys, const int *level,
                                       int n_levels, long long *evals) {

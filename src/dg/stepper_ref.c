@@ -53,6 +53,19 @@ static dg_status ref_put_state(void *impl, const double *q) {
   return DG_OK;
 }
 
+static dg_status ref_get_aux(void *impl, double *w) {
+  const ref_stepper *r = impl;
+  memcpy(w, r->q + r->n, (r->n_all - r->n) * sizeof *w);
+  return DG_OK;
+}
+
+static dg_status ref_put_aux(void *impl, const double *w) {
+  ref_stepper *r = impl;
+  memcpy(r->q + r->n, w, (r->n_all - r->n) * sizeof *w);
+  memset(r->res + r->n, 0, (r->n_all - r->n) * sizeof *r->res);
+  return DG_OK;
+}
+
 static dg_status ref_energy(void *impl, double *e) {
   const ref_stepper *r = impl;
   *e = dg_maxwell_energy(r->phys, r->q);
@@ -68,8 +81,8 @@ static void ref_destroy(void *impl) {
   dg_free(&r);
 }
 
-static const dg_stepper_ops ref_ops = {ref_step, ref_get_state, ref_put_state, NULL, ref_energy,
-                                       ref_destroy};
+static const dg_stepper_ops ref_ops = {ref_step,   ref_get_state, ref_put_state, NULL,
+                                       ref_energy, ref_destroy,   ref_get_aux,   ref_put_aux};
 
 dg_status dg_stepper_ref_create(dg_stepper **out, dg_maxwell *phys, const dg_trace_exchange *halo) {
   dg_status st = DG_OK;

@@ -11,7 +11,8 @@
 #include "refel/refel.h"
 
 enum {
-  VERSION = 2,
+  VERSION = 3,
+  AUX_AT = 312,
   PROBLEM_AT = 320,
   HEADER_BYTES = PROBLEM_AT + 8 * DG_CHECKPOINT_PARTS,
   PREFIX_BYTES = HEADER_BYTES + 8,
@@ -20,7 +21,7 @@ enum {
 
 const char *const dg_checkpoint_part_names[DG_CHECKPOINT_PARTS] = {
     "materials", "boundary conditions", "sources", "initial state", "flux",
-    "time step (CFL factor)", NULL, NULL};
+    "time step (CFL factor)", "PML", NULL};
 static const char MAGIC[] = "DGTDCHK1"; /* the 8 characters, without the NUL */
 
 static void put_u32(unsigned char *p, uint32_t v) {
@@ -94,6 +95,7 @@ static void encode(const dg_checkpoint_header *h, unsigned char *b) {
   put_f64(b + 48, h->time);
   put_f64(b + 56, h->dt);
   memcpy(b + VARIANT_AT, h->variant, strlen(h->variant));
+  put_u64(b + AUX_AT, h->aux);
   for (int i = 0; i < DG_CHECKPOINT_PARTS; i++) put_u64(b + PROBLEM_AT + 8 * i, h->problem[i]);
 }
 
@@ -108,6 +110,7 @@ static void decode(const unsigned char *b, dg_checkpoint_header *h) {
   h->time = get_f64(b + 48);
   h->dt = get_f64(b + 56);
   memcpy(h->variant, b + VARIANT_AT, DG_CHECKPOINT_VARIANT_MAX); /* last byte stays NUL */
+  h->aux = get_u64(b + AUX_AT);
   for (int i = 0; i < DG_CHECKPOINT_PARTS; i++) h->problem[i] = get_u64(b + PROBLEM_AT + 8 * i);
 }
 
@@ -117,6 +120,8 @@ static const char *invalid(const dg_checkpoint_header *h) {
   if (h->Np != (h->N + 1) * (h->N + 2) * (h->N + 3) / 6) return "Np does not match N";
   if (h->K < 1) return "no elements";
   if (h->precision != 4 && h->precision != 8) return "precision is neither 4 nor 8 bytes";
+  /* At most DG_PML_AUX = 18 values per node: 3 times the fields. */
+  if (h->aux > 3 * 6 * (uint64_t)h->K * (uint64_t)h->Np) return "more auxiliary values than 18 per node";
   return NULL;
 }
 
@@ -125,9 +130,24 @@ static uint64_t state_bytes(const dg_checkpoint_header *h) {
   return 6 * (uint64_t)h->K * (uint64_t)h->Np * (uint64_t)h->precision;
 }
 
+static uint64_t aux_bytes(const dg_checkpoint_header *h) {
+  return h->aux * (uint64_t)h->precision;
+}
+
 dg_status dg_checkpoint_write(const char *path, const dg_checkpoint_header *h, const void *q,
                               const void *res) {
+  DG_CHECK(h && h->aux == 0, DG_ERR_INPUT,
+           "checkpoint %s: auxiliary values to write but none given", path);
+  DG_CALL(dg_checkpoint_write_aux(path, h, q, res, NULL));
+  return DG_OK;
+}
+
+dg_status dg_checkpoint_write_aux(const char *path, const dg_checkpoint_header *h,
+                                  const void *q, const void *res, const void *aux) {
   DG_CHECK(h && q && res, DG_ERR_INPUT, "checkpoint %s: no header or state given", path);
+  DG_CHECK(!h->aux || aux, DG_ERR_INPUT,
+           "checkpoint %s: %llu auxiliary values to write but none given", path,
+           (unsigned long long)h->aux);
   DG_CHECK(host_is_little_endian(), DG_ERR_UNSUPPORTED,
            "checkpoint %s: checkpoints are little-endian; this host is big-endian", path);
   const char *why = invalid(h);
@@ -137,8 +157,9 @@ dg_status dg_checkpoint_write(const char *path, const dg_checkpoint_header *h, c
   DG_CHECK(memchr(h->variant, '\0', sizeof h->variant), DG_ERR_INPUT,
            "checkpoint %s: variant name longer than %d characters", path,
            DG_CHECKPOINT_VARIANT_MAX);
-  const uint64_t n = state_bytes(h);
-  DG_CHECK(n <= SIZE_MAX, DG_ERR_INPUT, "checkpoint %s: state too large for this host", path);
+  const uint64_t n = state_bytes(h), na = aux_bytes(h);
+  DG_CHECK(n <= SIZE_MAX && na <= SIZE_MAX, DG_ERR_INPUT,
+           "checkpoint %s: state too large for this host", path);
 
   unsigned char head[PREFIX_BYTES];
   encode(h, head);
@@ -148,6 +169,7 @@ dg_status dg_checkpoint_write(const char *path, const dg_checkpoint_header *h, c
   dg_checksum_update(&sum, head, PREFIX_BYTES);
   dg_checksum_update(&sum, q, (size_t)n);
   dg_checksum_update(&sum, res, (size_t)n);
+  if (na) dg_checksum_update(&sum, aux, (size_t)na);
   unsigned char tail[8];
   put_u64(tail, dg_checksum_final(&sum));
 
@@ -156,6 +178,7 @@ dg_status dg_checkpoint_write(const char *path, const dg_checkpoint_header *h, c
   fwrite(head, 1, PREFIX_BYTES, f.fp);
   fwrite(q, 1, (size_t)n, f.fp);
   fwrite(res, 1, (size_t)n, f.fp);
+  if (na) fwrite(aux, 1, (size_t)na, f.fp);
   fwrite(tail, 1, 8, f.fp);
   DG_CALL(dg_atomic_commit(&f)); /* catches any failed fwrite via ferror */
   return DG_OK;
@@ -198,7 +221,7 @@ fail:
 }
 
 static dg_status check_size(const char *path, const dg_checkpoint_header *h, uint64_t size) {
-  const uint64_t want = PREFIX_BYTES + 2 * state_bytes(h) + 8;
+  const uint64_t want = PREFIX_BYTES + 2 * state_bytes(h) + aux_bytes(h) + 8;
   DG_CHECK(size >= want, DG_ERR_PARSE, "checkpoint %s is truncated: %llu bytes, expected %llu",
            path, (unsigned long long)size, (unsigned long long)want);
   DG_CHECK(size == want, DG_ERR_PARSE,
@@ -236,7 +259,16 @@ static void add_difference(char *msg, size_t cap, int *count, const char *fmt, .
 
 dg_status dg_checkpoint_read(const char *path, const dg_checkpoint_header *run,
                              dg_checkpoint_header *got, void *q, void *res) {
-  DG_CHECK(run && got && q && res, DG_ERR_INPUT, "checkpoint %s: nothing to read into", path);
+  DG_CHECK(run && run->aux == 0, DG_ERR_INPUT,
+           "reading checkpoint %s: auxiliary values expected but nowhere to put them", path);
+  DG_CALL(dg_checkpoint_read_aux(path, run, got, q, res, NULL));
+  return DG_OK;
+}
+
+dg_status dg_checkpoint_read_aux(const char *path, const dg_checkpoint_header *run,
+                                 dg_checkpoint_header *got, void *q, void *res, void *aux) {
+  DG_CHECK(run && got && q && res && (!run->aux || aux), DG_ERR_INPUT,
+           "checkpoint %s: nothing to read into", path);
   const char *why = invalid(run);
   DG_CHECK(!why, DG_ERR_INPUT, "reading checkpoint %s: this run's K=%d, N=%d, precision %d: %s",
            path, run->K, run->N, run->precision, why);
@@ -267,6 +299,10 @@ dg_status dg_checkpoint_read(const char *path, const dg_checkpoint_header *run,
     add_difference(msg, sizeof msg, &ndiff,
                    "a different mesh (mesh hash %016llx, this run's mesh has %016llx)",
                    (unsigned long long)got->mesh_hash, (unsigned long long)run->mesh_hash);
+  if (got->aux != run->aux)
+    add_difference(msg, sizeof msg, &ndiff,
+                   "%llu auxiliary (PML) values, this run has %llu",
+                   (unsigned long long)got->aux, (unsigned long long)run->aux);
   for (int i = 0; i < DG_CHECKPOINT_PARTS; i++)
     if (got->problem[i] != run->problem[i])
       add_difference(msg, sizeof msg, &ndiff, "other %s than this run's",
@@ -274,11 +310,12 @@ dg_status dg_checkpoint_read(const char *path, const dg_checkpoint_header *run,
   DG_CHECK_GOTO(done, ndiff == 0, DG_ERR_INPUT, "checkpoint %s was written for %s", path, msg);
   DG_CALL_GOTO(done, check_size(path, got, size));
 
-  const uint64_t n = state_bytes(got);
-  DG_CHECK_GOTO(done, n <= SIZE_MAX, DG_ERR_INPUT, "checkpoint %s: state too large for this host",
-                path);
+  const uint64_t n = state_bytes(got), na = aux_bytes(got);
+  DG_CHECK_GOTO(done, n <= SIZE_MAX && na <= SIZE_MAX, DG_ERR_INPUT,
+                "checkpoint %s: state too large for this host", path);
   unsigned char tail[8];
   const int complete = fread(q, 1, (size_t)n, fp) == n && fread(res, 1, (size_t)n, fp) == n &&
+                       (!na || fread(aux, 1, (size_t)na, fp) == na) &&
                        fread(tail, 1, 8, fp) == 8;
   DG_CHECK_GOTO(done, complete, ferror(fp) ? DG_ERR_IO : DG_ERR_PARSE,
                 "checkpoint %s: cannot read the state: %s", path,
@@ -288,6 +325,7 @@ dg_status dg_checkpoint_read(const char *path, const dg_checkpoint_header *run,
   dg_checksum_update(&sum, head, PREFIX_BYTES);
   dg_checksum_update(&sum, q, (size_t)n);
   dg_checksum_update(&sum, res, (size_t)n);
+  if (na) dg_checksum_update(&sum, aux, (size_t)na);
   DG_CHECK_GOTO(done, dg_checksum_final(&sum) == get_u64(tail), DG_ERR_PARSE,
                 "checkpoint %s is corrupt: the checksum of its data does not match", path);
 done:

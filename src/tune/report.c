@@ -120,6 +120,15 @@ void dg_tune_report_table(FILE *f, const dg_tune_result *r, int verbose) {
       for (int m = 0; m < w->nk; ++m) fprintf(f, " %s %.3f ms", w->kname[m], w->kernel_ns[m] * 1e-6);
       fprintf(f, "\n");
     }
+    if (r->pml_cells && w->nk) { /* the PML kernels apart: what PML elements cost */
+      double pml = 0;
+      for (int m = 0; m < w->nk; ++m)
+        if (!strncmp(w->kname[m], "pml", 3)) pml += w->kernel_ns[m];
+      fprintf(f, "  PML (%d cells, %ld of %ld elements): PML kernels %.3f ms = %.1f ns per PML "
+                 "element; the other kernels %.1f ns per element\n",
+              r->pml_cells, r->pml_K, r->K, pml * 1e-6, r->pml_K ? pml / (double)r->pml_K : 0,
+              (w->median_ns - pml) / (double)r->K);
+    }
   }
   if (nbad) {
     fprintf(f, "%d variants failed or were rejected:\n", nbad);
@@ -207,7 +216,9 @@ cJSON *dg_tune_report_json(const dg_tune_result *r, int with_pruned) {
            cJSON_AddStringToObject(o, "default", r->entry.default_spec) &&
            cJSON_AddStringToObject(o, "runner_up", r->entry.runner_up) &&
            cJSON_AddNumberToObject(o, "runner_up_margin", r->entry.runner_up_margin) &&
-           cJSON_AddStringToObject(o, "note", r->note);
+           cJSON_AddStringToObject(o, "note", r->note) &&
+           cJSON_AddNumberToObject(o, "pml_cells", r->pml_cells) &&
+           cJSON_AddNumberToObject(o, "pml_K", (double)r->pml_K);
   if (ok && r->winner >= 0) {
     const rates x = rates_of(r, &r->c[r->winner]);
     ok = cJSON_AddNumberToObject(o, "speedup_over_baseline", x.vs_base) &&

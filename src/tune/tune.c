@@ -64,10 +64,25 @@ int dg_tune_box_n(double dofs, int N) {
   return n < 2 ? 2 : n;
 }
 
-dg_status dg_tune_verify_one(dg_device *dev, const dg_variant *v, int N, FILE *out) {
+/* The in-process and child verification problem: the 2^3 verification box, or with a PML
+ * the same box with one PML cell around it (faces, edges and corners of the layer). */
+static dg_status small_case(dg_verify_case **out, int N, int pml) {
+  DG_CALL(dg_verify_case_create_pml(out, N, 2, pml ? 1 : 0));
+  return DG_OK;
+}
+
+dg_status dg_tune_verify_one(dg_device *dev, const dg_variant *v, int N, int pml, FILE *out) {
   double diff = NAN;
   int pass = 0;
-  dg_status st = dg_cl_verify(dev, v, N, verify_seed(N), &diff, &pass);
+  dg_status st = DG_OK;
+  if (pml) {
+    dg_verify_case *c = NULL;
+    DG_CALL(small_case(&c, N, 1));
+    st = dg_cl_verify_problem(dev, v, c->phys, verify_seed(N), &diff, &pass);
+    dg_verify_case_destroy(&c);
+  } else {
+    st = dg_cl_verify(dev, v, N, verify_seed(N), &diff, &pass);
+  }
   if (st == DG_OK || st == DG_ERR_NUMERIC) {
     fprintf(out, "verify rel_diff=%.6e pass=%d\n", diff, pass);
     fflush(out);
@@ -306,8 +321,12 @@ static void verify_spawn(ctx_t *c, dg_tune_candidate *k, pid_t *pid_out, int *fd
     close(fds[0]);
     close(fds[1]);
     alarm((unsigned)lim); /* survives exec: a hung compiler is killed by SIGALRM */
-    execl(c->opt->child_exe, c->opt->child_exe, "tune", "--verify-one", k->spec, "--order", nbuf,
-          "--device", dbuf, (char *)NULL);
+    if (c->opt->pml_cells > 0)
+      execl(c->opt->child_exe, c->opt->child_exe, "tune", "--verify-one", k->spec, "--order",
+            nbuf, "--device", dbuf, "--pml", "1", (char *)NULL);
+    else
+      execl(c->opt->child_exe, c->opt->child_exe, "tune", "--verify-one", k->spec, "--order",
+            nbuf, "--device", dbuf, (char *)NULL);
     _exit(127);
   }
   close(fds[1]);
@@ -406,7 +425,7 @@ static dg_status verify_inproc(ctx_t *c, dg_tune_candidate *k, int *verdict) {
   double diff = NAN;
   int pass = 0;
   *verdict = -1;
-  if (!c->small) DG_CALL(dg_verify_case_create(&c->small, c->r->N, 2));
+  if (!c->small) DG_CALL(small_case(&c->small, c->r->N, c->opt->pml_cells > 0));
   const dg_status st = dg_cl_verify_problem(c->dev, &k->v, c->small->phys, verify_seed(c->r->N),
                                             &diff, &pass);
   k->rel_diff = diff;
@@ -1225,7 +1244,7 @@ dg_status dg_tune_order(dg_device *dev, int N, dg_precision p, const dg_tune_opt
   /* A fresh cached entry is the answer unless forced. On a miss, take the device's lock;
    * after waiting for another tune, look again: it may have produced the answer. */
   for (int pass = 0; pass < 2; ++pass) {
-    if (!opt->force && !opt->specs) {
+    if (!opt->force && !opt->specs && !opt->pml_cells) {
       dg_tune_file f;
       int exists = 0;
       if (dg_tune_file_read(out->cache_path, &f, &exists, NULL) != DG_OK) {
@@ -1319,8 +1338,10 @@ dg_status dg_tune_order(dg_device *dev, int N, dg_precision p, const dg_tune_opt
   const double dofs = opt->target_dofs > 0 ? opt->target_dofs
                                            : dg_bucket_target_dofs(&dev->info, N, p,
                                                                    (dg_bucket)opt->bucket);
-  DG_CALL_GOTO(done, dg_verify_case_create(&c.big, N, dg_tune_box_n(dofs, N)));
+  DG_CALL_GOTO(done, dg_verify_case_create_pml(&c.big, N, dg_tune_box_n(dofs, N), opt->pml_cells));
   out->K = c.big->mesh->K;
+  out->pml_cells = opt->pml_cells;
+  out->pml_K = c.big->phys->pml_K;
   out->counts = dg_count_stage(N, p, out->K);
   {
     const double rs = p == DG_PREC_DOUBLE ? 8 : 4;
@@ -1335,9 +1356,11 @@ dg_status dg_tune_order(dg_device *dev, int N, dg_precision p, const dg_tune_opt
     dg_device_slug(dev->info.name, slug, sizeof slug);
     snprintf(dir, sizeof dir, "%s/journal", opt->paths.cache_dir);
     DG_CALL_GOTO(done, dg_mkdir_p(dir));
-    snprintf(c.journal_path, sizeof c.journal_path, "%s/%s-%08" PRIx32 "-N%d-%s%s.jsonl", dir, slug,
-             (uint32_t)dg_device_key_hash(&out->key), N, dg_precision_name(p),
-             opt->specs ? "-list" : "");
+    char pml[32] = "";
+    if (opt->pml_cells) snprintf(pml, sizeof pml, "-pml%d", opt->pml_cells);
+    snprintf(c.journal_path, sizeof c.journal_path, "%s/%s-%08" PRIx32 "-N%d-%s%s%s.jsonl", dir,
+             slug, (uint32_t)dg_device_key_hash(&out->key), N, dg_precision_name(p),
+             opt->specs ? "-list" : "", pml);
     if (!opt->force) DG_CALL_GOTO(done, journal_replay(&c));
     c.journal = fopen(c.journal_path, opt->force ? "w" : "a");
     if (!c.journal && opt->verbose)
@@ -1349,6 +1372,10 @@ dg_status dg_tune_order(dg_device *dev, int N, dg_precision p, const dg_tune_opt
                    "budget %s\n",
             c.tag, out->n_valid, out->n_pruned, out->K, out->counts.dofs,
             opt->budget_s > 0 ? "limited" : "none");
+  if (opt->verbose && opt->pml_cells)
+    fprintf(c.log, "%s PML case: %d cells of CFS-PML around the box, %ld PML elements; every "
+                   "candidate verified with the PML terms; the winner is not cached\n",
+            c.tag, opt->pml_cells, out->pml_K);
 
   if (opt->specs) {
     int *list = NULL, n = 0;
@@ -1377,7 +1404,9 @@ dg_status dg_tune_order(dg_device *dev, int N, dg_precision p, const dg_tune_opt
   if (out->confirmed == 1) DG_CALL_GOTO(done, keep_untimed(&c));
   out->seconds = elapsed(&c);
   out->entry.tune_seconds = out->seconds;
-  if (out->winner >= 0 && opt->write_cache) {
+  /* A PML timing problem's winner is not the plain problem's: never in its cache slot. */
+  const int store = opt->write_cache && !opt->pml_cells;
+  if (out->winner >= 0 && store) {
     char note[2400];
     /* Limits measured under contention came out low: never cache them. */
     const dg_device_limits *keep = limits && !limits->contended ? limits : NULL;
@@ -1386,7 +1415,7 @@ dg_status dg_tune_order(dg_device *dev, int N, dg_precision p, const dg_tune_opt
     if (note[0]) snprintf(out->note, sizeof out->note, "warning: %s", note);
   }
   /* The result is safely in the cache: the journal has served its purpose. */
-  if (c.journal && out->winner >= 0 && opt->write_cache) {
+  if (c.journal && out->winner >= 0 && (store || opt->pml_cells)) {
     fclose(c.journal);
     c.journal = NULL;
     remove(c.journal_path);

@@ -140,6 +140,11 @@ typedef struct {
                               cannot win by more than the noise (default 1) */
   int confirm;             /* with a fresh cached entry: re-time its top few and re-tune if
                               the winner regressed (instead of reporting the entry) */
+  int pml_cells;           /* > 0: the timing problem's box has this many cells of CFS-PML
+                              around it (dg_verify_case_create_pml) and every candidate is
+                              verified with the PML terms (on the 2^3 box with 1 PML cell:
+                              faces, edges, corners); a cached entry is not the answer and
+                              the winner is not cached (it is the plain problem's slot) */
 } dg_tune_options;
 
 /* Defaults: no budget, 7 repeats, progress on, cache read and written, paths from the
@@ -150,7 +155,9 @@ typedef struct {
   int N;
   dg_precision precision;
   dg_device_key key;
-  long K;                  /* elements of the timing problem */
+  long K;                  /* elements of the timing problem (the PML's included) */
+  int pml_cells;           /* options.pml_cells */
+  long pml_K;              /* elements of the timing problem in the PML */
   dg_stage_counts counts;  /* of one stage on it */
   int have_limits;
   dg_device_limits limits;
@@ -198,8 +205,10 @@ double dg_tune_target_dofs(const dg_device_info *info, dg_precision p);
 int dg_tune_box_n(double dofs, int N);
 
 /* The verification a child process runs: build v on dev, compare with the reference at
- * order N (the seed is fixed per N), print "verify rel_diff=<x> pass=<0|1>" on out. */
-dg_status dg_tune_verify_one(dg_device *dev, const dg_variant *v, int N, FILE *out) DG_NODISCARD;
+ * order N (the seed is fixed per N), print "verify rel_diff=<x> pass=<0|1>" on out.
+ * pml: on the PML case (options.pml_cells) instead of the plain 2^3 box. */
+dg_status dg_tune_verify_one(dg_device *dev, const dg_variant *v, int N, int pml,
+                             FILE *out) DG_NODISCARD;
 
 /* ---- reports (tune/report.c) ------------------------------------------------------------ */
 
