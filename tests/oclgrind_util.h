@@ -38,6 +38,9 @@ static const char *const covering[] = {
     "work=vec,vw=4,kb=4,vplace=matrix,lplace=matrix,lift=fused",
     "kb=8,vplace=matrix,lkb=8,lplace=matrix,lift=fused-update,lnpw=2",
     "work=vec,vw=2,unroll=4,flux=face",
+    "work=vec,vw=8,kb=4,unroll=4,ops=literal,fuse=rhs",
+    "kb=2,unroll=full,fuse=res",
+    "work=vec,vw=4,fuse=res",
     "path=clblast",
     "default",
 };
