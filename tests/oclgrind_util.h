@@ -202,10 +202,11 @@ static inline const char *og_family(const char *spec, char *buf, size_t cap) {
   static const char *const lift[] = {"separate", "fused", "fused-update"};
   static const char *const place[] = {"-", "m", "f"};
   char sfx[32];
-  snprintf(buf, cap, "%s kb%d/%d %s/%s %s%s %s%s", dg_variant_kernel_suffix(&v, sfx, sizeof sfx),
+  static const char *const fuse[] = {"", " fuse=rhs", " fuse=res"};
+  snprintf(buf, cap, "%s kb%d/%d %s/%s %s%s %s%s%s", dg_variant_kernel_suffix(&v, sfx, sizeof sfx),
            v.kb, v.lkb, place[v.vplace], place[v.lplace], v.flux ? "face" : "point",
            v.lnpw > 1 ? (v.lnpw == 2 ? " lnpw2" : " lnpw4") : "", lift[v.lift],
-           v.literal ? " lit" : "");
+           v.literal ? " lit" : "", fuse[v.fuse]);
   return buf;
 }
 
