@@ -9,6 +9,7 @@
  * no flux array is written and read back (2 x 24 NFP reals) and no rhs makes a round trip
  * (12 NP). q cannot be updated here: the neighbours still read its traces, hence the
  * separate q pass.
+ * LNPW (variant key lnpw) nodes share each flux value loaded in the lift.
  * Traces, boundary factors, incident wave and flux are flux.cl's (load_face,
  * flux_from_jumps, VLOADI/GATHER); the volume term is volume.cl's arithmetic. */
 #if FUSE_MODE != FUSE_NONE
@@ -85,54 +86,70 @@ void KNAME(FUSE_KERNEL)(__global const real_t *restrict q, __global real_t *rest
   __global const real_t *qb = q + blk * NPP * VL;
   __global const real_t *g = egeo + blk * EG * VL;
   const real_t hsign = DG_TEST_FLIP ? 1 : -1; /* -curl E; +1 only in the sign-flip test */
-  for (int n = 0; n < NP; ++n) {
-    /* acc[3f + d]: derivative d (r, s, t) of field f at node n */
-    vreal acc[18];
+  /* LNPW nodes at a time: each flux value loaded in the lift feeds LNPW nodes. Past NP (when
+   * LNPW does not divide NP) node NP-1 is computed again and not stored. */
+  for (int n0 = 0; n0 < NP; n0 += LNPW) {
+    vreal r[LNPW][6];
 #pragma unroll
-    for (int i = 0; i < 18; ++i) acc[i] = (vreal)(0);
-    UNROLL_LOOP
-    for (int j = 0; j < NP; ++j) {
-      const real_t dr = E_DR(j * NP + n), ds = E_DS(j * NP + n), dt = E_DT(j * NP + n);
+    for (int u = 0; u < LNPW; ++u) {
+      const int n = min(n0 + u, NP - 1);
+      /* acc[3f + d]: derivative d (r, s, t) of field f at node n */
+      vreal acc[18];
 #pragma unroll
-      for (int f = 0; f < 6; ++f) {
-        const vreal u = VLOAD(qb + f * fs + j * VL);
-        acc[3 * f + 0] += dr * u;
-        acc[3 * f + 1] += ds * u;
-        acc[3 * f + 2] += dt * u;
+      for (int i = 0; i < 18; ++i) acc[i] = (vreal)(0);
+      UNROLL_LOOP
+      for (int j = 0; j < NP; ++j) {
+        const real_t dr = E_DR(j * NP + n), ds = E_DS(j * NP + n), dt = E_DT(j * NP + n);
+#pragma unroll
+        for (int f = 0; f < 6; ++f) {
+          const vreal x = VLOAD(qb + f * fs + j * VL);
+          acc[3 * f + 0] += dr * x;
+          acc[3 * f + 1] += ds * x;
+          acc[3 * f + 2] += dt * x;
+        }
       }
-    }
-    /* The metric terms again for every node: L1 hits, and fewer live registers. */
-    const vreal rx = VLOAD(g), ry = VLOAD(g + VL), rz = VLOAD(g + 2 * VL);
-    const vreal sx = VLOAD(g + 3 * VL), sy = VLOAD(g + 4 * VL), sz = VLOAD(g + 5 * VL);
-    const vreal tx = VLOAD(g + 6 * VL), ty = VLOAD(g + 7 * VL), tz = VLOAD(g + 8 * VL);
-    const vreal ieps = VLOAD(g + 9 * VL), imu = VLOAD(g + 10 * VL), sige = VLOAD(g + 11 * VL);
+      /* The metric terms again for every node: L1 hits, and fewer live registers. */
+      const vreal rx = VLOAD(g), ry = VLOAD(g + VL), rz = VLOAD(g + 2 * VL);
+      const vreal sx = VLOAD(g + 3 * VL), sy = VLOAD(g + 4 * VL), sz = VLOAD(g + 5 * VL);
+      const vreal tx = VLOAD(g + 6 * VL), ty = VLOAD(g + 7 * VL), tz = VLOAD(g + 8 * VL);
+      const vreal ieps = VLOAD(g + 9 * VL), imu = VLOAD(g + 10 * VL), sige = VLOAD(g + 11 * VL);
 #define DX(f) (rx * acc[3 * (f)] + sx * acc[3 * (f) + 1] + tx * acc[3 * (f) + 2])
 #define DY(f) (ry * acc[3 * (f)] + sy * acc[3 * (f) + 1] + ty * acc[3 * (f) + 2])
 #define DZ(f) (rz * acc[3 * (f)] + sz * acc[3 * (f) + 1] + tz * acc[3 * (f) + 2])
-    vreal r[6];
-    r[0] = ieps * (DY(5) - DZ(4)) - sige * VLOAD(qb + n * VL);
-    r[1] = ieps * (DZ(3) - DX(5)) - sige * VLOAD(qb + fs + n * VL);
-    r[2] = ieps * (DX(4) - DY(3)) - sige * VLOAD(qb + 2 * fs + n * VL);
-    r[3] = hsign * imu * (DY(2) - DZ(1));
-    r[4] = hsign * imu * (DZ(0) - DX(2));
-    r[5] = hsign * imu * (DX(1) - DY(0));
+      r[u][0] = ieps * (DY(5) - DZ(4)) - sige * VLOAD(qb + n * VL);
+      r[u][1] = ieps * (DZ(3) - DX(5)) - sige * VLOAD(qb + fs + n * VL);
+      r[u][2] = ieps * (DX(4) - DY(3)) - sige * VLOAD(qb + 2 * fs + n * VL);
+      r[u][3] = hsign * imu * (DY(2) - DZ(1));
+      r[u][4] = hsign * imu * (DZ(0) - DX(2));
+      r[u][5] = hsign * imu * (DX(1) - DY(0));
 #undef DX
 #undef DY
 #undef DZ
+    }
     UNROLL_LOOP
     for (int j = 0; j < 4 * NFP; ++j) {
-      const real_t l = E_LIFT(j * NP + n);
+      real_t l[LNPW];
 #pragma unroll
-      for (int f = 0; f < 6; ++f) r[f] += l * fl[f][j];
+      for (int u = 0; u < LNPW; ++u) l[u] = E_LIFT(j * NP + min(n0 + u, NP - 1));
+#pragma unroll
+      for (int f = 0; f < 6; ++f) {
+        const vreal x = fl[f][j];
+#pragma unroll
+        for (int u = 0; u < LNPW; ++u) r[u][f] += l[u] * x;
+      }
     }
-    const int o = blk * NPP * VL + n * VL;
 #pragma unroll
-    for (int f = 0; f < 6; ++f) {
+    for (int u = 0; u < LNPW; ++u) {
+      if (LNPW > 1 && n0 + u >= NP) break;
+      const int o = blk * NPP * VL + (n0 + u) * VL;
+#pragma unroll
+      for (int f = 0; f < 6; ++f) {
 #if FUSE_MODE == FUSE_RES
-      VSTORE(rk_a * VLOAD(out + f * fs + o) + rk_dt * r[f], out + f * fs + o);
+        VSTORE(rk_a * VLOAD(out + f * fs + o) + rk_dt * r[u][f], out + f * fs + o);
 #else
-      VSTORE(r[f], out + f * fs + o);
+        VSTORE(r[u][f], out + f * fs + o);
 #endif
+      }
     }
   }
 }

@@ -40,7 +40,7 @@ static const char *const covering[] = {
     "work=vec,vw=2,unroll=4,flux=face",
     "work=vec,vw=8,kb=4,unroll=4,ops=literal,fuse=rhs",
     "kb=2,unroll=full,fuse=res",
-    "work=vec,vw=4,fuse=res",
+    "work=vec,vw=4,fuse=res,lnpw=2",
     "path=clblast",
     "default",
 };

@@ -24,7 +24,7 @@ static const struct {
     {"work=vec,vw=8,kb=4,unroll=4,ops=literal,fuse=rhs,prec=float", 3},
     {"kb=2,unroll=full,fuse=res,prec=double", 2},
     {"work=vec,vw=16,unroll=4,fuse=res,prec=float", 1},
-    {"work=vec,vw=4,fuse=rhs,prec=double", 4},
+    {"work=vec,vw=4,fuse=rhs,lnpw=2,prec=double", 4},
 };
 
 /* Verifies one variant; returns 0 if the device cannot run it (too little local memory,

@@ -318,9 +318,9 @@ int dg_variant_check(const dg_variant *v, const dg_device_info *info, int N, cha
     if (v->work == DG_WORK_ELEM)
       FAIL("fuse=%s keeps one block of elements per work-item in vector lanes: work=node|vec", fz);
     if (v->vplace != DG_PLACE_NONE || v->lplace != DG_PLACE_NONE || v->lkb != 1 ||
-        v->lift != DG_LIFT_SEPARATE || v->flux != DG_FLUX_POINT || v->lnpw > 1)
-      FAIL("fuse=%s is one kernel without local memory: vplace, lkb, lplace, lift, flux and "
-           "lnpw take their baseline values", fz);
+        v->lift != DG_LIFT_SEPARATE || v->flux != DG_FLUX_POINT)
+      FAIL("fuse=%s is one kernel without local memory: vplace, lkb, lplace, lift and flux "
+           "take their baseline values", fz);
     if (N > DG_VARIANT_FUSE_MAX_N)
       FAIL("fuse=%s only for N <= %d (its private flux array grows as N^2; N=%d)", fz,
            DG_VARIANT_FUSE_MAX_N, N);
@@ -436,16 +436,18 @@ dg_status dg_variant_enumerate(const dg_device_info *info, int N, dg_precision p
     for (int kb = 1; kb <= 16; kb *= 2)
       for (int u = 0; u < 3; ++u)
         for (int lit = 0; lit < 2; ++lit)
-          for (int fz = DG_FUSE_RHS; fz <= DG_FUSE_RES; ++fz) {
-            dg_variant v = dg_variant_baseline(prec);
-            v.work = works[w].w;
-            v.vw = works[w].vw;
-            v.kb = kb;
-            v.unroll = unrolls[u];
-            v.literal = lit;
-            v.fuse = (dg_fuse)fz;
-            DG_CALL_GOTO(fail, add(&s, &v, info, N));
-          }
+          for (int fz = DG_FUSE_RHS; fz <= DG_FUSE_RES; ++fz)
+            for (int ln = 1; ln <= 2; ++ln) {
+              dg_variant v = dg_variant_baseline(prec);
+              v.work = works[w].w;
+              v.vw = works[w].vw;
+              v.kb = kb;
+              v.unroll = unrolls[u];
+              v.literal = lit;
+              v.fuse = (dg_fuse)fz;
+              v.lnpw = ln;
+              DG_CALL_GOTO(fail, add(&s, &v, info, N));
+            }
   }
   dg_variant blas = dg_variant_baseline(prec);
   blas.path = DG_PATH_CLBLAST;

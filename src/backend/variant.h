@@ -43,7 +43,8 @@
  *                          rhs = writes rhs, then the update kernel; res = writes
  *                          res = rk_a res + rk_dt rhs, then q += rk_b res (kernel qupdate).
  *                          Takes work=node|vec and the baseline vplace, lkb, lplace, lift,
- *                          flux, lnpw; kb is the kernel's work-group size (blocks per group).
+ *                          flux; kb is the kernel's work-group size (blocks per group), lnpw
+ *                          the nodes that share each flux value loaded in its lift.
  *                          N <= DG_VARIANT_FUSE_MAX_N (the private flux array grows as N^2)
  *   test=flip|syntax       test only, never enumerated: a sign flipped in the volume kernel,
  *                          or a syntax error in common.cl; printed only when set
