@@ -15,6 +15,9 @@
 #define LIFT_FLUX_ONLY 3    /* kernel flux (the CLBlast path lifts with a GEMM) */
 #define FLUX_POINT 0        /* FLUX_MODE: one work-item per VW face nodes */
 #define FLUX_FACE 1         /* one work-item per face of VL elements */
+#define FUSE_NONE 0         /* FUSE_MODE: the split kernels above */
+#define FUSE_RHS 1          /* kernel rhs: the whole rhs of a block per work-item (element.cl) */
+#define FUSE_RES 2          /* kernel rhsres: the same into res = a res + dt rhs, then qupdate */
 #define INC_GAUSSIAN 0      /* DG_INC_SHAPE: the incident pulse (dg_pulse_shape) */
 #define INC_RICKER 1
 #define INC_HARMONIC 2
@@ -62,6 +65,9 @@
 #endif
 #ifndef FLUX_MODE /* how the flux kernel divides the work (FLUX_* above) */
 #define FLUX_MODE FLUX_POINT
+#endif
+#ifndef FUSE_MODE /* FUSE_* above: one kernel for the whole right-hand side, or none */
+#define FUSE_MODE FUSE_NONE
 #endif
 #ifndef LNPW /* lift: output nodes per work-item (each flux value loaded feeds LNPW nodes) */
 #define LNPW 1

@@ -13,7 +13,8 @@
  * sources (source.cl), and advances the auxiliary fields by the same LSERK stage
  * (wres = rk_a wres + rk_dt dw/dt, w += rk_b wres; (0, 1, 0) leaves dw/dt in wres).
  * c is read from cbuf (rhs); with the lift fused into the update (liftupdate) the stage left
- * res = rk_a res_old + rk_dt c instead, and pmlsave kept res_old of the PML nodes in saved.
+ * res = rk_a res_old + rk_dt c instead (so does rhsres, element.cl), and pmlsave kept res_old
+ * of the PML nodes in saved.
  * out_a and cbuf may be one buffer, so they are not restrict. */
 
 __kernel __attribute__((reqd_work_group_size(WG1, 1, 1)))
@@ -44,7 +45,7 @@ void KNAME(pml)(__global real_t *out_a, __global real_t *out_b, __global const r
   }
   for (int f = 0; f < 6; ++f) {
     const int d = f % 3, a = (d + 1) % 3, b = (d + 2) % 3;
-#if LIFT_MODE == LIFT_FUSED_UPDATE
+#if LIFT_MODE == LIFT_FUSED_UPDATE || FUSE_MODE == FUSE_RES
     const real_t c = (cbuf[f * fs + o] - rk_a * saved[f * npn + j]) / rk_dt;
 #else
     const real_t c = cbuf[f * fs + o];

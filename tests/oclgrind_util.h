@@ -38,6 +38,9 @@ static const char *const covering[] = {
     "work=vec,vw=4,kb=4,vplace=matrix,lplace=matrix,lift=fused",
     "kb=8,vplace=matrix,lkb=8,lplace=matrix,lift=fused-update,lnpw=2",
     "work=vec,vw=2,unroll=4,flux=face",
+    "work=vec,vw=8,kb=4,unroll=4,ops=literal,fuse=rhs",
+    "kb=2,unroll=full,fuse=res",
+    "work=vec,vw=4,fuse=res,lnpw=2",
     "path=clblast",
     "default",
 };
@@ -199,10 +202,11 @@ static inline const char *og_family(const char *spec, char *buf, size_t cap) {
   static const char *const lift[] = {"separate", "fused", "fused-update"};
   static const char *const place[] = {"-", "m", "f"};
   char sfx[32];
-  snprintf(buf, cap, "%s kb%d/%d %s/%s %s%s %s%s", dg_variant_kernel_suffix(&v, sfx, sizeof sfx),
+  static const char *const fuse[] = {"", " fuse=rhs", " fuse=res"};
+  snprintf(buf, cap, "%s kb%d/%d %s/%s %s%s %s%s%s", dg_variant_kernel_suffix(&v, sfx, sizeof sfx),
            v.kb, v.lkb, place[v.vplace], place[v.lplace], v.flux ? "face" : "point",
            v.lnpw > 1 ? (v.lnpw == 2 ? " lnpw2" : " lnpw4") : "", lift[v.lift],
-           v.literal ? " lit" : "");
+           v.literal ? " lit" : "", fuse[v.fuse]);
   return buf;
 }
 

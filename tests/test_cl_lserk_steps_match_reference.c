@@ -36,7 +36,8 @@ static void test_steps_match(void **state) {
   for (int s = 0; s < steps; ++s) assert_dg_ok(dg_lserk_step(n, q, res, rhs, s * dt, dt, ref_rhs, c->phys));
 
   const char *specs[] = {"prec=double", "work=vec,vw=8,lift=fused-update,prec=double",
-                         "kb=2,lkb=2,lift=fused,prec=double", "path=clblast,prec=double"};
+                         "kb=2,lkb=2,lift=fused,prec=double", "path=clblast,prec=double",
+                         "work=vec,vw=4,fuse=rhs,prec=double", "kb=2,fuse=res,prec=double"};
   for (size_t i = 0; i < sizeof specs / sizeof specs[0]; ++i) {
     dg_variant v;
     dg_cl_maxwell *op = NULL;

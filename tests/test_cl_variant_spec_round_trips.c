@@ -15,6 +15,10 @@ static void test_specs_round_trip(void **state) {
       "path=kernels,work=elem,vw=4,kb=8,vplace=field,lkb=16,lplace=matrix,unroll=4,ops=arg,"
       "lift=fused,prec=float",
       "path=clblast,prec=double",
+      "path=kernels,work=vec,vw=8,kb=4,vplace=none,lkb=1,lplace=none,unroll=4,ops=literal,"
+      "lift=separate,prec=float,fuse=rhs",
+      "path=kernels,work=node,vw=1,kb=1,vplace=none,lkb=1,lplace=none,unroll=1,ops=arg,"
+      "lift=separate,prec=double,fuse=res",
       "path=kernels,work=node,vw=1,kb=1,vplace=none,lkb=1,lplace=none,unroll=1,ops=arg,"
       "lift=separate,prec=float,test=flip"};
   for (size_t i = 0; i < sizeof specs / sizeof specs[0]; ++i) {
@@ -57,6 +61,14 @@ static void test_bad_specs_give_clear_errors(void **state) {
                   "does not apply to path=clblast");
   assert_dg_error(dg_variant_parse("unroll=2", &v), DG_ERR_INPUT, "1|4|full");
   assert_dg_error(dg_variant_parse("prec=half", &v), DG_ERR_INPUT, "float|double");
+  assert_dg_error(dg_variant_parse("fuse=all", &v), DG_ERR_INPUT, "none|rhs|res");
+  assert_dg_error(dg_variant_parse("work=elem,vw=4,fuse=rhs", &v), DG_ERR_INPUT,
+                  "work=node|vec");
+  assert_dg_error(dg_variant_parse("fuse=res,lift=fused-update", &v), DG_ERR_INPUT,
+                  "baseline values");
+  assert_dg_error(dg_variant_parse("fuse=rhs,flux=face", &v), DG_ERR_INPUT, "baseline values");
+  assert_dg_error(dg_variant_parse("path=clblast,fuse=rhs", &v), DG_ERR_INPUT,
+                  "does not apply to path=clblast");
 }
 
 static dg_device_info small_device(void) {
@@ -92,6 +104,13 @@ static void test_checks_name_the_device_limit(void **state) {
   assert_false(dg_variant_check(&v, &info, 5, why, sizeof why));
   assert_non_null(strstr(why, "literal"));
   assert_true(dg_variant_check(&v, &info, 3, why, sizeof why));
+  /* fuse: a work-group of kb work-items, one block each; only up to the fuse order. */
+  v = dg_variant_baseline(DG_PREC_FLOAT);
+  v.fuse = DG_FUSE_RES;
+  v.kb = 16;
+  assert_true(dg_variant_check(&v, &info, 5, why, sizeof why));
+  assert_false(dg_variant_check(&v, &info, DG_VARIANT_FUSE_MAX_N + 1, why, sizeof why));
+  assert_non_null(strstr(why, "fuse=res only for N <="));
 }
 
 static void test_enumeration_prunes_with_reasons(void **state) {
@@ -106,9 +125,11 @@ static void test_enumeration_prunes_with_reasons(void **state) {
   char why[128];
   for (int i = 0; i < nv; ++i) assert_true(dg_variant_check(&valid[i], &info, 5, why, sizeof why));
   for (int i = 0; i < np; ++i) assert_true(strlen(pruned[i].reason) > 0);
-  int has_blas = 0;
+  int has_blas = 0, fuse[3] = {0, 0, 0};
   for (int i = 0; i < nv; ++i) has_blas |= valid[i].path == DG_PATH_CLBLAST;
+  for (int i = 0; i < nv; ++i) fuse[valid[i].fuse] = 1;
   assert_true(has_blas);
+  assert_true(fuse[DG_FUSE_NONE] && fuse[DG_FUSE_RHS] && fuse[DG_FUSE_RES]);
   dg_free(&valid);
   dg_free(&pruned);
   /* No fp64: every double variant is pruned. */

@@ -21,6 +21,10 @@ static const struct {
     {"kb=8,vplace=matrix,lkb=8,lplace=matrix,lift=fused-update,prec=float", 2},
     {"path=clblast,prec=float", 1},
     {"path=clblast,prec=double", 4},
+    {"work=vec,vw=8,kb=4,unroll=4,ops=literal,fuse=rhs,prec=float", 3},
+    {"kb=2,unroll=full,fuse=res,prec=double", 2},
+    {"work=vec,vw=16,unroll=4,fuse=res,prec=float", 1},
+    {"work=vec,vw=4,fuse=rhs,lnpw=2,prec=double", 4},
 };
 
 /* Verifies one variant; returns 0 if the device cannot run it (too little local memory,
@@ -74,7 +78,7 @@ static void test_pml_variants_match_reference(void **state) {
   dg_device *dev = test_device(state, 0);
   const char *all = getenv("DGTD_TEST_ALL");
   const int every = all && all[0] == '1';
-  static const int quick[] = {0, 2, 4, 5, 10};
+  static const int quick[] = {0, 2, 4, 5, 10, 11, 12};
   int ran = 0, tried = 0;
   const size_t n = every ? sizeof covering / sizeof covering[0] : sizeof quick / sizeof quick[0];
   for (size_t i = 0; i < n; ++i) {

@@ -29,7 +29,8 @@ static int full_table(void) {
 /* The limits counted from the templates' declarations, independently of variant.c:
  * volume work-group NP x KB, __local Dr,Ds,Dt (3 NP^2) or the group's fields (6 KB NPP VL);
  * lift work-group ceil(NP/LNPW) x LKB, __local LIFT (4 NFP NP) plus, with lplace=field or
- * lift=fused, the group's fluxes (6 LKB FLUXP VL). */
+ * lift=fused, the group's fluxes (6 LKB FLUXP VL); fuse=rhs|res: one kernel of KB work-items
+ * and nothing in local memory. */
 static int fits(const dg_variant *v, int N, unsigned long long lmem, unsigned long long wg,
                 char *why, size_t cap) {
   if (v->path == DG_PATH_CLBLAST) return 1;
@@ -47,6 +48,10 @@ static int fits(const dg_variant *v, int N, unsigned long long lmem, unsigned lo
   if (v->lplace == DG_PLACE_MATRIX) lbytes += 4 * nfp * np * rs;
   if (v->lplace == DG_PLACE_FIELD || v->lift == DG_LIFT_FUSED)
     lbytes += 6 * (unsigned long long)v->lkb * fluxp * vl * rs;
+  if (v->fuse != DG_FUSE_NONE) { /* element.cl: KB work-items, no __local, no lift */
+    snprintf(why, cap, "fused %d items", v->kb);
+    return (unsigned long long)v->kb <= wg;
+  }
   snprintf(why, cap, "volume %llu items %llu B, lift %llu items %llu B", vitems, vbytes, litems,
            lbytes);
   return vitems <= wg && litems <= wg && vbytes <= lmem && lbytes <= lmem;

@@ -26,6 +26,10 @@ enum { LIFT_ARG_FLUX, LIFT_ARG_FFS, LIFT_ARG_RHS, LIFT_ARG_LIFTT, LIFT_ARG_FS, L
        LIFT_ARG_RES, LIFT_ARG_A, LIFT_ARG_DT, LIFT_ARG_B, LIFT_ARG_VMAPM, LIFT_ARG_VMAPP,
        LIFT_ARG_FDATA, LIFT_ARG_XYZ, LIFT_ARG_T };
 enum { UPD_ARG_Q, UPD_ARG_RES, UPD_ARG_RHS, UPD_ARG_A, UPD_ARG_DT, UPD_ARG_B };
+enum { FUSE_ARG_Q, FUSE_ARG_OUT, FUSE_ARG_FS, FUSE_ARG_EGEO, FUSE_ARG_DRT, FUSE_ARG_DST,
+       FUSE_ARG_DTT, FUSE_ARG_LIFTT, FUSE_ARG_VMAPM, FUSE_ARG_VMAPP, FUSE_ARG_FDATA,
+       FUSE_ARG_XYZ, FUSE_ARG_T, FUSE_ARG_A, FUSE_ARG_DT };
+enum { QUPD_ARG_Q, QUPD_ARG_RES, QUPD_ARG_B };
 enum { SRC_ARG_OUT_A, SRC_ARG_OUT_B, SRC_ARG_FS, SRC_ARG_PROF, SRC_ARG_NODE, SRC_ARG_FIRST,
        SRC_ARG_COUNT, SRC_ARG_GA, SRC_ARG_GB };
 enum { HALO_ARG_Q, HALO_ARG_SLOT, HALO_ARG_BUF, HALO_ARG_N };
@@ -40,6 +44,7 @@ enum { PMLSAVE_ARG_RES, PMLSAVE_ARG_SAVED, PMLSAVE_ARG_NODE, PMLSAVE_ARG_FS, PML
 static const char *const place_names[] = {"PLACE_NONE", "PLACE_MATRIX", "PLACE_FIELD"};
 static const char *const lift_names[] = {"LIFT_SEPARATE", "LIFT_FUSED", "LIFT_FUSED_UPDATE"};
 static const char *const flux_names[] = {"FLUX_POINT", "FLUX_FACE"};
+static const char *const fuse_names[] = {"FUSE_NONE", "FUSE_RHS", "FUSE_RES"};
 static const char *const shape_names[] = {"INC_GAUSSIAN", "INC_RICKER", "INC_HARMONIC"};
 
 struct dg_cl_maxwell {
@@ -52,6 +57,8 @@ struct dg_cl_maxwell {
   cl_kernel k_volume, k_flux, k_lift, k_update, k_curl, k_source, k_energy;
   char name_volume[32], name_flux[32], name_lift[32], name_update[32], name_curl[32],
       name_source[32], name_energy[32];
+  cl_kernel k_fuse, k_qupdate; /* fuse=rhs|res (element.cl, update.cl) */
+  char name_fuse[32], name_qupdate[32];
   cl_mem d_q, d_res, d_rhs, d_flux, d_egeo, d_fdata, d_vmapM, d_vmapP;
   const dg_plane_wave *pw; /* borrowed from phys; NULL without an incident wave */
   cl_mem d_xyz;            /* with pw: node coordinates, 3 fields in the field layout */
@@ -357,6 +364,8 @@ static dg_status render_source(dg_cl_maxwell *op, const double *ops_t[4], char *
   DG_CALL(dg_kernel_spec_define(&s, "LIFT_MODE", "%s", blas ? "LIFT_FLUX_ONLY" : lift_names[v->lift]));
   DG_CALL(dg_kernel_spec_define(&s, "FLUX_MODE", "%s", blas ? "FLUX_POINT" : flux_names[v->flux]));
   DG_CALL(dg_kernel_spec_define(&s, "LNPW", "%d", v->lnpw > 1 ? v->lnpw : 1));
+  if (!blas && v->fuse != DG_FUSE_NONE)
+    DG_CALL(dg_kernel_spec_define(&s, "FUSE_MODE", "%s", fuse_names[v->fuse]));
   DG_CALL(dg_kernel_spec_define(&s, "LWI", "%d", dg_variant_lift_items(v, op->N)));
   DG_CALL(dg_kernel_spec_define(&s, "EG", "%d", EG));
   DG_CALL(dg_kernel_spec_define(&s, "FD", "%d", FD));
@@ -372,6 +381,7 @@ static dg_status render_source(dg_cl_maxwell *op, const double *ops_t[4], char *
   DG_CALL(dg_kernel_spec_file(&s, "flux.cl"));
   DG_CALL(dg_kernel_spec_file(&s, "lift.cl"));
   DG_CALL(dg_kernel_spec_file(&s, "update.cl"));
+  if (!blas && v->fuse != DG_FUSE_NONE) DG_CALL(dg_kernel_spec_file(&s, "element.cl"));
   DG_CALL(dg_kernel_spec_file(&s, "energy.cl"));
   if (blas) DG_CALL(dg_kernel_spec_file(&s, "blas_pointwise.cl"));
   if (op->phys->n_sources) DG_CALL(dg_kernel_spec_file(&s, "source.cl"));
@@ -407,14 +417,19 @@ static dg_status build_program(dg_cl_maxwell *op, const double *ops_t[4], const 
   DG_CALL_GOTO(done, dg_program_build_cached(op->dev->binaries, op->dev, src, NULL, label,
                                              dump_dir, &op->prog));
   const dg_variant *v = &op->v;
-  if (v->path == DG_PATH_CLBLAST) {
+  const int fused = v->path == DG_PATH_KERNELS && v->fuse != DG_FUSE_NONE;
+  if (fused) {
+    const int res = v->fuse == DG_FUSE_RES;
+    DG_CALL_GOTO(done, make_kernel(op, res ? "rhsres" : "rhs", op->name_fuse, &op->k_fuse));
+    if (res) DG_CALL_GOTO(done, make_kernel(op, "qupdate", op->name_qupdate, &op->k_qupdate));
+  } else if (v->path == DG_PATH_CLBLAST) {
     DG_CALL_GOTO(done, make_kernel(op, "curl", op->name_curl, &op->k_curl));
   } else {
     DG_CALL_GOTO(done, make_kernel(op, "volume", op->name_volume, &op->k_volume));
   }
-  if (v->path == DG_PATH_CLBLAST || v->lift != DG_LIFT_FUSED)
+  if (!fused && (v->path == DG_PATH_CLBLAST || v->lift != DG_LIFT_FUSED))
     DG_CALL_GOTO(done, make_kernel(op, "flux", op->name_flux, &op->k_flux));
-  if (v->path == DG_PATH_KERNELS) {
+  if (!fused && v->path == DG_PATH_KERNELS) {
     const char *lift_name = v->lift == DG_LIFT_FUSED          ? "fluxlift"
                             : v->lift == DG_LIFT_FUSED_UPDATE ? "liftupdate"
                                                               : "lift";
@@ -426,7 +441,8 @@ static dg_status build_program(dg_cl_maxwell *op, const double *ops_t[4], const 
     DG_CALL_GOTO(done, make_kernel(op, "source", op->name_source, &op->k_source));
   if (op->phys->pml_K) {
     DG_CALL_GOTO(done, make_kernel(op, "pml", op->name_pml, &op->k_pml));
-    if (v->path == DG_PATH_KERNELS && v->lift == DG_LIFT_FUSED_UPDATE)
+    if (v->path == DG_PATH_KERNELS &&
+        (v->lift == DG_LIFT_FUSED_UPDATE || v->fuse == DG_FUSE_RES))
       DG_CALL_GOTO(done, make_kernel(op, "pmlsave", op->name_pmlsave, &op->k_pmlsave));
   }
 done:
@@ -487,6 +503,30 @@ static dg_status set_static_args(dg_cl_maxwell *op) {
     DG_CALL(DG_KERNEL_ARG(k, LIFT_ARG_FDATA, fd));
     DG_CALL(DG_KERNEL_ARG(k, LIFT_ARG_XYZ, lxyz));
     DG_CALL(set_real_arg(op, k, LIFT_ARG_T, 0.0));
+  }
+  if (op->k_fuse) {
+    cl_kernel k = op->k_fuse;
+    DG_CALL(DG_KERNEL_ARG(k, FUSE_ARG_Q, op->d_q));
+    const cl_mem out = op->v.fuse == DG_FUSE_RES ? op->d_res : op->d_rhs;
+    DG_CALL(DG_KERNEL_ARG(k, FUSE_ARG_OUT, out));
+    DG_CALL(DG_KERNEL_ARG(k, FUSE_ARG_FS, fs));
+    DG_CALL(DG_KERNEL_ARG(k, FUSE_ARG_EGEO, op->d_egeo));
+    DG_CALL(DG_KERNEL_ARG(k, FUSE_ARG_DRT, op->d_DrT));
+    DG_CALL(DG_KERNEL_ARG(k, FUSE_ARG_DST, op->d_DsT));
+    DG_CALL(DG_KERNEL_ARG(k, FUSE_ARG_DTT, op->d_DtT));
+    DG_CALL(DG_KERNEL_ARG(k, FUSE_ARG_LIFTT, op->d_LIFTT));
+    DG_CALL(DG_KERNEL_ARG(k, FUSE_ARG_VMAPM, op->d_vmapM));
+    DG_CALL(DG_KERNEL_ARG(k, FUSE_ARG_VMAPP, op->d_vmapP));
+    DG_CALL(DG_KERNEL_ARG(k, FUSE_ARG_FDATA, op->d_fdata));
+    DG_CALL(DG_KERNEL_ARG(k, FUSE_ARG_XYZ, xyz));
+    DG_CALL(set_real_arg(op, k, FUSE_ARG_T, 0.0));
+    DG_CALL(set_real_arg(op, k, FUSE_ARG_A, 0.0));
+    DG_CALL(set_real_arg(op, k, FUSE_ARG_DT, 1.0));
+  }
+  if (op->k_qupdate) {
+    DG_CALL(DG_KERNEL_ARG(op->k_qupdate, QUPD_ARG_Q, op->d_q));
+    DG_CALL(DG_KERNEL_ARG(op->k_qupdate, QUPD_ARG_RES, op->d_res));
+    DG_CALL(set_real_arg(op, op->k_qupdate, QUPD_ARG_B, 0.0));
   }
   DG_CALL(DG_KERNEL_ARG(op->k_update, UPD_ARG_Q, op->d_q));
   DG_CALL(DG_KERNEL_ARG(op->k_update, UPD_ARG_RES, op->d_res));
@@ -630,7 +670,8 @@ void dg_cl_maxwell_destroy(dg_cl_maxwell **pop) {
   if (!op) return;
   if (op->dev && op->dev->queue) clFinish(op->dev->queue);
   cl_kernel *ks[] = {&op->k_volume, &op->k_flux, &op->k_lift,   &op->k_update, &op->k_curl,
-                     &op->k_source, &op->k_pml,  &op->k_pmlsave, &op->k_energy};
+                     &op->k_source, &op->k_pml,  &op->k_pmlsave, &op->k_energy,
+                     &op->k_fuse,   &op->k_qupdate};
   for (size_t i = 0; i < sizeof ks / sizeof ks[0]; ++i) dg_kernel_release(ks[i]);
   dg_program_release(&op->prog);
   cl_mem *bs[] = {&op->d_q,    &op->d_res,   &op->d_rhs,  &op->d_flux,  &op->d_egeo,
@@ -894,8 +935,8 @@ static dg_status halo_end(dg_cl_maxwell *op) {
 }
 
 /* One RK stage at time ts: rhs from q, then (if update) res = a res + dt rhs, q += b res.
- * Without update the result is in rhs, except for lift=fused-update, which then runs with
- * (a, dt, b) = (0, 1, 0) and leaves the result in res. Point sources come last, as a
+ * Without update the result is in rhs, except for lift=fused-update and fuse=res, which then
+ * run with (a, dt, b) = (0, 1, 0) and leave the result in res. Point sources come last, as a
  * correction of whichever buffer holds the result. */
 static dg_status run_stage(dg_cl_maxwell *op, double ts, double a, double dt, double b,
                            int update, dg_cl_stage_timing *t) {
@@ -913,7 +954,25 @@ static dg_status run_stage(dg_cl_maxwell *op, double ts, double a, double dt, do
   const size_t gpml = ((size_t)op->npn + WG1 - 1) / WG1 * WG1;
   if (t) memset(t, 0, sizeof *t);
   DG_CALL(halo_begin(op));
-  if (v->path == DG_PATH_CLBLAST) {
+  const int fuse_res = v->path == DG_PATH_KERNELS && v->fuse == DG_FUSE_RES;
+  if (op->k_fuse) {
+    /* One kernel for the whole rhs: it reads the neighbours' traces at once, so the halo
+     * has arrived before it starts (no overlap). Then, for fuse=res, the q update. */
+    DG_CALL(halo_end(op));
+    const size_t gf = (size_t)op->nblk, lf = (size_t)v->kb;
+    cl_kernel k = op->k_fuse;
+    if (op->pw) DG_CALL(set_real_arg(op, k, FUSE_ARG_T, ts));
+    if (fuse_res) {
+      DG_CALL(set_real_arg(op, k, FUSE_ARG_A, update ? a : 0.0));
+      DG_CALL(set_real_arg(op, k, FUSE_ARG_DT, update ? dt : 1.0));
+      if (op->k_pmlsave) DG_CALL(run(op, op->k_pmlsave, op->name_pmlsave, 1, &gpml, &l1, t));
+    }
+    DG_CALL(run(op, k, op->name_fuse, 1, &gf, &lf, t));
+    if (fuse_res && update) {
+      DG_CALL(set_real_arg(op, op->k_qupdate, QUPD_ARG_B, b));
+      DG_CALL(run(op, op->k_qupdate, op->name_qupdate, 1, &gupd, &l1, t));
+    }
+  } else if (v->path == DG_PATH_CLBLAST) {
     DG_CALL(gemm(op, 3 * (size_t)op->NPP, 6 * (size_t)op->Kpad, (size_t)op->NP, op->d_Dall,
                  (size_t)op->NP, op->d_q, (size_t)op->NPP, 0.0, op->d_D, 3 * (size_t)op->NPP,
                  "gemm_volume", t));
@@ -940,7 +999,9 @@ static dg_status run_stage(dg_cl_maxwell *op, double ts, double a, double dt, do
     if (op->k_pmlsave) DG_CALL(run(op, op->k_pmlsave, op->name_pmlsave, 1, &gpml, &l1, t));
     DG_CALL(run(op, op->k_lift, op->name_lift, 2, g2l, ll, t));
   }
-  const int fused_update = v->path == DG_PATH_KERNELS && v->lift == DG_LIFT_FUSED_UPDATE;
+  /* fused_update: the stage's result went to res = a res + dt rhs (and q was updated) */
+  const int fused_update =
+      (v->path == DG_PATH_KERNELS && v->lift == DG_LIFT_FUSED_UPDATE) || fuse_res;
   if (update && !fused_update) {
     DG_CALL(set_real_arg(op, op->k_update, UPD_ARG_A, a));
     DG_CALL(set_real_arg(op, op->k_update, UPD_ARG_DT, dt));
@@ -980,7 +1041,8 @@ dg_status dg_cl_maxwell_rhs_aux(dg_cl_maxwell *op, double t, const double *q, co
   DG_CALL(dg_cl_maxwell_set_state(op, q));
   DG_CALL(put_aux(op, w));
   DG_CALL(run_stage(op, t, 0, 1, 0, 0, NULL));
-  const int in_res = op->v.path == DG_PATH_KERNELS && op->v.lift == DG_LIFT_FUSED_UPDATE;
+  const int in_res = op->v.path == DG_PATH_KERNELS &&
+                     (op->v.lift == DG_LIFT_FUSED_UPDATE || op->v.fuse == DG_FUSE_RES);
   DG_CALL(download(op, in_res ? op->d_res : op->d_rhs, rhs));
   if (rhs_w && op->npn) { /* the stage ran with (a, dt, b) = (0, 1, 0): wres = dw/dt */
     const size_t n = DG_PML_AUX * (size_t)op->npn;

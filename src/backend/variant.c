@@ -28,6 +28,7 @@ dg_variant dg_variant_baseline(dg_precision precision) {
   v.test = DG_VTEST_NONE;
   v.flux = DG_FLUX_POINT;
   v.lnpw = 1;
+  v.fuse = DG_FUSE_NONE;
   return v;
 }
 
@@ -85,6 +86,7 @@ static const char *const prec_names[] = {"float", "double", NULL};
 static const char *const ops_names[] = {"arg", "literal", NULL};
 static const char *const test_names[] = {"none", "flip", "syntax", NULL};
 static const char *const flux_names[] = {"point", "face", NULL};
+static const char *const fuse_names[] = {"none", "rhs", "res", NULL};
 
 const char *dg_precision_name(dg_precision p) { return prec_names[p == DG_PREC_DOUBLE]; }
 
@@ -120,6 +122,8 @@ const char *dg_variant_print(const dg_variant *v, char *buf, size_t cap) {
     n += snprintf(buf + n, cap - (size_t)n, ",flux=%s", flux_names[v->flux]);
   if (v->path == DG_PATH_KERNELS && v->lnpw > 1 && n >= 0 && (size_t)n < cap)
     n += snprintf(buf + n, cap - (size_t)n, ",lnpw=%d", v->lnpw);
+  if (v->path == DG_PATH_KERNELS && v->fuse != DG_FUSE_NONE && n >= 0 && (size_t)n < cap)
+    n += snprintf(buf + n, cap - (size_t)n, ",fuse=%s", fuse_names[v->fuse]);
   if (v->test != DG_VTEST_NONE && n >= 0 && (size_t)n < cap)
     snprintf(buf + n, cap - (size_t)n, ",test=%s", test_names[v->test]);
   return buf;
@@ -169,16 +173,17 @@ static dg_status parse_pow2(const char *key, const char *val, int lo, int hi, in
 
 enum {
   K_PATH, K_WORK, K_VW, K_KB, K_VPLACE, K_LKB, K_LPLACE, K_UNROLL, K_OPS, K_LIFT, K_PREC,
-  K_TEST, K_FLUX, K_LNPW, K_COUNT
+  K_TEST, K_FLUX, K_LNPW, K_FUSE, K_COUNT
 };
-static const char *const key_names[] = {"path", "work", "vw", "kb", "vplace", "lkb", "lplace",
-                                        "unroll", "ops", "lift", "prec", "test", "flux", "lnpw", NULL};
+static const char *const key_names[] = {"path", "work", "vw",   "kb",   "vplace",
+                                        "lkb",  "lplace", "unroll", "ops", "lift",
+                                        "prec", "test", "flux", "lnpw", "fuse", NULL};
 
 static dg_status parse_pair(char *tok, dg_variant *v, unsigned *seen) {
   char *eq = strchr(tok, '=');
   DG_CHECK(eq && eq != tok && eq[1], DG_ERR_INPUT,
            "variant: '%s' is not key=value (keys: path, work, vw, kb, vplace, lkb, lplace, "
-           "unroll, ops, lift, prec, flux, lnpw)", tok);
+           "unroll, ops, lift, prec, flux, lnpw, fuse)", tok);
   *eq = '\0';
   const char *key = tok, *val = eq + 1;
   int k = -1;
@@ -186,7 +191,7 @@ static dg_status parse_pair(char *tok, dg_variant *v, unsigned *seen) {
     if (!strcmp(key, key_names[i])) k = i;
   DG_CHECK(k >= 0, DG_ERR_INPUT,
            "variant: unknown key '%s' (keys: path, work, vw, kb, vplace, lkb, lplace, unroll, "
-           "ops, lift, prec, flux, lnpw)", key);
+           "ops, lift, prec, flux, lnpw, fuse)", key);
   DG_CHECK(!(*seen & (1u << k)), DG_ERR_INPUT, "variant: key '%s' given twice", key);
   *seen |= 1u << k;
   int x;
@@ -210,6 +215,7 @@ static dg_status parse_pair(char *tok, dg_variant *v, unsigned *seen) {
   case K_TEST: DG_CALL(parse_name(key, val, test_names, &x)); v->test = (dg_variant_test)x; break;
   case K_FLUX: DG_CALL(parse_name(key, val, flux_names, &x)); v->flux = (dg_flux_work)x; break;
   case K_LNPW: DG_CALL(parse_pow2(key, val, 1, 4, &v->lnpw)); break;
+  case K_FUSE: DG_CALL(parse_name(key, val, fuse_names, &x)); v->fuse = (dg_fuse)x; break;
   default: return DG_ERROR(DG_ERR_INTERNAL, "variant: key %d", k);
   }
   return DG_OK;
@@ -307,6 +313,18 @@ int dg_variant_check(const dg_variant *v, const dg_device_info *info, int N, cha
   if (v->lnpw > 1 && v->lnpw != 2 && v->lnpw != 4) FAIL("lnpw=%d not 1|2|4", v->lnpw);
   if (v->literal && N > DG_VARIANT_LITERAL_MAX_N)
     FAIL("ops=literal only for N <= %d (N=%d)", DG_VARIANT_LITERAL_MAX_N, N);
+  if (v->fuse != DG_FUSE_NONE) {
+    const char *fz = fuse_names[v->fuse];
+    if (v->work == DG_WORK_ELEM)
+      FAIL("fuse=%s keeps one block of elements per work-item in vector lanes: work=node|vec", fz);
+    if (v->vplace != DG_PLACE_NONE || v->lplace != DG_PLACE_NONE || v->lkb != 1 ||
+        v->lift != DG_LIFT_SEPARATE || v->flux != DG_FLUX_POINT)
+      FAIL("fuse=%s is one kernel without local memory: vplace, lkb, lplace, lift and flux "
+           "take their baseline values", fz);
+    if (N > DG_VARIANT_FUSE_MAX_N)
+      FAIL("fuse=%s only for N <= %d (its private flux array grows as N^2; N=%d)", fz,
+           DG_VARIANT_FUSE_MAX_N, N);
+  }
   if (!info) return 1;
   const size_t rs = real_bytes(v);
   if (v->literal) {
@@ -315,12 +333,16 @@ int dg_variant_check(const dg_variant *v, const dg_device_info *info, int N, cha
       FAIL("literal operators need %zu B of constant memory, device has %llu", cbytes,
            (unsigned long long)info->max_constant_buffer_size);
   }
-  const int kbs[2] = {v->kb, v->lkb}, nps[2] = {np, dg_variant_lift_items(v, N)};
+  /* fuse: one work-item per block, a work-group of kb of them (the lift is not run) */
+  const int fused = v->fuse != DG_FUSE_NONE;
+  const int kbs[2] = {v->kb, v->lkb};
+  const int nps[2] = {fused ? 1 : np, fused ? 1 : dg_variant_lift_items(v, N)};
   for (int i = 0; i < 2; ++i) {
     const size_t items = (size_t)nps[i] * (size_t)kbs[i];
     if (items > info->max_work_group_size || (size_t)nps[i] > info->max_work_item_size[0] ||
         (size_t)kbs[i] > info->max_work_item_size[1])
-      FAIL("%s work-group %d x %d exceeds the device's limit %zu", i ? "lift" : "volume",
+      FAIL("%s work-group %d x %d exceeds the device's limit %zu",
+           fused ? "fused" : i ? "lift" : "volume",
            nps[i], kbs[i], info->max_work_group_size);
   }
   const size_t lv = dg_variant_local_bytes_volume(v, N), ll = dg_variant_local_bytes_lift(v, N);
@@ -408,6 +430,25 @@ dg_status dg_variant_enumerate(const dg_device_info *info, int N, dg_precision p
                       v.lnpw = ln;
                       DG_CALL_GOTO(fail, add(&s, &v, info, N));
                     }
+  /* fuse=rhs|res: the other keys of the split kernels keep their baseline values. */
+  for (size_t w = 0; w < sizeof works / sizeof works[0]; ++w) {
+    if (works[w].w == DG_WORK_ELEM) continue;
+    for (int kb = 1; kb <= 16; kb *= 2)
+      for (int u = 0; u < 3; ++u)
+        for (int lit = 0; lit < 2; ++lit)
+          for (int fz = DG_FUSE_RHS; fz <= DG_FUSE_RES; ++fz)
+            for (int ln = 1; ln <= 2; ++ln) {
+              dg_variant v = dg_variant_baseline(prec);
+              v.work = works[w].w;
+              v.vw = works[w].vw;
+              v.kb = kb;
+              v.unroll = unrolls[u];
+              v.literal = lit;
+              v.fuse = (dg_fuse)fz;
+              v.lnpw = ln;
+              DG_CALL_GOTO(fail, add(&s, &v, info, N));
+            }
+  }
   dg_variant blas = dg_variant_baseline(prec);
   blas.path = DG_PATH_CLBLAST;
   DG_CALL_GOTO(fail, add(&s, &blas, info, N));

@@ -37,9 +37,18 @@
  *                          flux value loaded feeds lnpw nodes; the work-group is
  *                          ceil(Np/lnpw) x lkb); 4 is accepted but not enumerated (on
  *                          PoCL/AVX-512 its 24 accumulators spill: slower than 2)
+ *   fuse=none|rhs|res      one kernel for the whole right-hand side of a block of VL elements
+ *                          (volume, fluxes in a private array, lift) in one work-item, so no
+ *                          flux array and no rhs read-modify-write cross the memory bus:
+ *                          rhs = writes rhs, then the update kernel; res = writes
+ *                          res = rk_a res + rk_dt rhs, then q += rk_b res (kernel qupdate).
+ *                          Takes work=node|vec and the baseline vplace, lkb, lplace, lift,
+ *                          flux; kb is the kernel's work-group size (blocks per group), lnpw
+ *                          the nodes that share each flux value loaded in its lift.
+ *                          N <= DG_VARIANT_FUSE_MAX_N (the private flux array grows as N^2)
  *   test=flip|syntax       test only, never enumerated: a sign flipped in the volume kernel,
  *                          or a syntax error in common.cl; printed only when set
- * Keys added after the first release (flux, lnpw) are printed only when they differ from the
+ * Keys added after the first release (flux, lnpw, fuse) are printed only when they differ from the
  * baseline, so every spec written before them is still canonical.
  *
  * Example: "path=kernels,work=vec,vw=16,kb=1,vplace=none,lkb=1,lplace=none,unroll=4,ops=arg,
@@ -64,10 +73,12 @@ typedef enum { DG_LIFT_SEPARATE = 0, DG_LIFT_FUSED, DG_LIFT_FUSED_UPDATE } dg_li
 typedef enum { DG_PREC_FLOAT = 0, DG_PREC_DOUBLE } dg_precision;
 typedef enum { DG_VTEST_NONE = 0, DG_VTEST_FLIP, DG_VTEST_SYNTAX } dg_variant_test;
 typedef enum { DG_FLUX_POINT = 0, DG_FLUX_FACE } dg_flux_work;
+typedef enum { DG_FUSE_NONE = 0, DG_FUSE_RHS, DG_FUSE_RES } dg_fuse;
 
 enum {
   DG_VARIANT_SPEC_MAX = 192,   /* enough for any printed spec */
-  DG_VARIANT_LITERAL_MAX_N = 4 /* ops=literal only up to this order */
+  DG_VARIANT_LITERAL_MAX_N = 4, /* ops=literal only up to this order */
+  DG_VARIANT_FUSE_MAX_N = 6     /* fuse=rhs|res only up to this order */
 };
 
 typedef struct {
@@ -85,6 +96,7 @@ typedef struct {
   dg_variant_test test;
   dg_flux_work flux; /* flux kernel work split */
   int lnpw;          /* lift: output nodes per work-item */
+  dg_fuse fuse;      /* whole right-hand side in one kernel per element block */
 } dg_variant;
 
 /* "float" / "double", and back (0 if name is neither). */

@@ -21,7 +21,15 @@
  *                data; write rhs                                            27 Np + 12
  *   gemm_volume  read q, write the 18 derivatives                           24 Np
  *   gemm_lift    read the fluxes, read + write rhs                          24 Nfp + 12 Np
- * plus, once per launch, the operator matrices the kernel reads (3 Np^2 or 4 Np Nfp). The
+ *   rhs          read q (6 Np; the neighbours' traces are their own q, a
+ *                cache hit at best), element and face data (12 + 4 x 9),
+ *                write rhs (6 Np); 4 Nfp neighbour indices                  12 Np + 48 reals
+ *                                                                            + 16 Nfp bytes
+ *   rhsres       the same, but read + write res instead of writing rhs      18 Np + 48 reals
+ *                                                                            + 16 Nfp bytes
+ *   qupdate      read q, res; write q                                        18 Np
+ * plus, once per launch, the operator matrices the kernel reads (3 Np^2 or 4 Np Nfp; both
+ * for rhs and rhsres). The
  * roofline bound of a kernel is max(flops / peak, bytes / bandwidth) with the device's
  * measured limits (tune/limits.h). */
 #ifndef DG_BENCH_BENCH_H
@@ -47,6 +55,9 @@ typedef enum {
   DG_KERNEL_CURL,
   DG_KERNEL_GEMM_VOLUME,
   DG_KERNEL_GEMM_LIFT,
+  DG_KERNEL_RHS,     /* fuse=rhs: volume + flux + lift of a block in one work-item */
+  DG_KERNEL_RHSRES,  /* fuse=res: the same, into res = a res + dt rhs */
+  DG_KERNEL_QUPDATE, /* fuse=res: q += b res */
   DG_KERNEL_PML,   /* pml and pmlsave (pml.cl): over the PML nodes only; timed, not counted */
   DG_KERNEL_OTHER, /* anything else (sources, halo exchange): timed, not counted */
   DG_KERNEL_KINDS

@@ -7,7 +7,8 @@
 
 static const char *const kind_names[DG_KERNEL_KINDS] = {
     "volume", "flux", "lift",        "liftupdate", "fluxlift",
-    "update", "curl", "gemm_volume", "gemm_lift",  "pml", "other"};
+    "update", "curl", "gemm_volume", "gemm_lift",  "rhs",
+    "rhsres", "qupdate", "pml", "other"};
 
 dg_kernel_kind dg_kernel_kind_of(const char *name) {
   /* Kernel names are <op>_<variant> (cl_maxwell.c) or the GEMM's own name; the longest
@@ -44,6 +45,13 @@ double dg_kernel_flops(dg_kernel_kind k, int N) {
   case DG_KERNEL_CURL: return pointwise;
   case DG_KERNEL_GEMM_VOLUME: return dg_count_flops_volume(N) - pointwise;
   case DG_KERNEL_GEMM_LIFT: return dg_count_flops_lift(N);
+  case DG_KERNEL_RHS:
+    return dg_count_flops_volume(N) + dg_count_flops_flux(N) + dg_count_flops_lift(N);
+  /* res = a res + dt rhs: 3 of the update's 5 flops per DOF */
+  case DG_KERNEL_RHSRES:
+    return dg_count_flops_volume(N) + dg_count_flops_flux(N) + dg_count_flops_lift(N) +
+           18.0 * np;
+  case DG_KERNEL_QUPDATE: return 12.0 * np; /* q += b res: 2 per DOF */
   default: return 0;
   }
 }
@@ -62,6 +70,9 @@ double dg_kernel_bytes(dg_kernel_kind k, int N, dg_precision p) {
   case DG_KERNEL_CURL: return (27.0 * np + 12.0) * rs;
   case DG_KERNEL_GEMM_VOLUME: return 24.0 * np * rs;
   case DG_KERNEL_GEMM_LIFT: return (24.0 * nfp + 12.0 * np) * rs;
+  case DG_KERNEL_RHS: return (12.0 * np + 48.0) * rs + idx;
+  case DG_KERNEL_RHSRES: return (18.0 * np + 48.0) * rs + idx;
+  case DG_KERNEL_QUPDATE: return 18.0 * np * rs;
   default: return 0;
   }
 }
@@ -76,6 +87,8 @@ double dg_kernel_operator_bytes(dg_kernel_kind k, int N, dg_precision p) {
   case DG_KERNEL_LIFTUPDATE:
   case DG_KERNEL_FLUXLIFT:
   case DG_KERNEL_GEMM_LIFT: return 4.0 * np * nfp * rs;
+  case DG_KERNEL_RHS:
+  case DG_KERNEL_RHSRES: return (3.0 * np * np + 4.0 * np * nfp) * rs;
   default: return 0;
   }
 }

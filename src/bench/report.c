@@ -456,7 +456,7 @@ static dg_status plot_roofline(const char *dir, const char *dev, const dg_bench_
     if (r[j].tuned >= 0)
       for (int m = 0; m < r[j].v[r[j].tuned].nk; ++m)
         if (r[j].v[r[j].tuned].k[m].bytes > 0) used[r[j].v[r[j].tuned].k[m].kind] = 1;
-  static const int pt[DG_KERNEL_KINDS] = {7, 5, 9, 11, 13, 15, 4, 8, 10, 6, 1};
+  static const int pt[DG_KERNEL_KINDS] = {7, 5, 9, 11, 13, 15, 4, 8, 10, 12, 14, 3, 6, 1};
   fprintf(f,
           "set terminal pngcairo size 1000,680 font ',10' noenhanced\n"
           "set output 'roofline.png'\n"

@@ -82,10 +82,12 @@ static int features(const dg_variant *v, int N, dg_precision p, int *f) {
   f[n++] = 6 * 16 + (int)v->lplace;
   f[n++] = 7 * 16 + (v->unroll == 0 ? 0 : v->unroll == 1 ? 1 : 2);
   f[n++] = 8 * 16 + (v->literal ? 1 : 0);
-  f[n++] = 9 * 16 + (int)v->lift;
+  /* fuse=rhs|res replaces the surface kernels: codes after the lift modes */
+  f[n++] = 9 * 16 + (v->fuse != DG_FUSE_NONE ? 2 + (int)v->fuse : (int)v->lift);
   f[n++] = 10 * 16 + (int)v->flux;
   f[n++] = 11 * 16 + lg2(v->lnpw);
-  f[n++] = 12 * 16 + (int)v->work * 3 + (int)v->lift; /* the family itself */
+  f[n++] = 12 * 16 + (v->fuse != DG_FUSE_NONE ? 9 + ((int)v->fuse - 1) * 3 + (int)v->work
+                                               : (int)v->work * 3 + (int)v->lift); /* family */
   const int nc = N <= 2 ? 0 : N <= 4 ? 1 : 2;
   f[n++] = 13 * 16 + nc * 5 + (lg2(v->vw) > 4 ? 4 : lg2(v->vw));
   f[n++] = 14 * 16 + nc * 5 + (lg2(v->kb) > 4 ? 4 : lg2(v->kb));

@@ -67,9 +67,11 @@ static void short_label(const dg_variant *v, char *buf, size_t cap) {
   char u[8];
   if (v->unroll == 0) snprintf(u, sizeof u, "full");
   else snprintf(u, sizeof u, "%d", v->unroll);
-  snprintf(buf, cap, "%s%d kb%d/%d %c/%c u%s %s %s%s%s", work[v->work], v->vw, v->kb, v->lkb,
+  static const char *const fuse[] = {"", " fuse-rhs", " fuse-res"};
+  snprintf(buf, cap, "%s%d kb%d/%d %c/%c u%s %s %s%s%s%s", work[v->work], v->vw, v->kb, v->lkb,
            place[v->vplace], place[v->lplace], u, v->literal ? "lit" : "arg", lift[v->lift],
-           v->flux == DG_FLUX_FACE ? " face" : "", v->lnpw == 2 ? " npw2" : v->lnpw == 4 ? " npw4" : "");
+           v->flux == DG_FLUX_FACE ? " face" : "", v->lnpw == 2 ? " npw2" : v->lnpw == 4 ? " npw4" : "",
+           fuse[v->fuse]);
 }
 
 void dg_tune_report_table(FILE *f, const dg_tune_result *r, int verbose) {

@@ -624,7 +624,7 @@ static int ranked(const ctx_t *c, int *out) {
 static int same_family(const dg_variant *a, const dg_variant *b, int with_place) {
   if (a->path != b->path) return 0;
   if (a->path == DG_PATH_CLBLAST) return 1;
-  return a->work == b->work && a->lift == b->lift &&
+  return a->work == b->work && a->lift == b->lift && a->fuse == b->fuse &&
          (!with_place || (a->vplace == b->vplace && a->lplace == b->lplace));
 }
 
@@ -816,6 +816,15 @@ int dg_tune_stage1_variants(const dg_device_info *info, int N, dg_precision p,
       if (!dg_variant_check(&v, info, N, why, sizeof why)) v.kb = v.lkb = 1;
       if (dg_variant_check(&v, info, N, why, sizeof why)) out[n++] = v;
     }
+  /* the fused right-hand side (fuse=rhs|res) with vector lanes */
+  for (int fz = DG_FUSE_RHS; fz <= DG_FUSE_RES; ++fz) {
+    dg_variant v = dg_variant_baseline(p);
+    v.work = DG_WORK_VEC;
+    v.vw = widest_vec(p);
+    v.unroll = dflt.unroll;
+    v.fuse = (dg_fuse)fz;
+    if (dg_variant_check(&v, info, N, why, sizeof why)) out[n++] = v;
+  }
   dg_variant blas = dg_variant_baseline(p);
   blas.path = DG_PATH_CLBLAST;
   if (dg_variant_check(&blas, info, N, why, sizeof why)) out[n++] = blas;
