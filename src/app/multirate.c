@@ -4,14 +4,12 @@
 #include <math.h>
 
 #include "app/run_state.h"
+#include "backend/cl_multirate.h"
 #include "core/alloc.h"
 #include "dg/lserk.h"
 
 dg_status run_multirate_time_step(run_state *s, double *dt_max) {
   const dg_case *c = s->c;
-  DG_CHECK(c->backend == DG_BACKEND_REF, DG_ERR_INPUT,
-           "%s: time_stepping.scheme \"multirate\" runs on the reference backend only so far: add "
-           "--backend ref (the OpenCL multirate stepper is not implemented yet)", c->source);
   DG_CHECK(s->size == 1, DG_ERR_INPUT,
            "%s: time_stepping.scheme \"multirate\" runs on one process only so far (%d MPI ranks)",
            c->source, s->size);
@@ -29,6 +27,12 @@ dg_status run_multirate_stepper(run_state *s, dg_run_result *r) {
                                       &s->rhs_evals));
   snprintf(r->variant, sizeof r->variant, "ref");
   r->precision = DG_PREC_DOUBLE;
+  return DG_OK;
+}
+
+dg_status run_multirate_cl_stepper(run_state *s, dg_cl_maxwell *op) {
+  DG_CALL(dg_stepper_cl_multirate_create(&s->stepper, op, s->mr_level, s->mr_plan.n_levels,
+                                         &s->rhs_evals, NULL));
   return DG_OK;
 }
 

@@ -453,7 +453,12 @@ static dg_status start_opencl(run_state *s, dg_run_result *r) {
   DG_CALL(choose_variant(s, r, &v));
   dg_variant_print(&v, r->variant, sizeof r->variant);
   r->precision = v.precision;
-  DG_CALL(dg_cl_maxwell_create(&op, s->dev, s->phys, &v, c->dump_dir[0] ? c->dump_dir : NULL));
+  if (c->multirate) /* each rate level a contiguous range of the layout (app/multirate.c) */
+    DG_CALL(dg_cl_maxwell_create_grouped(&op, s->dev, s->phys, &v,
+                                         c->dump_dir[0] ? c->dump_dir : NULL, s->mr_level,
+                                         s->mr_plan.n_levels));
+  else
+    DG_CALL(dg_cl_maxwell_create(&op, s->dev, s->phys, &v, c->dump_dir[0] ? c->dump_dir : NULL));
   if (s->binaries.warning[0]) dg_warn("%s", s->binaries.warning);
   /* Never run an unverified variant: its RHS on random fields against the reference, at a
    * time when the sources are on (the first pulse's peak) so their kernels are checked too;
@@ -471,12 +476,13 @@ static dg_status start_opencl(run_state *s, dg_run_result *r) {
     dg_cl_maxwell_destroy(&op);
     return dg_error_trace(st, __FILE__, __LINE__, __func__, "verifying the operator");
   }
-  DG_CALL(dg_stepper_cl_create(&s->stepper, op));
+  if (c->multirate) DG_CALL(run_multirate_cl_stepper(s, op));
+  else DG_CALL(dg_stepper_cl_create(&s->stepper, op));
   return DG_OK;
 }
 
 dg_status run_start_stepper(run_state *s, dg_run_result *r) {
-  if (s->c->multirate) {
+  if (s->c->multirate && s->c->backend != DG_BACKEND_OPENCL) {
     DG_CALL(run_multirate_stepper(s, r));
   } else if (s->c->backend == DG_BACKEND_OPENCL) {
     DG_CALL(start_opencl(s, r));

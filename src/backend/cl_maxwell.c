@@ -21,7 +21,7 @@ enum { SRC_BATCH = 16 }; /* sources per launch of the source kernel (source.cl) 
 enum { VOL_ARG_Q, VOL_ARG_RHS, VOL_ARG_EGEO, VOL_ARG_DRT, VOL_ARG_DST, VOL_ARG_DTT, VOL_ARG_FS };
 enum { CURL_ARG_D, CURL_ARG_Q, CURL_ARG_EGEO, CURL_ARG_RHS };
 enum { FLUX_ARG_Q, FLUX_ARG_FS, FLUX_ARG_VMAPM, FLUX_ARG_VMAPP, FLUX_ARG_FDATA, FLUX_ARG_FLUX,
-       FLUX_ARG_XYZ, FLUX_ARG_T };
+       FLUX_ARG_XYZ, FLUX_ARG_T, FLUX_ARG_FFS };
 enum { LIFT_ARG_FLUX, LIFT_ARG_FFS, LIFT_ARG_RHS, LIFT_ARG_LIFTT, LIFT_ARG_FS, LIFT_ARG_Q,
        LIFT_ARG_RES, LIFT_ARG_A, LIFT_ARG_DT, LIFT_ARG_B, LIFT_ARG_VMAPM, LIFT_ARG_VMAPP,
        LIFT_ARG_FDATA, LIFT_ARG_XYZ, LIFT_ARG_T };
@@ -76,11 +76,18 @@ struct dg_cl_maxwell {
   cl_program halo_prog;
   cl_kernel k_pack, k_unpack;
   cl_mem d_send, d_recv, d_sslot, d_rslot;
+  /* Element groups (dg_cl_maxwell_create_grouped; the multirate levels): element k lives in
+   * slot slot[k] (NULL: slot k); group g occupies slots [gfirst[g], gfirst[g+1]), each start
+   * aligned to the launch granularity, so every kernel can run over one group's range. */
+  int *slot;
+  int n_groups, gfirst[DG_CL_MAX_GROUPS + 1];
 };
 
+static int slot_of(const dg_cl_maxwell *op, int k) { return op->slot ? op->slot[k] : k; }
+
 /* Device index of node n of element k (variant.h). */
-static size_t dev_index(const dg_cl_maxwell *op, int k, int n) {
-  const int VL = op->VL;
+static size_t dev_index(const dg_cl_maxwell *op, int e, int n) {
+  const int VL = op->VL, k = slot_of(op, e);
   return (size_t)(k / VL) * op->NPP * VL + (size_t)n * VL + (size_t)(k % VL);
 }
 
@@ -121,10 +128,11 @@ static dg_status build_element_data(dg_cl_maxwell *op, cl_mem *out) {
   dg_status st = DG_OK;
   double *e = NULL;
   DG_CALL(DG_ALLOC(e, (size_t)op->Kpad * EG));
-  for (int k = 0; k < op->K; ++k) {
-    const double val[EG] = {g->rx[k], g->ry[k], g->rz[k], g->sx[k], g->sy[k], g->sz[k],
-                            g->tx[k], g->ty[k], g->tz[k], 1 / p->eps[k], 1 / p->mu[k],
-                            p->sigma[k] / p->eps[k]};
+  for (int e0 = 0; e0 < op->K; ++e0) {
+    const int k = slot_of(op, e0);
+    const double val[EG] = {g->rx[e0], g->ry[e0], g->rz[e0], g->sx[e0], g->sy[e0], g->sz[e0],
+                            g->tx[e0], g->ty[e0], g->tz[e0], 1 / p->eps[e0], 1 / p->mu[e0],
+                            p->sigma[e0] / p->eps[e0]};
     for (int c = 0; c < EG; ++c)
       e[(size_t)(k / op->VL) * EG * op->VL + (size_t)c * op->VL + k % op->VL] = val[c];
   }
@@ -145,7 +153,15 @@ static dg_status build_face_data(dg_cl_maxwell *op, cl_mem *d_fdata, cl_mem *d_v
   DG_CALL_GOTO(done, DG_ALLOC(fd, (size_t)op->Kpad * 4 * FD));
   DG_CALL_GOTO(done, DG_ALLOC(vM, op->ffs));
   DG_CALL_GOTO(done, DG_ALLOC(vP, op->ffs));
+  /* Padding slots first: own node 0 on both sides, so vector loads stay contiguous. */
+  for (int k = 0; k < op->Kpad; ++k)
+    for (int j = 0; j < 4 * Nfp; ++j) {
+      const size_t fi = (size_t)(k / op->VL) * op->FLUXP * op->VL + (size_t)j * op->VL +
+                        (size_t)(k % op->VL);
+      vM[fi] = vP[fi] = (int)((size_t)(k / op->VL) * op->NPP * op->VL + (size_t)(k % op->VL));
+    }
   for (int k = 0; k < op->K; ++k) {
+    const int ks = slot_of(op, k);
     const double ZM = sqrt(p->mu[k] / p->eps[k]), YM = 1 / ZM;
     for (int f = 0; f < 4; ++f) {
       const int fid = 4 * k + f;
@@ -167,26 +183,19 @@ static dg_status build_face_data(dg_cl_maxwell *op, cl_mem *d_fdata, cl_mem *d_v
       const double val[FD] = {g->nx[fid], g->ny[fid], g->nz[fid], cE * ZP, cE * p->alpha,
                               cH * YP, cH * p->alpha, bcE, bcH, incE, incH, 0};
       for (int c = 0; c < FD; ++c)
-        fd[(size_t)(k / op->VL) * 4 * FD * op->VL + (size_t)(f * FD + c) * op->VL +
-           (size_t)(k % op->VL)] = val[c];
+        fd[(size_t)(ks / op->VL) * 4 * FD * op->VL + (size_t)(f * FD + c) * op->VL +
+           (size_t)(ks % op->VL)] = val[c];
       for (int i = 0; i < Nfp; ++i) {
         const int m = g->vmapM[fid * Nfp + i];
         const int pp = bc == DG_BC_NONE ? g->vmapP[fid * Nfp + i] : m;
         const int j = f * Nfp + i;
-        const size_t fi = (size_t)(k / op->VL) * op->FLUXP * op->VL + (size_t)j * op->VL +
-                          (size_t)(k % op->VL);
+        const size_t fi = (size_t)(ks / op->VL) * op->FLUXP * op->VL + (size_t)j * op->VL +
+                          (size_t)(ks % op->VL);
         vM[fi] = (int)dev_index(op, m / Np, m % Np);
         vP[fi] = (int)dev_index(op, pp / Np, pp % Np);
       }
     }
   }
-  /* Padding elements: own node 0 on both sides, so vector loads stay contiguous. */
-  for (int k = op->K; k < op->Kpad; ++k)
-    for (int j = 0; j < 4 * Nfp; ++j) {
-      const size_t fi = (size_t)(k / op->VL) * op->FLUXP * op->VL + (size_t)j * op->VL +
-                        (size_t)(k % op->VL);
-      vM[fi] = vP[fi] = (int)dev_index(op, k, 0);
-    }
   DG_CALL_GOTO(done, upload_reals(op, fd, (size_t)op->Kpad * 4 * FD, d_fdata));
   DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_ONLY, op->ffs * sizeof(int), vM, d_vM));
   DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_ONLY, op->ffs * sizeof(int), vP, d_vP));
@@ -250,8 +259,8 @@ static dg_status build_energy_data(dg_cl_maxwell *op) {
   op->n_eout = ((size_t)op->Kpad + WG1 - 1) / WG1 * WG1;
   DG_CALL(DG_ALLOC(ew, 2 * op->n_eout));
   for (int k = 0; k < op->K; ++k) {
-    ew[2 * k] = 0.5 * p->eps[k] * g->J[k];
-    ew[2 * k + 1] = 0.5 * p->mu[k] * g->J[k];
+    ew[2 * slot_of(op, k)] = 0.5 * p->eps[k] * g->J[k];
+    ew[2 * slot_of(op, k) + 1] = 0.5 * p->mu[k] * g->J[k];
   }
   DG_CALL_GOTO(done, upload_reals(op, ew, 2 * op->n_eout, &op->d_ew));
   DG_CALL_GOTO(done, upload_reals(op, g->ref->M, (size_t)op->NP * op->NP, &op->d_M));
@@ -466,6 +475,7 @@ static dg_status set_static_args(dg_cl_maxwell *op) {
     DG_CALL(DG_KERNEL_ARG(k, FLUX_ARG_FLUX, op->d_flux));
     DG_CALL(DG_KERNEL_ARG(k, FLUX_ARG_XYZ, xyz));
     DG_CALL(set_real_arg(op, k, FLUX_ARG_T, 0.0));
+    DG_CALL(DG_KERNEL_ARG(k, FLUX_ARG_FFS, ffs));
   }
   if (op->k_lift) {
     cl_kernel k = op->k_lift;
@@ -493,7 +503,8 @@ static dg_status set_static_args(dg_cl_maxwell *op) {
   DG_CALL(DG_KERNEL_ARG(op->k_update, UPD_ARG_RHS, op->d_rhs));
   {
     cl_kernel k = op->k_energy;
-    const int k_owned = op->phys->geom->mesh->K_owned;
+    /* grouped: slots are not in element order, so every slot is summed (padding is 0) */
+    const int k_owned = op->slot ? op->Kpad : op->phys->geom->mesh->K_owned;
     DG_CALL(DG_KERNEL_ARG(k, EN_ARG_Q, op->d_q));
     DG_CALL(DG_KERNEL_ARG(k, EN_ARG_FS, fs));
     DG_CALL(DG_KERNEL_ARG(k, EN_ARG_M, op->d_M));
@@ -530,6 +541,13 @@ static dg_status set_static_args(dg_cl_maxwell *op) {
 
 dg_status dg_cl_maxwell_create(dg_cl_maxwell **out, dg_device *dev, const dg_maxwell *phys,
                                const dg_variant *v, const char *dump_dir) {
+  DG_CALL(dg_cl_maxwell_create_grouped(out, dev, phys, v, dump_dir, NULL, 0));
+  return DG_OK;
+}
+
+dg_status dg_cl_maxwell_create_grouped(dg_cl_maxwell **out, dg_device *dev,
+                                       const dg_maxwell *phys, const dg_variant *v,
+                                       const char *dump_dir, const int *group, int n_groups) {
   dg_status st = DG_OK;
   dg_cl_maxwell *op = NULL;
   double *ops_t[4] = {NULL, NULL, NULL, NULL};
@@ -570,6 +588,27 @@ dg_status dg_cl_maxwell_create(dg_cl_maxwell **out, dg_device *dev, const dg_max
     if (op->VL * v->lkb > m) m = op->VL * v->lkb;
   }
   op->Kpad = (op->K + m - 1) / m * m;
+  if (group) {
+    DG_CHECK_GOTO(fail, n_groups >= 1 && n_groups <= DG_CL_MAX_GROUPS, DG_ERR_INPUT,
+                  "OpenCL operator: %d element groups, must be 1..%d", n_groups, DG_CL_MAX_GROUPS);
+    DG_CHECK_GOTO(fail, g->mesh->K_owned == g->K, DG_ERR_UNSUPPORTED,
+                  "OpenCL operator: element groups on one process only (this rank has ghosts)");
+    int count[DG_CL_MAX_GROUPS] = {0};
+    for (int k = 0; k < op->K; ++k) {
+      DG_CHECK_GOTO(fail, group[k] >= 0 && group[k] < n_groups, DG_ERR_INPUT,
+                    "OpenCL operator: element %d in group %d, not in 0..%d", k, group[k],
+                    n_groups - 1);
+      ++count[group[k]];
+    }
+    op->n_groups = n_groups;
+    for (int i = 0; i < n_groups; ++i)
+      op->gfirst[i + 1] = op->gfirst[i] + (count[i] + m - 1) / m * m;
+    op->Kpad = op->gfirst[n_groups] > 0 ? op->gfirst[n_groups] : m;
+    DG_CALL_GOTO(fail, DG_ALLOC(op->slot, op->K + 1));
+    int next[DG_CL_MAX_GROUPS];
+    for (int i = 0; i < n_groups; ++i) next[i] = op->gfirst[i];
+    for (int k = 0; k < op->K; ++k) op->slot[k] = next[group[k]]++;
+  }
   op->nblk = op->Kpad / op->VL;
   op->fs = (size_t)op->Kpad * op->NPP;
   op->ffs = (size_t)op->Kpad * op->FLUXP;
@@ -645,6 +684,7 @@ void dg_cl_maxwell_destroy(dg_cl_maxwell **pop) {
   cl_mem *hb[] = {&op->d_send, &op->d_recv, &op->d_sslot, &op->d_rslot};
   for (size_t i = 0; i < sizeof hb / sizeof hb[0]; ++i) dg_buffer_release(hb[i]);
   free(op->stage);
+  dg_free(&op->slot);
   dg_free(pop);
 }
 
@@ -870,48 +910,81 @@ static dg_status halo_end(dg_cl_maxwell *op) {
  * Without update the result is in rhs, except for lift=fused-update, which then runs with
  * (a, dt, b) = (0, 1, 0) and leaves the result in res. Point sources come last, as a
  * correction of whichever buffer holds the result. */
+static dg_status run_stage_range(dg_cl_maxwell *op, double ts, double a, double dt, double b,
+                                 int update, int s0, int s1, dg_cl_stage_timing *t);
+
 static dg_status run_stage(dg_cl_maxwell *op, double ts, double a, double dt, double b,
                            int update, dg_cl_stage_timing *t) {
+  DG_CALL(run_stage_range(op, ts, a, dt, b, update, 0, op->Kpad, t));
+  return DG_OK;
+}
+
+/* A launch over part of the global range (the multirate levels): the kernels index by
+ * get_global_id, so the offset selects the blocks. */
+static dg_status run_at(dg_cl_maxwell *op, cl_kernel k, const char *name, cl_uint dims,
+                        const size_t *offset, const size_t *global, const size_t *local,
+                        dg_cl_stage_timing *t) {
+  cl_ulong ns = 0;
+  DG_CALL(dg_kernel_run_at(op->dev, k, dims, offset, global, local, t ? &ns : NULL));
+  if (t && t->n < DG_CL_MAX_STAGE_KERNELS) {
+    snprintf(t->name[t->n], sizeof t->name[t->n], "%s", name);
+    t->ns[t->n++] = ns;
+  }
+  if (t) t->total_ns += ns;
+  return DG_OK;
+}
+
+/* One RK stage over the element slots [s0, s1) (whole groups, or 0..Kpad: all of them).
+ * The volume, flux and lift kernels run over the range only; the rest (CLBlast path,
+ * update, PML, sources) over everything, which leaves the range's result as it would be. */
+static dg_status run_stage_range(dg_cl_maxwell *op, double ts, double a, double dt, double b,
+                                 int update, int s0, int s1, dg_cl_stage_timing *t) {
   const dg_variant *v = &op->v;
-  const size_t g2[2] = {(size_t)op->NP, (size_t)op->nblk};
+  const int part = s0 != 0 || s1 != op->Kpad;
+  const size_t b0 = (size_t)s0 / (size_t)op->VL, nb = (size_t)(s1 - s0) / (size_t)op->VL;
+  const size_t g2[2] = {(size_t)op->NP, nb};
   const size_t lwi = (size_t)dg_variant_lift_items(v, op->N); /* NP unless lnpw > 1 */
   const size_t lv[2] = {(size_t)op->NP, (size_t)v->kb}, ll[2] = {lwi, (size_t)v->lkb};
-  const size_t g2l[2] = {lwi, (size_t)op->nblk};
+  const size_t g2l[2] = {lwi, nb}, o2[2] = {0, b0};
   const int vw = v->path == DG_PATH_KERNELS && v->work == DG_WORK_VEC ? v->vw : 1;
   /* flux=face: one work-item per face of a block (flux.cl) */
-  const size_t gflux = v->path == DG_PATH_KERNELS && v->flux == DG_FLUX_FACE
-                           ? 4 * (size_t)op->nblk
-                           : op->ffs / (size_t)vw;
+  const int fface = v->path == DG_PATH_KERNELS && v->flux == DG_FLUX_FACE;
+  const size_t gflux = fface ? 4 * nb : nb * op->VL * op->FLUXP / (size_t)vw;
+  const size_t oflux = fface ? 4 * b0 : b0 * op->VL * op->FLUXP / (size_t)vw;
+  const size_t *o2p = part ? o2 : NULL, *ofp = part ? &oflux : NULL;
+  if (s1 <= s0) return DG_OK;
   const size_t gupd = 6 * op->fs, gcurl = op->fs, l1 = WG1;
   const size_t gpml = ((size_t)op->npn + WG1 - 1) / WG1 * WG1;
   if (t) memset(t, 0, sizeof *t);
   DG_CALL(halo_begin(op));
-  if (v->path == DG_PATH_CLBLAST) {
+  if (v->path == DG_PATH_CLBLAST) { /* whole-mesh launches whatever the range */
+    const size_t gflux0 = op->ffs;
     DG_CALL(gemm(op, 3 * (size_t)op->NPP, 6 * (size_t)op->Kpad, (size_t)op->NP, op->d_Dall,
                  (size_t)op->NP, op->d_q, (size_t)op->NPP, 0.0, op->d_D, 3 * (size_t)op->NPP,
                  "gemm_volume", t));
     DG_CALL(run(op, op->k_curl, op->name_curl, 1, &gcurl, &l1, t));
     DG_CALL(halo_end(op));
     if (op->pw) DG_CALL(set_real_arg(op, op->k_flux, FLUX_ARG_T, ts));
-    DG_CALL(run(op, op->k_flux, op->name_flux, 1, &gflux, &l1, t));
+    DG_CALL(run(op, op->k_flux, op->name_flux, 1, &gflux0, &l1, t));
     DG_CALL(gemm(op, (size_t)op->NP, 6 * (size_t)op->Kpad, 4 * (size_t)op->NFP, op->d_LIFTrm,
                  4 * (size_t)op->NFP, op->d_flux, (size_t)op->FLUXP, 1.0, op->d_rhs,
                  (size_t)op->NPP, "gemm_lift", t));
   } else {
-    DG_CALL(run(op, op->k_volume, op->name_volume, 2, g2, lv, t));
+    DG_CALL(run_at(op, op->k_volume, op->name_volume, 2, o2p, g2, lv, t));
     DG_CALL(halo_end(op));
     if (op->pw) { /* the incident wave is evaluated where the fluxes are */
       if (v->lift == DG_LIFT_FUSED) DG_CALL(set_real_arg(op, op->k_lift, LIFT_ARG_T, ts));
       else DG_CALL(set_real_arg(op, op->k_flux, FLUX_ARG_T, ts));
     }
-    if (v->lift != DG_LIFT_FUSED) DG_CALL(run(op, op->k_flux, op->name_flux, 1, &gflux, &l1, t));
+    if (v->lift != DG_LIFT_FUSED)
+      DG_CALL(run_at(op, op->k_flux, op->name_flux, 1, ofp, &gflux, &l1, t));
     if (v->lift == DG_LIFT_FUSED_UPDATE) {
       DG_CALL(set_real_arg(op, op->k_lift, LIFT_ARG_A, update ? a : 0.0));
       DG_CALL(set_real_arg(op, op->k_lift, LIFT_ARG_DT, update ? dt : 1.0));
       DG_CALL(set_real_arg(op, op->k_lift, LIFT_ARG_B, update ? b : 0.0));
     }
     if (op->k_pmlsave) DG_CALL(run(op, op->k_pmlsave, op->name_pmlsave, 1, &gpml, &l1, t));
-    DG_CALL(run(op, op->k_lift, op->name_lift, 2, g2l, ll, t));
+    DG_CALL(run_at(op, op->k_lift, op->name_lift, 2, o2p, g2l, ll, t));
   }
   const int fused_update = v->path == DG_PATH_KERNELS && v->lift == DG_LIFT_FUSED_UPDATE;
   if (update && !fused_update) {
@@ -975,6 +1048,39 @@ dg_status dg_cl_maxwell_step(dg_cl_maxwell *op, double t, double dt) {
   return DG_OK;
 }
 
+dg_status dg_cl_maxwell_rhs_group(dg_cl_maxwell *op, double t, int g, cl_mem *result,
+                                   dg_cl_stage_timing *tm) {
+  const int s0 = op->n_groups ? op->gfirst[g] : 0, s1 = op->n_groups ? op->gfirst[g + 1] : op->Kpad;
+  DG_CHECK(g >= 0 && g < (op->n_groups ? op->n_groups : 1), DG_ERR_INPUT,
+           "OpenCL operator: no element group %d", g);
+  DG_CALL(run_stage_range(op, t, 0, 1, 0, 0, s0, s1, tm));
+  const int in_res = op->v.path == DG_PATH_KERNELS && op->v.lift == DG_LIFT_FUSED_UPDATE;
+  *result = in_res ? op->d_res : op->d_rhs;
+  return DG_OK;
+}
+
+dg_status dg_cl_maxwell_rhs_all(dg_cl_maxwell *op, double t, cl_mem *result) {
+  DG_CALL(run_stage(op, t, 0, 1, 0, 0, NULL));
+  const int in_res = op->v.path == DG_PATH_KERNELS && op->v.lift == DG_LIFT_FUSED_UPDATE;
+  *result = in_res ? op->d_res : op->d_rhs;
+  return DG_OK;
+}
+
+void dg_cl_maxwell_layout(const dg_cl_maxwell *op, dg_cl_layout *l) {
+  l->dev = op->dev;
+  l->phys = op->phys;
+  l->q = op->d_q;
+  l->fs = op->fs;
+  l->rs = op->rs;
+  l->VL = op->VL;
+  l->NP = op->NP;
+  l->NPP = op->NPP;
+  l->Kpad = op->Kpad;
+  l->n_groups = op->n_groups;
+  for (int i = 0; i <= op->n_groups; ++i) l->gfirst[i] = op->gfirst[i];
+  l->slot = op->slot;
+}
+
 dg_status dg_cl_maxwell_time_stage(dg_cl_maxwell *op, dg_cl_stage_timing *t) {
   DG_CALL(run_stage(op, 0.0, dg_lserk_a[1], 1e-3, dg_lserk_b[1], 1, t));
   return DG_OK;
@@ -984,9 +1090,9 @@ dg_status dg_cl_maxwell_energy(dg_cl_maxwell *op, double *energy) {
   const size_t l1 = WG1;
   DG_CALL(dg_kernel_run(op->dev, op->k_energy, 1, &op->n_eout, &l1, NULL));
   const int k_owned = op->phys->geom->mesh->K_owned;
-  DG_CALL(dg_buffer_read(op->dev, op->d_eout, 0, (size_t)k_owned * op->rs, op->stage));
+  DG_CALL(dg_buffer_read(op->dev, op->d_eout, 0, op->n_eout * op->rs, op->stage));
   double e = 0; /* summed in double, in element order, whatever the operator's precision */
-  for (int k = 0; k < k_owned; ++k) e += get_real(op, op->stage, (size_t)k);
+  for (int k = 0; k < k_owned; ++k) e += get_real(op, op->stage, (size_t)slot_of(op, k));
   *energy = e;
   return DG_OK;
 }

@@ -1,0 +1,349 @@
+/* The OpenCL multirate AB3 stepper (backend/cl_multirate.h). The same sequence as the
+ * reference (dg/stepper_multirate.c), with buffers in the operator's field layout:
+ *   qe = the operator's state buffer (what the Maxwell kernels read), the evaluation state;
+ *   qs = the state at each element's step start (the reference's q);
+ *   hist[3] = the RHS history, f_i of level l in hist[(head[l] + i) % 3] on l's slots;
+ *   res = the start-up LSERK4 residual.
+ * Between macro steps qe = qs, so get_state, put_state and energy are the operator's. */
+#include "backend/cl_multirate.h"
+
+#include <string.h>
+
+#include "codegen/codegen.h"
+#include "core/alloc.h"
+#include "device/binary_cache.h"
+#include "device/program.h"
+#include "dg/lserk.h"
+#include "dg/multirate.h"
+
+enum { WG = 64 };
+enum { CO_Q, CO_QE, CO_F0, CO_F1, CO_F2, CO_FS, CO_I1, CO_C0, CO_C1, CO_C2 };
+enum { DE_QE, DE_Q, DE_F0, DE_F1, DE_F2, DE_FS, DE_LIST, DE_FIRST, DE_C0, DE_C1, DE_C2 };
+enum { CP_DST, CP_SRC, CP_FS, CP_I1 };
+enum { LS_Q, LS_RES, LS_F, LS_FS, LS_I1, LS_A, LS_DT, LS_B };
+
+typedef struct {
+  dg_cl_maxwell *op; /* owned */
+  dg_cl_layout lay;
+  int L, M;
+  long long n_elems[DG_CL_MAX_GROUPS];
+  /* border slots: the elements of level l > d next to one of level <= d, for each d; in the
+   * device list at bfirst[d][l], bcount[d][l] of them */
+  int bfirst[DG_CL_MAX_GROUPS][DG_CL_MAX_GROUPS], bcount[DG_CL_MAX_GROUPS][DG_CL_MAX_GROUPS];
+  cl_mem d_border, d_qs, d_res, d_hist[3];
+  cl_program prog;
+  cl_kernel k_complete, k_dense, k_copy, k_lserk;
+  int head[DG_CL_MAX_GROUPS];
+  int started;
+  double H;
+  long long *evals;
+  dg_cl_mr_profile *prof;
+} clmr;
+
+static dg_status real_arg(const clmr *s, cl_kernel k, cl_uint i, double x) {
+  if (s->lay.rs == 8) return DG_KERNEL_ARG(k, i, x);
+  const float f = (float)x;
+  return DG_KERNEL_ARG(k, i, f);
+}
+
+/* Run k; with a profile, wait and add its time to *acc. */
+static dg_status launch(clmr *s, cl_kernel k, const size_t *off, const size_t *g,
+                        const size_t *l, double *acc) {
+  cl_ulong ns = 0;
+  DG_CALL(dg_kernel_run_at(s->lay.dev, k, 2, off, g, l, s->prof ? &ns : NULL));
+  if (s->prof && acc) *acc += 1e-9 * (double)ns;
+  return DG_OK;
+}
+
+/* A ranged kernel (complete, copy, lserk) over slots [s0, s1) of the 6 fields; i1 is set. */
+static dg_status launch_range(clmr *s, cl_kernel k, cl_uint i1_arg, int s0, int s1,
+                              double *acc) {
+  if (s1 <= s0) return DG_OK;
+  const size_t i0 = (size_t)s0 * s->lay.NPP, n = (size_t)(s1 - s0) * s->lay.NPP;
+  const size_t off[2] = {i0, 0}, g[2] = {(n + WG - 1) / WG * WG, 6}, l[2] = {WG, 1};
+  const int i1 = (int)(i0 + n);
+  DG_CALL(DG_KERNEL_ARG(k, i1_arg, i1));
+  DG_CALL(launch(s, k, off, g, l, acc));
+  return DG_OK;
+}
+
+static void level_range(const clmr *s, int l, int *s0, int *s1) {
+  *s0 = s->lay.gfirst[l];
+  *s1 = s->lay.gfirst[l + 1];
+}
+
+/* Point the three history arguments of k (from index a0) at level l's f0, f1, f2. */
+static dg_status hist_args(clmr *s, cl_kernel k, cl_uint a0, int l) {
+  for (int i = 0; i < 3; ++i) DG_CALL(DG_KERNEL_ARG(k, a0 + (cl_uint)i, s->d_hist[(s->head[l] + i) % 3]));
+  return DG_OK;
+}
+
+static dg_status complete_level(clmr *s, int l, double h0) {
+  const double h = h0 * (double)(1 << l);
+  int s0, s1;
+  level_range(s, l, &s0, &s1);
+  DG_CALL(hist_args(s, s->k_complete, CO_F0, l));
+  DG_CALL(real_arg(s, s->k_complete, CO_C0, h * 23.0 / 12));
+  DG_CALL(real_arg(s, s->k_complete, CO_C1, h * -16.0 / 12));
+  DG_CALL(real_arg(s, s->k_complete, CO_C2, h * 5.0 / 12));
+  DG_CALL(launch_range(s, s->k_complete, CO_I1, s0, s1, s->prof ? &s->prof->ab_s[l] : NULL));
+  return DG_OK;
+}
+
+/* Level l's right-hand side at t into its history (the oldest entry dropped). */
+static dg_status evaluate_level(clmr *s, int l, double t) {
+  int s0, s1;
+  level_range(s, l, &s0, &s1);
+  s->head[l] = (s->head[l] + 2) % 3;
+  if (s1 <= s0) return DG_OK;
+  cl_mem F = NULL;
+  dg_cl_stage_timing tm;
+  DG_CALL(dg_cl_maxwell_rhs_group(s->op, t, l, &F, s->prof ? &tm : NULL));
+  if (s->prof) s->prof->rhs_s[l] += 1e-9 * (double)tm.total_ns, s->prof->evals[l] += s->n_elems[l];
+  DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_DST, s->d_hist[s->head[l]]));
+  DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_SRC, F));
+  DG_CALL(launch_range(s, s->k_copy, CP_I1, s0, s1, s->prof ? &s->prof->ab_s[l] : NULL));
+  if (s->evals) *s->evals += s->n_elems[l];
+  return DG_OK;
+}
+
+/* AB3 over one macro step (dg/stepper_multirate.c, mrab_macro_step). */
+static dg_status mrab_macro_step(clmr *s, double t, double H) {
+  const double h0 = H / s->M;
+  for (int m = 0; m < s->M; ++m) {
+    int d = 0;
+    if (m == 0) d = s->L - 1;
+    else while (d < s->L - 1 && m % (2 << d) == 0) ++d;
+    if (m > 0)
+      for (int l = 0; l <= d; ++l) DG_CALL(complete_level(s, l, h0));
+    if (d < s->L - 1)
+      for (int l = d + 1; l < s->L; ++l) {
+        const int n = s->bcount[d][l], span = 1 << l;
+        if (!n) continue;
+        const double th = (double)(m % span) / span, h = h0 * span;
+        const double t2 = th * th, t3 = t2 * th;
+        cl_kernel k = s->k_dense;
+        DG_CALL(hist_args(s, k, DE_F0, l));
+        DG_CALL(DG_KERNEL_ARG(k, DE_FIRST, s->bfirst[d][l]));
+        DG_CALL(real_arg(s, k, DE_C0, h * (t3 / 6 + 0.75 * t2 + th)));
+        DG_CALL(real_arg(s, k, DE_C1, h * -(t3 / 3 + t2)));
+        DG_CALL(real_arg(s, k, DE_C2, h * (t3 / 6 + 0.25 * t2)));
+        const size_t g[2] = {(size_t)s->lay.NP, (size_t)n};
+        DG_CALL(launch(s, k, NULL, g, NULL, s->prof ? &s->prof->ab_s[l] : NULL));
+      }
+    for (int l = 0; l <= d; ++l) DG_CALL(evaluate_level(s, l, t + m * h0));
+  }
+  for (int l = 0; l < s->L; ++l) DG_CALL(complete_level(s, l, h0));
+  return DG_OK;
+}
+
+/* Global LSERK4 at h_0 over one macro step on qe, keeping f(T - h_l) and f(T - 2 h_l) of each
+ * level (dg/stepper_multirate.c, lserk_macro_step). */
+static dg_status lserk_macro_step(clmr *s, double t, double H) {
+  const double h0 = H / s->M;
+  for (int m = 0; m < s->M; ++m) {
+    const int sub = s->started * s->M + m;
+    for (int st = 0; st < DG_LSERK_STAGES; ++st) {
+      cl_mem F = NULL;
+      DG_CALL(dg_cl_maxwell_rhs_all(s->op, t + (m + dg_lserk_c[st]) * h0, &F));
+      long long K = 0;
+      for (int l = 0; l < s->L; ++l) K += s->n_elems[l];
+      if (s->evals) *s->evals += K;
+      if (st == 0)
+        for (int l = 0; l < s->L; ++l) {
+          const int span = 1 << l;
+          const int slot = sub == 2 * s->M - span ? 0 : sub == 2 * s->M - 2 * span ? 1 : -1;
+          if (slot < 0) continue;
+          int s0, s1;
+          level_range(s, l, &s0, &s1);
+          DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_DST, s->d_hist[slot]));
+          DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_SRC, F));
+          DG_CALL(launch_range(s, s->k_copy, CP_I1, s0, s1, NULL));
+        }
+      DG_CALL(DG_KERNEL_ARG(s->k_lserk, LS_F, F));
+      DG_CALL(real_arg(s, s->k_lserk, LS_A, dg_lserk_a[st]));
+      DG_CALL(real_arg(s, s->k_lserk, LS_DT, h0));
+      DG_CALL(real_arg(s, s->k_lserk, LS_B, dg_lserk_b[st]));
+      DG_CALL(launch_range(s, s->k_lserk, LS_I1, 0, s->lay.Kpad, NULL));
+    }
+  }
+  return DG_OK;
+}
+
+static dg_status clmr_step(void *impl, double t, double dt) {
+  clmr *s = impl;
+  DG_CHECK(dt > 0 && dt == dt, DG_ERR_INPUT, "multirate step: dt = %g", dt);
+  if (dt != s->H) s->started = 0, s->H = dt;
+  if (s->started < 2) {
+    DG_CALL(lserk_macro_step(s, t, dt));
+    if (++s->started == 2) {
+      for (int l = 0; l < s->L; ++l) s->head[l] = 0;
+      DG_CL(clEnqueueCopyBuffer(s->lay.dev->queue, s->lay.q, s->d_qs, 0, 0,
+                                6 * s->lay.fs * s->lay.rs, 0, NULL, NULL));
+    }
+    return DG_OK;
+  }
+  DG_CALL(mrab_macro_step(s, t, dt));
+  return DG_OK;
+}
+
+static dg_status clmr_get_state(void *impl, double *q) {
+  clmr *s = impl;
+  DG_CALL(dg_cl_maxwell_get_state(s->op, q));
+  return DG_OK;
+}
+
+static dg_status clmr_put_state(void *impl, const double *q) {
+  clmr *s = impl;
+  DG_CALL(dg_cl_maxwell_set_state(s->op, q));
+  s->started = 0;
+  return DG_OK;
+}
+
+static dg_status clmr_finish(void *impl) {
+  clmr *s = impl;
+  DG_CALL(dg_cl_maxwell_finish(s->op));
+  return DG_OK;
+}
+
+static dg_status clmr_energy(void *impl, double *e) {
+  clmr *s = impl;
+  DG_CALL(dg_cl_maxwell_energy(s->op, e));
+  return DG_OK;
+}
+
+static void clmr_destroy(void *impl) {
+  clmr *s = impl;
+  if (!s) return;
+  dg_cl_maxwell_destroy(&s->op);
+  cl_kernel *ks[] = {&s->k_complete, &s->k_dense, &s->k_copy, &s->k_lserk};
+  for (size_t i = 0; i < sizeof ks / sizeof ks[0]; ++i) dg_kernel_release(ks[i]);
+  dg_program_release(&s->prog);
+  cl_mem *bs[] = {&s->d_border, &s->d_qs, &s->d_res, &s->d_hist[0], &s->d_hist[1], &s->d_hist[2]};
+  for (size_t i = 0; i < sizeof bs / sizeof bs[0]; ++i) dg_buffer_release(bs[i]);
+  dg_free(&s);
+}
+
+static const dg_stepper_ops clmr_ops = {clmr_step,   clmr_get_state, clmr_put_state,
+                                        clmr_finish, clmr_energy,    clmr_destroy};
+
+static dg_status build_kernels(clmr *s) {
+  dg_status st = DG_OK;
+  char *src = NULL;
+  dg_kernel_spec sp;
+  memset(&sp, 0, sizeof sp);
+  const int dbl = s->lay.rs == 8;
+  DG_CALL_GOTO(done, dg_kernel_spec_define(&sp, "DG_DOUBLE", "%d", dbl));
+  DG_CALL_GOTO(done, dg_kernel_spec_define(&sp, "NP", "%d", s->lay.NP));
+  DG_CALL_GOTO(done, dg_kernel_spec_define(&sp, "NPP", "%d", s->lay.NPP));
+  /* common.cl derives VL = VW * EPW */
+  DG_CALL_GOTO(done, dg_kernel_spec_define(&sp, "VW", "%d", s->lay.VL));
+  DG_CALL_GOTO(done, dg_kernel_spec_define(&sp, "EPW", "1"));
+  DG_CALL_GOTO(done, dg_kernel_spec_define(&sp, "WG1", "%d", WG));
+  DG_CALL_GOTO(done, dg_kernel_spec_file(&sp, "common.cl"));
+  DG_CALL_GOTO(done, dg_kernel_spec_file(&sp, "multirate.cl"));
+  DG_CALL_GOTO(done, dg_codegen_render(&sp, &src));
+  char label[64];
+  snprintf(label, sizeof label, "multirate_np%d_vl%d_%s", s->lay.NP, s->lay.VL,
+           dbl ? "double" : "float");
+  DG_CALL_GOTO(done, dg_program_build_cached(s->lay.dev->binaries, s->lay.dev, src, NULL, label,
+                                             NULL, &s->prog));
+  DG_CALL_GOTO(done, dg_kernel_create(s->prog, "mr_complete", &s->k_complete));
+  DG_CALL_GOTO(done, dg_kernel_create(s->prog, "mr_dense", &s->k_dense));
+  DG_CALL_GOTO(done, dg_kernel_create(s->prog, "mr_copy", &s->k_copy));
+  DG_CALL_GOTO(done, dg_kernel_create(s->prog, "mr_lserk", &s->k_lserk));
+done:
+  dg_free(&src);
+  return st;
+}
+
+static dg_status set_static_args(clmr *s) {
+  const int fs = (int)s->lay.fs;
+  DG_CALL(DG_KERNEL_ARG(s->k_complete, CO_Q, s->d_qs));
+  DG_CALL(DG_KERNEL_ARG(s->k_complete, CO_QE, s->lay.q));
+  DG_CALL(DG_KERNEL_ARG(s->k_complete, CO_FS, fs));
+  DG_CALL(DG_KERNEL_ARG(s->k_dense, DE_QE, s->lay.q));
+  DG_CALL(DG_KERNEL_ARG(s->k_dense, DE_Q, s->d_qs));
+  DG_CALL(DG_KERNEL_ARG(s->k_dense, DE_FS, fs));
+  DG_CALL(DG_KERNEL_ARG(s->k_dense, DE_LIST, s->d_border));
+  DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_FS, fs));
+  DG_CALL(DG_KERNEL_ARG(s->k_lserk, LS_Q, s->lay.q));
+  DG_CALL(DG_KERNEL_ARG(s->k_lserk, LS_RES, s->d_res));
+  DG_CALL(DG_KERNEL_ARG(s->k_lserk, LS_FS, fs));
+  return DG_OK;
+}
+
+dg_status dg_stepper_cl_multirate_create(dg_stepper **out, dg_cl_maxwell *op, const int *level,
+                                         int n_levels, long long *evals,
+                                         dg_cl_mr_profile *profile) {
+  dg_status st = DG_OK;
+  clmr *s = NULL;
+  int *list = NULL;
+  void *zeros = NULL;
+  DG_CALL_GOTO(fail_op, DG_ALLOC(s, 1));
+  s->op = op;
+  op = NULL;
+  dg_cl_maxwell_layout(s->op, &s->lay);
+  const dg_maxwell *phys = s->lay.phys;
+  const dg_geom *g = phys->geom;
+  const int K = g->K;
+  DG_CHECK_GOTO(fail, n_levels >= 1 && n_levels <= DG_MR_MAX_LEVELS &&
+                          n_levels <= DG_CL_MAX_GROUPS && s->lay.n_groups == n_levels &&
+                          s->lay.slot,
+                DG_ERR_INPUT, "OpenCL multirate: the operator must be grouped by the %d levels "
+                "(dg_cl_maxwell_create_grouped)", n_levels);
+  DG_CHECK_GOTO(fail, !phys->pml_K, DG_ERR_UNSUPPORTED,
+                "OpenCL multirate: a PML is not supported yet (use lserk4)");
+  s->L = n_levels;
+  s->M = 1 << (n_levels - 1);
+  s->H = -1;
+  s->evals = evals;
+  s->prof = profile;
+  if (profile) {
+    memset(profile, 0, sizeof *profile);
+    profile->n_levels = n_levels;
+  }
+  for (int k = 0; k < K; ++k) {
+    DG_CHECK_GOTO(fail, level[k] >= 0 && level[k] < n_levels, DG_ERR_INPUT,
+                  "OpenCL multirate: element %d has level %d, not in 0..%d", k, level[k],
+                  n_levels - 1);
+    DG_CHECK_GOTO(fail, s->lay.slot[k] >= s->lay.gfirst[level[k]] &&
+                            s->lay.slot[k] < s->lay.gfirst[level[k] + 1],
+                  DG_ERR_INPUT, "OpenCL multirate: element %d is not in its level's group", k);
+    ++s->n_elems[level[k]];
+  }
+  /* Border lists, grouped by d then by level, as slots. */
+  DG_CALL_GOTO(fail, DG_ALLOC(list, (size_t)K * (n_levels > 1 ? n_levels - 1 : 1) + 1));
+  int n = 0;
+  for (int d = 0; d + 1 < n_levels; ++d)
+    for (int l = d + 1; l < n_levels; ++l) {
+      s->bfirst[d][l] = n;
+      for (int k = 0; k < K; ++k) {
+        if (level[k] != l) continue;
+        int touches = 0;
+        for (int f = 0; f < 4; ++f) touches |= level[g->mesh->EToE[4 * k + f]] <= d;
+        if (touches) list[n++] = s->lay.slot[k];
+      }
+      s->bcount[d][l] = n - s->bfirst[d][l];
+    }
+  DG_CALL_GOTO(fail, dg_buffer_create(s->lay.dev, CL_MEM_READ_ONLY, (size_t)(n + 1) * sizeof(int),
+                                      list, &s->d_border));
+  const size_t bytes = 6 * s->lay.fs * s->lay.rs;
+  DG_CALL_GOTO(fail, dg_calloc(&zeros, bytes, 1));
+  cl_mem *bufs[] = {&s->d_qs, &s->d_res, &s->d_hist[0], &s->d_hist[1], &s->d_hist[2]};
+  for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; ++i)
+    DG_CALL_GOTO(fail, dg_buffer_create(s->lay.dev, CL_MEM_READ_WRITE, bytes, zeros, bufs[i]));
+  DG_CALL_GOTO(fail, build_kernels(s));
+  DG_CALL_GOTO(fail, set_static_args(s));
+  clmr *w = s;
+  s = NULL; /* dg_stepper_wrap owns it now, also when it fails */
+  DG_CALL_GOTO(fail, dg_stepper_wrap(out, &clmr_ops, w));
+fail:
+  clmr_destroy(s);
+  dg_free(&list);
+  free(zeros);
+  return st;
+fail_op:
+  dg_cl_maxwell_destroy(&op);
+  return st;
+}
