@@ -42,6 +42,19 @@ __kernel void mr_dense(__global real_t *restrict qe, __global const real_t *rest
   }
 }
 
+/* A PML level's auxiliary fields complete their AB3 step: w += c0 f0 + c1 f1 + c2 f2
+ * (dimension 1 over the DG_PML_AUX arrays of stride fs = npn; they need no evaluation copy:
+ * only their own element reads them). */
+__kernel __attribute__((reqd_work_group_size(WG1, 1, 1)))
+void mr_advance(__global real_t *restrict w, __global const real_t *restrict f0,
+                __global const real_t *restrict f1, __global const real_t *restrict f2,
+                const int fs, const int i1, const real_t c0, const real_t c1, const real_t c2) {
+  const int i = get_global_id(0);
+  if (i >= i1) return;
+  const int j = get_global_id(1) * fs + i;
+  w[j] += c0 * f0[j] + c1 * f1[j] + c2 * f2[j];
+}
+
 /* dst = src over the range: a level's new right-hand side into its history. */
 __kernel __attribute__((reqd_work_group_size(WG1, 1, 1)))
 void mr_copy(__global real_t *restrict dst, __global const real_t *restrict src, const int fs,

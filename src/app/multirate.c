@@ -13,9 +13,6 @@ dg_status run_multirate_time_step(run_state *s, double *dt_max) {
   DG_CHECK(s->size == 1, DG_ERR_INPUT,
            "%s: time_stepping.scheme \"multirate\" runs on one process only so far (%d MPI ranks)",
            c->source, s->size);
-  DG_CHECK(!s->phys->pml_K, DG_ERR_INPUT,
-           "%s: time_stepping.scheme \"multirate\" does not support a PML yet: use \"lserk4\"",
-           c->source);
   DG_CALL(DG_ALLOC(s->mr_level, s->mesh->K + 1));
   DG_CALL(dg_multirate_levels(s->phys, c->max_levels, s->mr_level, &s->mr_plan));
   *dt_max = dg_multirate_macro_dt(&s->mr_plan, c->cfl);

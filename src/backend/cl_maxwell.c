@@ -32,8 +32,9 @@ enum { HALO_ARG_Q, HALO_ARG_SLOT, HALO_ARG_BUF, HALO_ARG_N };
 enum { EN_ARG_Q, EN_ARG_FS, EN_ARG_M, EN_ARG_EW, EN_ARG_OUT, EN_ARG_KOWNED };
 enum { PML_ARG_OUT_A, PML_ARG_OUT_B, PML_ARG_C, PML_ARG_SAVED, PML_ARG_W, PML_ARG_WRES,
        PML_ARG_COEF, PML_ARG_NODE, PML_ARG_FS, PML_ARG_NPN, PML_ARG_A, PML_ARG_DT, PML_ARG_B,
-       PML_ARG_SA, PML_ARG_SB };
-enum { PMLSAVE_ARG_RES, PMLSAVE_ARG_SAVED, PMLSAVE_ARG_NODE, PMLSAVE_ARG_FS, PMLSAVE_ARG_NPN };
+       PML_ARG_SA, PML_ARG_SB, PML_ARG_JEND };
+enum { PMLSAVE_ARG_RES, PMLSAVE_ARG_SAVED, PMLSAVE_ARG_NODE, PMLSAVE_ARG_FS, PMLSAVE_ARG_NPN,
+       PMLSAVE_ARG_JEND };
 
 /* The names the templates know the host's choices by (common.cl), indexed by the enums of
  * backend/variant.h. */
@@ -79,9 +80,20 @@ struct dg_cl_maxwell {
   /* Element groups (dg_cl_maxwell_create_grouped; the multirate levels): element k lives in
    * slot slot[k] (NULL: slot k); group g occupies slots [gfirst[g], gfirst[g+1]), each start
    * aligned to the launch granularity, so every kernel can run over one group's range. */
-  int *slot;
+  int *slot, *group_of;
   int n_groups, gfirst[DG_CL_MAX_GROUPS + 1];
+  /* grouped with a PML: PML element e is at position pml_pos[e] of the device's PML node
+   * list (NULL: e), group g's PML elements at positions [pfirst[g], pfirst[g+1]) */
+  int *pml_pos;
+  int pfirst[DG_CL_MAX_GROUPS + 1];
 };
+
+/* Device index of the host's PML auxiliary value i (dg/pml.h layout a*npn + e*NP + n). */
+static size_t aux_index(const dg_cl_maxwell *op, size_t i) {
+  if (!op->pml_pos) return i;
+  const size_t npn = (size_t)op->npn, a = i / npn, r = i - a * npn, e = r / (size_t)op->NP;
+  return a * npn + (size_t)op->pml_pos[e] * op->NP + (r - e * op->NP);
+}
 
 static int slot_of(const dg_cl_maxwell *op, int k) { return op->slot ? op->slot[k] : k; }
 
@@ -281,12 +293,25 @@ static dg_status build_pml_data(dg_cl_maxwell *op) {
   void *zeros = NULL;
   op->npn = p->pml_K * Np;
   const size_t npn = (size_t)op->npn;
+  double *coef = NULL;
   DG_CALL(DG_ALLOC(node, npn));
+  if (op->slot) { /* grouped: the PML elements by group, so each group's nodes are a range */
+    int next[DG_CL_MAX_GROUPS + 1] = {0};
+    DG_CALL_GOTO(done, DG_ALLOC(op->pml_pos, p->pml_K + 1));
+    for (int e = 0; e < p->pml_K; ++e) ++next[op->group_of[p->pml_elem[e]] + 1];
+    for (int g = 0; g < op->n_groups; ++g) next[g + 1] += next[g];
+    for (int g = 0; g <= op->n_groups; ++g) op->pfirst[g] = next[g];
+    for (int e = 0; e < p->pml_K; ++e) op->pml_pos[e] = next[op->group_of[p->pml_elem[e]]]++;
+  }
   for (int e = 0; e < p->pml_K; ++e)
-    for (int n = 0; n < Np; ++n) node[(size_t)e * Np + n] = (int)dev_index(op, p->pml_elem[e], n);
+    for (int n = 0; n < Np; ++n)
+      node[(size_t)(op->pml_pos ? op->pml_pos[e] : e) * Np + n] =
+          (int)dev_index(op, p->pml_elem[e], n);
   DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_ONLY, npn * sizeof(int), node,
                                       &op->d_pnode));
-  DG_CALL_GOTO(done, upload_reals(op, p->pml_coef, DG_PML_COEFS * npn, &op->d_pcoef));
+  DG_CALL_GOTO(done, DG_ALLOC(coef, DG_PML_COEFS * npn));
+  for (size_t i = 0; i < DG_PML_COEFS * npn; ++i) coef[aux_index(op, i)] = p->pml_coef[i];
+  DG_CALL_GOTO(done, upload_reals(op, coef, DG_PML_COEFS * npn, &op->d_pcoef));
   DG_CALL_GOTO(done, dg_calloc(&zeros, DG_PML_AUX * npn, op->rs));
   DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_WRITE, DG_PML_AUX * npn * op->rs,
                                       zeros, &op->d_pw));
@@ -296,6 +321,7 @@ static dg_status build_pml_data(dg_cl_maxwell *op) {
                                       &op->d_psaved));
 done:
   dg_free(&node);
+  dg_free(&coef);
   free(zeros);
   return st;
 }
@@ -522,6 +548,7 @@ static dg_status set_static_args(dg_cl_maxwell *op) {
     DG_CALL(DG_KERNEL_ARG(k, PML_ARG_NODE, op->d_pnode));
     DG_CALL(DG_KERNEL_ARG(k, PML_ARG_FS, fs));
     DG_CALL(DG_KERNEL_ARG(k, PML_ARG_NPN, op->npn));
+    DG_CALL(DG_KERNEL_ARG(k, PML_ARG_JEND, op->npn));
   }
   if (op->k_pmlsave) {
     cl_kernel k = op->k_pmlsave;
@@ -530,6 +557,7 @@ static dg_status set_static_args(dg_cl_maxwell *op) {
     DG_CALL(DG_KERNEL_ARG(k, PMLSAVE_ARG_NODE, op->d_pnode));
     DG_CALL(DG_KERNEL_ARG(k, PMLSAVE_ARG_FS, fs));
     DG_CALL(DG_KERNEL_ARG(k, PMLSAVE_ARG_NPN, op->npn));
+    DG_CALL(DG_KERNEL_ARG(k, PMLSAVE_ARG_JEND, op->npn));
   }
   if (op->k_source) { /* the targets and the batch are set per launch */
     DG_CALL(DG_KERNEL_ARG(op->k_source, SRC_ARG_FS, fs));
@@ -605,6 +633,8 @@ dg_status dg_cl_maxwell_create_grouped(dg_cl_maxwell **out, dg_device *dev,
       op->gfirst[i + 1] = op->gfirst[i] + (count[i] + m - 1) / m * m;
     op->Kpad = op->gfirst[n_groups] > 0 ? op->gfirst[n_groups] : m;
     DG_CALL_GOTO(fail, DG_ALLOC(op->slot, op->K + 1));
+    DG_CALL_GOTO(fail, DG_ALLOC(op->group_of, op->K + 1));
+    for (int k = 0; k < op->K; ++k) op->group_of[k] = group[k];
     int next[DG_CL_MAX_GROUPS];
     for (int i = 0; i < n_groups; ++i) next[i] = op->gfirst[i];
     for (int k = 0; k < op->K; ++k) op->slot[k] = next[group[k]]++;
@@ -685,6 +715,8 @@ void dg_cl_maxwell_destroy(dg_cl_maxwell **pop) {
   for (size_t i = 0; i < sizeof hb / sizeof hb[0]; ++i) dg_buffer_release(hb[i]);
   free(op->stage);
   dg_free(&op->slot);
+  dg_free(&op->group_of);
+  dg_free(&op->pml_pos);
   dg_free(pop);
 }
 
@@ -700,7 +732,7 @@ static dg_status put_aux(dg_cl_maxwell *op, const double *w) {
   DG_CALL(dg_calloc(&buf, n, op->rs));
   DG_CALL_GOTO(done, dg_buffer_write(op->dev, op->d_pwres, 0, n * op->rs, buf));
   if (w)
-    for (size_t i = 0; i < n; ++i) put_real(op, buf, i, w[i]);
+    for (size_t i = 0; i < n; ++i) put_real(op, buf, aux_index(op, i), w[i]);
   DG_CALL_GOTO(done, dg_buffer_write(op->dev, op->d_pw, 0, n * op->rs, buf));
 done:
   free(buf);
@@ -954,7 +986,16 @@ static dg_status run_stage_range(dg_cl_maxwell *op, double ts, double a, double 
   const size_t *o2p = part ? o2 : NULL, *ofp = part ? &oflux : NULL;
   if (s1 <= s0) return DG_OK;
   const size_t gupd = 6 * op->fs, gcurl = op->fs, l1 = WG1;
-  const size_t gpml = ((size_t)op->npn + WG1 - 1) / WG1 * WG1;
+  /* the PML nodes of the range: a group's when the range is one group (grouped op) */
+  int j0 = 0, j1 = op->npn;
+  if (part && op->pml_pos)
+    for (int g = 0; g < op->n_groups; ++g)
+      if (op->gfirst[g] == s0 && op->gfirst[g + 1] == s1)
+        j0 = op->pfirst[g] * op->NP, j1 = op->pfirst[g + 1] * op->NP;
+  const size_t gpml = ((size_t)(j1 - j0) + WG1 - 1) / WG1 * WG1, opml = (size_t)j0;
+  const size_t *opp = j0 ? &opml : NULL;
+  if (op->k_pml) DG_CALL(DG_KERNEL_ARG(op->k_pml, PML_ARG_JEND, j1));
+  if (op->k_pmlsave) DG_CALL(DG_KERNEL_ARG(op->k_pmlsave, PMLSAVE_ARG_JEND, j1));
   if (t) memset(t, 0, sizeof *t);
   DG_CALL(halo_begin(op));
   if (v->path == DG_PATH_CLBLAST) { /* whole-mesh launches whatever the range */
@@ -983,7 +1024,8 @@ static dg_status run_stage_range(dg_cl_maxwell *op, double ts, double a, double 
       DG_CALL(set_real_arg(op, op->k_lift, LIFT_ARG_DT, update ? dt : 1.0));
       DG_CALL(set_real_arg(op, op->k_lift, LIFT_ARG_B, update ? b : 0.0));
     }
-    if (op->k_pmlsave) DG_CALL(run(op, op->k_pmlsave, op->name_pmlsave, 1, &gpml, &l1, t));
+    if (op->k_pmlsave && j1 > j0)
+      DG_CALL(run_at(op, op->k_pmlsave, op->name_pmlsave, 1, opp, &gpml, &l1, t));
     DG_CALL(run_at(op, op->k_lift, op->name_lift, 2, o2p, g2l, ll, t));
   }
   const int fused_update = v->path == DG_PATH_KERNELS && v->lift == DG_LIFT_FUSED_UPDATE;
@@ -1005,7 +1047,7 @@ static dg_status run_stage_range(dg_cl_maxwell *op, double ts, double a, double 
     DG_CALL(set_real_arg(op, k, PML_ARG_B, update ? b : 0.0));
     DG_CALL(set_real_arg(op, k, PML_ARG_SA, update ? dt : 1.0));
     DG_CALL(set_real_arg(op, k, PML_ARG_SB, update ? b * dt : 0.0));
-    DG_CALL(run(op, k, op->name_pml, 1, &gpml, &l1, t));
+    if (j1 > j0) DG_CALL(run_at(op, k, op->name_pml, 1, opp, &gpml, &l1, t));
   }
   if (op->k_source) {
     if (update) /* res = a res + dt (rhs - s), q += b res */
@@ -1035,7 +1077,7 @@ dg_status dg_cl_maxwell_rhs_aux(dg_cl_maxwell *op, double t, const double *q, co
     DG_CALL(dg_calloc(&buf, n, op->rs));
     st = dg_buffer_read(op->dev, op->d_pwres, 0, n * op->rs, buf);
     if (st == DG_OK)
-      for (size_t i = 0; i < n; ++i) rhs_w[i] = get_real(op, buf, i);
+      for (size_t i = 0; i < n; ++i) rhs_w[i] = get_real(op, buf, aux_index(op, i));
     free(buf);
     DG_CALL(st);
   }
@@ -1078,6 +1120,10 @@ void dg_cl_maxwell_layout(const dg_cl_maxwell *op, dg_cl_layout *l) {
   l->Kpad = op->Kpad;
   l->n_groups = op->n_groups;
   for (int i = 0; i <= op->n_groups; ++i) l->gfirst[i] = op->gfirst[i];
+  l->npn = op->npn;
+  l->w = op->d_pw;
+  l->wres = op->d_pwres;
+  for (int i = 0; i <= op->n_groups; ++i) l->pfirst[i] = op->pml_pos ? op->pfirst[i] * op->NP : 0;
   l->slot = op->slot;
 }
 

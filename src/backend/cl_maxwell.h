@@ -109,7 +109,8 @@ dg_status dg_cl_maxwell_create_grouped(dg_cl_maxwell **out, dg_device *dev,
 /* The right-hand side dq/dt at time t of the device state, computed (enqueued) for the
  * elements of group g only (the whole mesh on the CLBlast path, which has no ranges), into
  * *result, a buffer of the operator in the field layout (rhs, or res for lift=fused-update,
- * whose q is rewritten unchanged). Values outside the group are meaningless. tm: NULL, or
+ * whose q is rewritten unchanged); with a PML also dw/dt of the group's PML nodes into the
+ * layout's wres (w unchanged). Values outside the group are meaningless. tm: NULL, or
  * per-kernel times (waits for each kernel). */
 dg_status dg_cl_maxwell_rhs_group(dg_cl_maxwell *op, double t, int g, cl_mem *result,
                                   dg_cl_stage_timing *tm) DG_NODISCARD;
@@ -127,6 +128,12 @@ typedef struct {
   int VL, NP, NPP, Kpad, n_groups;
   int gfirst[DG_CL_MAX_GROUPS + 1];
   const int *slot;
+  /* PML (npn nodes, 0: none): the auxiliary fields w (DG_PML_AUX arrays of npn), their
+   * right-hand side after dg_cl_maxwell_rhs_group (wres), group g's nodes [pfirst[g],
+   * pfirst[g+1]) of each array */
+  int npn;
+  cl_mem w, wres;
+  int pfirst[DG_CL_MAX_GROUPS + 1];
 } dg_cl_layout;
 void dg_cl_maxwell_layout(const dg_cl_maxwell *op, dg_cl_layout *l);
 

@@ -15,11 +15,13 @@
 #include "device/program.h"
 #include "dg/lserk.h"
 #include "dg/multirate.h"
+#include "dg/pml.h"
 
 enum { WG = 64 };
 enum { CO_Q, CO_QE, CO_F0, CO_F1, CO_F2, CO_FS, CO_I1, CO_C0, CO_C1, CO_C2 };
 enum { DE_QE, DE_Q, DE_F0, DE_F1, DE_F2, DE_FS, DE_LIST, DE_FIRST, DE_C0, DE_C1, DE_C2 };
 enum { CP_DST, CP_SRC, CP_FS, CP_I1 };
+enum { AD_W, AD_F0, AD_F1, AD_F2, AD_FS, AD_I1, AD_C0, AD_C1, AD_C2 };
 enum { LS_Q, LS_RES, LS_F, LS_FS, LS_I1, LS_A, LS_DT, LS_B };
 
 typedef struct {
@@ -31,8 +33,9 @@ typedef struct {
    * device list at bfirst[d][l], bcount[d][l] of them */
   int bfirst[DG_CL_MAX_GROUPS][DG_CL_MAX_GROUPS], bcount[DG_CL_MAX_GROUPS][DG_CL_MAX_GROUPS];
   cl_mem d_border, d_qs, d_res, d_hist[3];
+  cl_mem d_wres, d_whist[3]; /* PML: start-up residual and history of the auxiliary fields */
   cl_program prog;
-  cl_kernel k_complete, k_dense, k_copy, k_lserk;
+  cl_kernel k_complete, k_dense, k_copy, k_lserk, k_advance;
   int head[DG_CL_MAX_GROUPS];
   int started;
   double H;
@@ -55,15 +58,35 @@ static dg_status launch(clmr *s, cl_kernel k, const size_t *off, const size_t *g
   return DG_OK;
 }
 
-/* A ranged kernel (complete, copy, lserk) over slots [s0, s1) of the 6 fields; i1 is set. */
-static dg_status launch_range(clmr *s, cl_kernel k, cl_uint i1_arg, int s0, int s1,
-                              double *acc) {
-  if (s1 <= s0) return DG_OK;
-  const size_t i0 = (size_t)s0 * s->lay.NPP, n = (size_t)(s1 - s0) * s->lay.NPP;
-  const size_t off[2] = {i0, 0}, g[2] = {(n + WG - 1) / WG * WG, 6}, l[2] = {WG, 1};
-  const int i1 = (int)(i0 + n);
-  DG_CALL(DG_KERNEL_ARG(k, i1_arg, i1));
+/* A ranged kernel (complete, copy, lserk, advance) over items [i0, i1) of nf arrays of stride
+ * fs (arguments fs_arg and i1_arg are set). */
+static dg_status launch_items(clmr *s, cl_kernel k, cl_uint fs_arg, cl_uint i1_arg, size_t i0,
+                              size_t i1, int fs, int nf, double *acc) {
+  if (i1 <= i0) return DG_OK;
+  const size_t n = i1 - i0;
+  const size_t off[2] = {i0, 0}, g[2] = {(n + WG - 1) / WG * WG, (size_t)nf}, l[2] = {WG, 1};
+  const int end = (int)i1;
+  DG_CALL(DG_KERNEL_ARG(k, fs_arg, fs));
+  DG_CALL(DG_KERNEL_ARG(k, i1_arg, end));
   DG_CALL(launch(s, k, off, g, l, acc));
+  return DG_OK;
+}
+
+/* The same over element slots [s0, s1) of the 6 fields. */
+static dg_status launch_range(clmr *s, cl_kernel k, cl_uint fs_arg, cl_uint i1_arg, int s0,
+                              int s1, double *acc) {
+  const size_t NPP = (size_t)s->lay.NPP;
+  DG_CALL(launch_items(s, k, fs_arg, i1_arg, (size_t)s0 * NPP, (size_t)s1 * NPP, (int)s->lay.fs,
+                       6, acc));
+  return DG_OK;
+}
+
+/* The same over level l's PML nodes (l < 0: all) of the DG_PML_AUX auxiliary arrays. */
+static dg_status launch_pml(clmr *s, cl_kernel k, cl_uint fs_arg, cl_uint i1_arg, int l,
+                            double *acc) {
+  if (!s->lay.npn) return DG_OK;
+  const int j0 = l < 0 ? 0 : s->lay.pfirst[l], j1 = l < 0 ? s->lay.npn : s->lay.pfirst[l + 1];
+  DG_CALL(launch_items(s, k, fs_arg, i1_arg, (size_t)j0, (size_t)j1, s->lay.npn, DG_PML_AUX, acc));
   return DG_OK;
 }
 
@@ -86,7 +109,16 @@ static dg_status complete_level(clmr *s, int l, double h0) {
   DG_CALL(real_arg(s, s->k_complete, CO_C0, h * 23.0 / 12));
   DG_CALL(real_arg(s, s->k_complete, CO_C1, h * -16.0 / 12));
   DG_CALL(real_arg(s, s->k_complete, CO_C2, h * 5.0 / 12));
-  DG_CALL(launch_range(s, s->k_complete, CO_I1, s0, s1, s->prof ? &s->prof->ab_s[l] : NULL));
+  DG_CALL(launch_range(s, s->k_complete, CO_FS, CO_I1, s0, s1, s->prof ? &s->prof->ab_s[l] : NULL));
+  if (s->lay.npn) {
+    cl_kernel k = s->k_advance;
+    for (int i = 0; i < 3; ++i)
+      DG_CALL(DG_KERNEL_ARG(k, AD_F0 + (cl_uint)i, s->d_whist[(s->head[l] + i) % 3]));
+    DG_CALL(real_arg(s, k, AD_C0, h * 23.0 / 12));
+    DG_CALL(real_arg(s, k, AD_C1, h * -16.0 / 12));
+    DG_CALL(real_arg(s, k, AD_C2, h * 5.0 / 12));
+    DG_CALL(launch_pml(s, k, AD_FS, AD_I1, l, s->prof ? &s->prof->ab_s[l] : NULL));
+  }
   return DG_OK;
 }
 
@@ -102,7 +134,12 @@ static dg_status evaluate_level(clmr *s, int l, double t) {
   if (s->prof) s->prof->rhs_s[l] += 1e-9 * (double)tm.total_ns, s->prof->evals[l] += s->n_elems[l];
   DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_DST, s->d_hist[s->head[l]]));
   DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_SRC, F));
-  DG_CALL(launch_range(s, s->k_copy, CP_I1, s0, s1, s->prof ? &s->prof->ab_s[l] : NULL));
+  DG_CALL(launch_range(s, s->k_copy, CP_FS, CP_I1, s0, s1, s->prof ? &s->prof->ab_s[l] : NULL));
+  if (s->lay.npn) {
+    DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_DST, s->d_whist[s->head[l]]));
+    DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_SRC, s->lay.wres));
+    DG_CALL(launch_pml(s, s->k_copy, CP_FS, CP_I1, l, s->prof ? &s->prof->ab_s[l] : NULL));
+  }
   if (s->evals) *s->evals += s->n_elems[l];
   return DG_OK;
 }
@@ -158,13 +195,27 @@ static dg_status lserk_macro_step(clmr *s, double t, double H) {
           level_range(s, l, &s0, &s1);
           DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_DST, s->d_hist[slot]));
           DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_SRC, F));
-          DG_CALL(launch_range(s, s->k_copy, CP_I1, s0, s1, NULL));
+          DG_CALL(launch_range(s, s->k_copy, CP_FS, CP_I1, s0, s1, NULL));
+          if (s->lay.npn) {
+            DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_DST, s->d_whist[slot]));
+            DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_SRC, s->lay.wres));
+            DG_CALL(launch_pml(s, s->k_copy, CP_FS, CP_I1, l, NULL));
+          }
         }
-      DG_CALL(DG_KERNEL_ARG(s->k_lserk, LS_F, F));
-      DG_CALL(real_arg(s, s->k_lserk, LS_A, dg_lserk_a[st]));
-      DG_CALL(real_arg(s, s->k_lserk, LS_DT, h0));
-      DG_CALL(real_arg(s, s->k_lserk, LS_B, dg_lserk_b[st]));
-      DG_CALL(launch_range(s, s->k_lserk, LS_I1, 0, s->lay.Kpad, NULL));
+      cl_kernel k = s->k_lserk;
+      DG_CALL(DG_KERNEL_ARG(k, LS_Q, s->lay.q));
+      DG_CALL(DG_KERNEL_ARG(k, LS_RES, s->d_res));
+      DG_CALL(DG_KERNEL_ARG(k, LS_F, F));
+      DG_CALL(real_arg(s, k, LS_A, dg_lserk_a[st]));
+      DG_CALL(real_arg(s, k, LS_DT, h0));
+      DG_CALL(real_arg(s, k, LS_B, dg_lserk_b[st]));
+      DG_CALL(launch_range(s, k, LS_FS, LS_I1, 0, s->lay.Kpad, NULL));
+      if (s->lay.npn) { /* the auxiliary fields by the same stage */
+        DG_CALL(DG_KERNEL_ARG(k, LS_Q, s->lay.w));
+        DG_CALL(DG_KERNEL_ARG(k, LS_RES, s->d_wres));
+        DG_CALL(DG_KERNEL_ARG(k, LS_F, s->lay.wres));
+        DG_CALL(launch_pml(s, k, LS_FS, LS_I1, -1, NULL));
+      }
     }
   }
   return DG_OK;
@@ -216,10 +267,12 @@ static void clmr_destroy(void *impl) {
   clmr *s = impl;
   if (!s) return;
   dg_cl_maxwell_destroy(&s->op);
-  cl_kernel *ks[] = {&s->k_complete, &s->k_dense, &s->k_copy, &s->k_lserk};
+  cl_kernel *ks[] = {&s->k_complete, &s->k_dense, &s->k_copy, &s->k_lserk, &s->k_advance};
   for (size_t i = 0; i < sizeof ks / sizeof ks[0]; ++i) dg_kernel_release(ks[i]);
   dg_program_release(&s->prog);
-  cl_mem *bs[] = {&s->d_border, &s->d_qs, &s->d_res, &s->d_hist[0], &s->d_hist[1], &s->d_hist[2]};
+  cl_mem *bs[] = {&s->d_border,   &s->d_qs,       &s->d_res,      &s->d_hist[0],
+                  &s->d_hist[1],  &s->d_hist[2],  &s->d_wres,     &s->d_whist[0],
+                  &s->d_whist[1], &s->d_whist[2]};
   for (size_t i = 0; i < sizeof bs / sizeof bs[0]; ++i) dg_buffer_release(bs[i]);
   dg_free(&s);
 }
@@ -252,6 +305,7 @@ static dg_status build_kernels(clmr *s) {
   DG_CALL_GOTO(done, dg_kernel_create(s->prog, "mr_dense", &s->k_dense));
   DG_CALL_GOTO(done, dg_kernel_create(s->prog, "mr_copy", &s->k_copy));
   DG_CALL_GOTO(done, dg_kernel_create(s->prog, "mr_lserk", &s->k_lserk));
+  DG_CALL_GOTO(done, dg_kernel_create(s->prog, "mr_advance", &s->k_advance));
 done:
   dg_free(&src);
   return st;
@@ -266,10 +320,7 @@ static dg_status set_static_args(clmr *s) {
   DG_CALL(DG_KERNEL_ARG(s->k_dense, DE_Q, s->d_qs));
   DG_CALL(DG_KERNEL_ARG(s->k_dense, DE_FS, fs));
   DG_CALL(DG_KERNEL_ARG(s->k_dense, DE_LIST, s->d_border));
-  DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_FS, fs));
-  DG_CALL(DG_KERNEL_ARG(s->k_lserk, LS_Q, s->lay.q));
-  DG_CALL(DG_KERNEL_ARG(s->k_lserk, LS_RES, s->d_res));
-  DG_CALL(DG_KERNEL_ARG(s->k_lserk, LS_FS, fs));
+  if (s->lay.npn) DG_CALL(DG_KERNEL_ARG(s->k_advance, AD_W, s->lay.w));
   return DG_OK;
 }
 
@@ -292,8 +343,6 @@ dg_status dg_stepper_cl_multirate_create(dg_stepper **out, dg_cl_maxwell *op, co
                           s->lay.slot,
                 DG_ERR_INPUT, "OpenCL multirate: the operator must be grouped by the %d levels "
                 "(dg_cl_maxwell_create_grouped)", n_levels);
-  DG_CHECK_GOTO(fail, !phys->pml_K, DG_ERR_UNSUPPORTED,
-                "OpenCL multirate: a PML is not supported yet (use lserk4)");
   s->L = n_levels;
   s->M = 1 << (n_levels - 1);
   s->H = -1;
@@ -333,6 +382,15 @@ dg_status dg_stepper_cl_multirate_create(dg_stepper **out, dg_cl_maxwell *op, co
   cl_mem *bufs[] = {&s->d_qs, &s->d_res, &s->d_hist[0], &s->d_hist[1], &s->d_hist[2]};
   for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; ++i)
     DG_CALL_GOTO(fail, dg_buffer_create(s->lay.dev, CL_MEM_READ_WRITE, bytes, zeros, bufs[i]));
+  if (s->lay.npn) {
+    const size_t wbytes = DG_PML_AUX * (size_t)s->lay.npn * s->lay.rs;
+    free(zeros);
+    zeros = NULL;
+    DG_CALL_GOTO(fail, dg_calloc(&zeros, wbytes, 1));
+    cl_mem *wb[] = {&s->d_wres, &s->d_whist[0], &s->d_whist[1], &s->d_whist[2]};
+    for (size_t i = 0; i < sizeof wb / sizeof wb[0]; ++i)
+      DG_CALL_GOTO(fail, dg_buffer_create(s->lay.dev, CL_MEM_READ_WRITE, wbytes, zeros, wb[i]));
+  }
   DG_CALL_GOTO(fail, build_kernels(s));
   DG_CALL_GOTO(fail, set_static_args(s));
   clmr *w = s;

@@ -23,7 +23,7 @@ typedef struct {
  * evaluation (borrowed). dg_stepper_step(t, H) advances one macro step H; the first two after
  * put_state (or a change of H) are global LSERK4 at H / 2^(n_levels-1). profile: when not
  * NULL, every kernel is waited for and its time added there (slow; for dgtd bench). One
- * process, no PML. */
+ * process (a PML's auxiliary fields step with their element's level). */
 dg_status dg_stepper_cl_multirate_create(dg_stepper **out, dg_cl_maxwell *op, const int *level,
                                          int n_levels, long long *evals,
                                          dg_cl_mr_profile *profile) DG_NODISCARD;

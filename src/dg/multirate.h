@@ -32,6 +32,9 @@ enum { DG_MR_MAX_LEVELS = 12 };
 
 /* The finest MRAB3 step as a fraction of the LSERK4 step rule (dg_maxwell_dt). */
 #define DG_MRAB3_CFL 0.115
+/* In a PML element the finest step also keeps h beta <= DG_MRAB3_PML (beta the element's
+ * largest filter rate; AB3 is stable to 6/11 on the negative real axis). */
+#define DG_MRAB3_PML 0.3
 
 typedef struct {
   int n_levels;                 /* levels in use, 1..max_levels */
