@@ -79,3 +79,44 @@ void mr_lserk(__global real_t *restrict q, __global real_t *restrict res,
   res[j] = r;
   q[j] += b * r;
 }
+
+/* ---- all due levels in one launch ----
+ * The due levels 0..d are contiguous in the layout (and in the PML node list), so one launch
+ * covers them; each item finds its level from bnd (the levels' first items, bnd[l] <= i <
+ * bnd[l+1], ascending) and its history from heads (2 bits per level: the buffer f0_l of its
+ * latest evaluation; f_j of level l is hist[(f0_l + j b_l) % 3] of h0, h1, h2, b_l = 2 for
+ * even l, 1 for odd l, as src/backend/cl_multirate.c explains). Level l's step is 2^l h_0, so
+ * c0..c2 come times h_0 and are scaled here. */
+
+/* The level of item i (i >= bnd[0]). */
+int mr_level_of(__global const int *bnd, int i) {
+  int l = 0;
+  while (i >= bnd[l + 1]) ++l;
+  return l;
+}
+
+/* The history buffer j steps back of level l. */
+__global const real_t *mr_hist(__global const real_t *h0, __global const real_t *h1,
+                               __global const real_t *h2, int heads, int l, int j) {
+  int s = ((heads >> (2 * l)) & 3) + j * ((l & 1) ? 1 : 2);
+  while (s >= 3) s -= 3;
+  return s == 0 ? h0 : s == 1 ? h1 : h2;
+}
+
+__kernel __attribute__((reqd_work_group_size(WG1, 1, 1)))
+void mr_complete_levels(__global real_t *restrict q, __global real_t *restrict qe,
+                        __global const real_t *restrict h0, __global const real_t *restrict h1,
+                        __global const real_t *restrict h2, const int fs, const int i1,
+                        __global const int *restrict bnd, const int heads, const real_t c0,
+                        const real_t c1, const real_t c2) {
+  const int i = get_global_id(0);
+  if (i >= i1) return;
+  const int l = mr_level_of(bnd, i);
+  const int j = get_global_id(1) * fs + i;
+  const real_t h = (real_t)(1 << l);
+  const real_t r = q[j] + h * (c0 * mr_hist(h0, h1, h2, heads, l, 0)[j] +
+                               c1 * mr_hist(h0, h1, h2, heads, l, 1)[j] +
+                               c2 * mr_hist(h0, h1, h2, heads, l, 2)[j]);
+  q[j] = r;
+  if (qe) qe[j] = r;
+}

@@ -630,8 +630,20 @@ dg_status dg_cl_maxwell_create_grouped(dg_cl_maxwell **out, dg_device *dev,
     }
     op->n_groups = n_groups;
     for (int i = 0; i < n_groups; ++i)
-      op->gfirst[i + 1] = op->gfirst[i] + (count[i] + m - 1) / m * m;
-    op->Kpad = op->gfirst[n_groups] > 0 ? op->gfirst[n_groups] : m;
+    {
+      /* A group starts at a whole work-group of the volume and lift kernels; the flux
+       * kernel's launch over a group is rounded up to whole work-groups (it then computes
+       * some fluxes of the next group, which are scratch), so the layout ends with m spare
+       * slots, and Kpad stays a multiple of m for the whole-mesh launches. */
+      int a = op->VL;
+      if (v->path == DG_PATH_KERNELS) {
+        if (op->VL * v->kb > a) a = op->VL * v->kb;
+        if (op->VL * v->lkb > a) a = op->VL * v->lkb;
+      }
+      for (int i = 0; i < n_groups; ++i)
+        op->gfirst[i + 1] = op->gfirst[i] + (count[i] + a - 1) / a * a;
+    }
+    op->Kpad = (op->gfirst[n_groups] + m - 1) / m * m + m;
     DG_CALL_GOTO(fail, DG_ALLOC(op->slot, op->K + 1));
     DG_CALL_GOTO(fail, DG_ALLOC(op->group_of, op->K + 1));
     for (int k = 0; k < op->K; ++k) op->group_of[k] = group[k];
@@ -833,7 +845,8 @@ static dg_status set_real16_arg(const dg_cl_maxwell *op, cl_kernel k, cl_uint i,
 /* The point sources at time t (source.cl): out_a -= sa g P and out_b -= sb g P, in batches
  * of SRC_BATCH sources. */
 static dg_status apply_sources(dg_cl_maxwell *op, double t, cl_mem out_a, double sa,
-                               cl_mem out_b, double sb, dg_cl_stage_timing *tm) {
+                               cl_mem out_b, double sb, int s0, int s1,
+                               dg_cl_stage_timing *tm) {
   const dg_maxwell *p = op->phys;
   const size_t l1 = WG1, g1 = (size_t)(3 * op->NP + WG1 - 1) / WG1 * WG1;
   cl_kernel k = op->k_source;
@@ -843,7 +856,9 @@ static dg_status apply_sources(dg_cl_maxwell *op, double t, cl_mem out_a, double
     const int count = p->n_sources - first < SRC_BATCH ? p->n_sources - first : SRC_BATCH;
     double ga[SRC_BATCH] = {0}, gb[SRC_BATCH] = {0};
     for (int s = 0; s < count; ++s) {
-      const double g = dg_pulse_eval(&p->sources[first + s].pulse, t);
+      /* a source outside the slots [s0, s1) gets g = 0: its buffers keep their values */
+      const int k = slot_of(op, p->sources[first + s].elem);
+      const double g = k >= s0 && k < s1 ? dg_pulse_eval(&p->sources[first + s].pulse, t) : 0;
       ga[s] = sa * g;
       gb[s] = sb * g;
     }
@@ -943,11 +958,12 @@ static dg_status halo_end(dg_cl_maxwell *op) {
  * (a, dt, b) = (0, 1, 0) and leaves the result in res. Point sources come last, as a
  * correction of whichever buffer holds the result. */
 static dg_status run_stage_range(dg_cl_maxwell *op, double ts, double a, double dt, double b,
-                                 int update, int s0, int s1, dg_cl_stage_timing *t);
+                                 int update, int s0, int s1, cl_mem out, cl_mem wout,
+                                 dg_cl_stage_timing *t);
 
 static dg_status run_stage(dg_cl_maxwell *op, double ts, double a, double dt, double b,
                            int update, dg_cl_stage_timing *t) {
-  DG_CALL(run_stage_range(op, ts, a, dt, b, update, 0, op->Kpad, t));
+  DG_CALL(run_stage_range(op, ts, a, dt, b, update, 0, op->Kpad, NULL, NULL, t));
   return DG_OK;
 }
 
@@ -966,11 +982,28 @@ static dg_status run_at(dg_cl_maxwell *op, cl_kernel k, const char *name, cl_uin
   return DG_OK;
 }
 
+/* Point the kernels' result at buffer r (the right-hand side alone: rhs, or res for the
+ * fused lift-update) and the PML's dw/dt at wr. */
+static dg_status set_result(dg_cl_maxwell *op, cl_mem r, cl_mem wr) {
+  if (op->v.lift == DG_LIFT_FUSED_UPDATE) {
+    DG_CALL(DG_KERNEL_ARG(op->k_lift, LIFT_ARG_RES, r));
+    if (op->k_pmlsave) DG_CALL(DG_KERNEL_ARG(op->k_pmlsave, PMLSAVE_ARG_RES, r));
+  } else {
+    DG_CALL(DG_KERNEL_ARG(op->k_volume, VOL_ARG_RHS, r));
+    DG_CALL(DG_KERNEL_ARG(op->k_lift, LIFT_ARG_RHS, r));
+  }
+  if (op->k_pml) DG_CALL(DG_KERNEL_ARG(op->k_pml, PML_ARG_WRES, wr));
+  return DG_OK;
+}
+
 /* One RK stage over the element slots [s0, s1) (whole groups, or 0..Kpad: all of them).
- * The volume, flux and lift kernels run over the range only; the rest (CLBlast path,
- * update, PML, sources) over everything, which leaves the range's result as it would be. */
+ * The volume, flux and lift kernels, the PML and the point sources act on the range only;
+ * the rest (CLBlast path, update) on everything, which leaves the range's result as it would
+ * be. out (update = 0, kernels path only): the right-hand side goes into out rather than
+ * rhs/res, and with a PML dw/dt into wout; nothing outside the range is written there. */
 static dg_status run_stage_range(dg_cl_maxwell *op, double ts, double a, double dt, double b,
-                                 int update, int s0, int s1, dg_cl_stage_timing *t) {
+                                 int update, int s0, int s1, cl_mem out, cl_mem wout,
+                                 dg_cl_stage_timing *t) {
   const dg_variant *v = &op->v;
   const int part = s0 != 0 || s1 != op->Kpad;
   const size_t b0 = (size_t)s0 / (size_t)op->VL, nb = (size_t)(s1 - s0) / (size_t)op->VL;
@@ -981,17 +1014,28 @@ static dg_status run_stage_range(dg_cl_maxwell *op, double ts, double a, double 
   const int vw = v->path == DG_PATH_KERNELS && v->work == DG_WORK_VEC ? v->vw : 1;
   /* flux=face: one work-item per face of a block (flux.cl) */
   const int fface = v->path == DG_PATH_KERNELS && v->flux == DG_FLUX_FACE;
-  const size_t gflux = fface ? 4 * nb : nb * op->VL * op->FLUXP / (size_t)vw;
+  const size_t gflux0 = fface ? 4 * nb : nb * op->VL * op->FLUXP / (size_t)vw;
+  const size_t gflux = (gflux0 + WG1 - 1) / WG1 * WG1; /* see dg_cl_maxwell_create_grouped */
   const size_t oflux = fface ? 4 * b0 : b0 * op->VL * op->FLUXP / (size_t)vw;
   const size_t *o2p = part ? o2 : NULL, *ofp = part ? &oflux : NULL;
   if (s1 <= s0) return DG_OK;
+  DG_CHECK(!out || (!update && v->path == DG_PATH_KERNELS && (wout || !op->k_pml)),
+           DG_ERR_INTERNAL, "stage result buffer: the right-hand side alone, kernels path");
+  const int fused_update = v->path == DG_PATH_KERNELS && v->lift == DG_LIFT_FUSED_UPDATE;
+  const cl_mem R = out ? out : fused_update ? op->d_res : op->d_rhs;
+  if (out) DG_CALL(set_result(op, out, wout));
   const size_t gupd = 6 * op->fs, gcurl = op->fs, l1 = WG1;
   /* the PML nodes of the range: a group's when the range is one group (grouped op) */
   int j0 = 0, j1 = op->npn;
-  if (part && op->pml_pos)
-    for (int g = 0; g < op->n_groups; ++g)
-      if (op->gfirst[g] == s0 && op->gfirst[g + 1] == s1)
-        j0 = op->pfirst[g] * op->NP, j1 = op->pfirst[g + 1] * op->NP;
+  if (part && op->pml_pos) { /* groups [g0, g1) with gfirst[g0] = s0, gfirst[g1] = s1 */
+    int g0 = -1, g1 = -1;
+    for (int g = 0; g <= op->n_groups; ++g) {
+      if (g0 < 0 && op->gfirst[g] == s0) g0 = g;
+      if (op->gfirst[g] == s1) g1 = g;
+    }
+    DG_CHECK(g0 >= 0 && g1 >= g0, DG_ERR_INTERNAL, "stage range %d..%d is not whole groups", s0, s1);
+    j0 = op->pfirst[g0] * op->NP, j1 = op->pfirst[g1] * op->NP;
+  }
   const size_t gpml = ((size_t)(j1 - j0) + WG1 - 1) / WG1 * WG1, opml = (size_t)j0;
   const size_t *opp = j0 ? &opml : NULL;
   if (op->k_pml) DG_CALL(DG_KERNEL_ARG(op->k_pml, PML_ARG_JEND, j1));
@@ -999,14 +1043,14 @@ static dg_status run_stage_range(dg_cl_maxwell *op, double ts, double a, double 
   if (t) memset(t, 0, sizeof *t);
   DG_CALL(halo_begin(op));
   if (v->path == DG_PATH_CLBLAST) { /* whole-mesh launches whatever the range */
-    const size_t gflux0 = op->ffs;
+    const size_t gfull = op->ffs;
     DG_CALL(gemm(op, 3 * (size_t)op->NPP, 6 * (size_t)op->Kpad, (size_t)op->NP, op->d_Dall,
                  (size_t)op->NP, op->d_q, (size_t)op->NPP, 0.0, op->d_D, 3 * (size_t)op->NPP,
                  "gemm_volume", t));
     DG_CALL(run(op, op->k_curl, op->name_curl, 1, &gcurl, &l1, t));
     DG_CALL(halo_end(op));
     if (op->pw) DG_CALL(set_real_arg(op, op->k_flux, FLUX_ARG_T, ts));
-    DG_CALL(run(op, op->k_flux, op->name_flux, 1, &gflux0, &l1, t));
+    DG_CALL(run(op, op->k_flux, op->name_flux, 1, &gfull, &l1, t));
     DG_CALL(gemm(op, (size_t)op->NP, 6 * (size_t)op->Kpad, 4 * (size_t)op->NFP, op->d_LIFTrm,
                  4 * (size_t)op->NFP, op->d_flux, (size_t)op->FLUXP, 1.0, op->d_rhs,
                  (size_t)op->NPP, "gemm_lift", t));
@@ -1028,7 +1072,6 @@ static dg_status run_stage_range(dg_cl_maxwell *op, double ts, double a, double 
       DG_CALL(run_at(op, op->k_pmlsave, op->name_pmlsave, 1, opp, &gpml, &l1, t));
     DG_CALL(run_at(op, op->k_lift, op->name_lift, 2, o2p, g2l, ll, t));
   }
-  const int fused_update = v->path == DG_PATH_KERNELS && v->lift == DG_LIFT_FUSED_UPDATE;
   if (update && !fused_update) {
     DG_CALL(set_real_arg(op, op->k_update, UPD_ARG_A, a));
     DG_CALL(set_real_arg(op, op->k_update, UPD_ARG_DT, dt));
@@ -1037,10 +1080,10 @@ static dg_status run_stage_range(dg_cl_maxwell *op, double ts, double a, double 
   }
   if (op->k_pml) { /* corrects the stage on the PML nodes, before the point sources */
     cl_kernel k = op->k_pml;
-    const cl_mem out_a = update ? op->d_res : fused_update ? op->d_res : op->d_rhs;
+    const cl_mem out_a = update ? op->d_res : R;
     DG_CALL(DG_KERNEL_ARG(k, PML_ARG_OUT_A, out_a));
     DG_CALL(DG_KERNEL_ARG(k, PML_ARG_OUT_B, op->d_q));
-    const cl_mem cbuf = fused_update ? op->d_res : op->d_rhs;
+    const cl_mem cbuf = update ? (fused_update ? op->d_res : op->d_rhs) : R;
     DG_CALL(DG_KERNEL_ARG(k, PML_ARG_C, cbuf));
     DG_CALL(set_real_arg(op, k, PML_ARG_A, update ? a : 0.0));
     DG_CALL(set_real_arg(op, k, PML_ARG_DT, update ? dt : 1.0));
@@ -1051,10 +1094,11 @@ static dg_status run_stage_range(dg_cl_maxwell *op, double ts, double a, double 
   }
   if (op->k_source) {
     if (update) /* res = a res + dt (rhs - s), q += b res */
-      DG_CALL(apply_sources(op, ts, op->d_res, dt, op->d_q, b * dt, t));
+      DG_CALL(apply_sources(op, ts, op->d_res, dt, op->d_q, b * dt, s0, s1, t));
     else        /* the result holds rhs; q is left as it is (times 0) */
-      DG_CALL(apply_sources(op, ts, fused_update ? op->d_res : op->d_rhs, 1.0, op->d_q, 0.0, t));
+      DG_CALL(apply_sources(op, ts, R, 1.0, op->d_q, 0.0, s0, s1, t));
   }
+  if (out) DG_CALL(set_result(op, fused_update ? op->d_res : op->d_rhs, op->d_pwres));
   return DG_OK;
 }
 
@@ -1092,12 +1136,30 @@ dg_status dg_cl_maxwell_step(dg_cl_maxwell *op, double t, double dt) {
 
 dg_status dg_cl_maxwell_rhs_group(dg_cl_maxwell *op, double t, int g, cl_mem *result,
                                    dg_cl_stage_timing *tm) {
-  const int s0 = op->n_groups ? op->gfirst[g] : 0, s1 = op->n_groups ? op->gfirst[g + 1] : op->Kpad;
-  DG_CHECK(g >= 0 && g < (op->n_groups ? op->n_groups : 1), DG_ERR_INPUT,
-           "OpenCL operator: no element group %d", g);
-  DG_CALL(run_stage_range(op, t, 0, 1, 0, 0, s0, s1, tm));
+  DG_CALL(dg_cl_maxwell_rhs_groups(op, t, g, g + 1, result, tm));
+  return DG_OK;
+}
+
+dg_status dg_cl_maxwell_rhs_groups(dg_cl_maxwell *op, double t, int g0, int g1, cl_mem *result,
+                                   dg_cl_stage_timing *tm) {
+  const int ng = op->n_groups ? op->n_groups : 1;
+  DG_CHECK(g0 >= 0 && g0 < g1 && g1 <= ng, DG_ERR_INPUT,
+           "OpenCL operator: no element groups %d..%d", g0, g1 - 1);
+  const int s0 = op->n_groups ? op->gfirst[g0] : 0, s1 = op->n_groups ? op->gfirst[g1] : op->Kpad;
+  DG_CALL(run_stage_range(op, t, 0, 1, 0, 0, s0, s1, NULL, NULL, tm));
   const int in_res = op->v.path == DG_PATH_KERNELS && op->v.lift == DG_LIFT_FUSED_UPDATE;
   *result = in_res ? op->d_res : op->d_rhs;
+  return DG_OK;
+}
+
+dg_status dg_cl_maxwell_rhs_groups_into(dg_cl_maxwell *op, double t, int g0, int g1, cl_mem out,
+                                        cl_mem wout) {
+  DG_CHECK(op->n_groups && g0 >= 0 && g0 < g1 && g1 <= op->n_groups, DG_ERR_INPUT,
+           "OpenCL operator: no element groups %d..%d", g0, g1 - 1);
+  DG_CHECK(op->v.path == DG_PATH_KERNELS, DG_ERR_UNSUPPORTED,
+           "OpenCL operator: the CLBlast path writes the whole mesh's right-hand side");
+  DG_CALL(run_stage_range(op, t, 0, 1, 0, 0, op->gfirst[g0], op->gfirst[g1], out,
+                          op->npn ? wout : NULL, NULL));
   return DG_OK;
 }
 

@@ -114,6 +114,15 @@ dg_status dg_cl_maxwell_create_grouped(dg_cl_maxwell **out, dg_device *dev,
  * per-kernel times (waits for each kernel). */
 dg_status dg_cl_maxwell_rhs_group(dg_cl_maxwell *op, double t, int g, cl_mem *result,
                                   dg_cl_stage_timing *tm) DG_NODISCARD;
+/* The same for the groups g0..g1-1 together (contiguous slots: one launch of each kernel). */
+dg_status dg_cl_maxwell_rhs_groups(dg_cl_maxwell *op, double t, int g0, int g1, cl_mem *result,
+                                   dg_cl_stage_timing *tm) DG_NODISCARD;
+/* The same written into out (a field-layout buffer of the operator's size) and, with a PML,
+ * dw/dt into wout (DG_PML_AUX npn reals): only the groups' slots and PML nodes are written
+ * there. The kernels path only (DG_ERR_UNSUPPORTED for CLBlast, whose GEMMs write the whole
+ * mesh). */
+dg_status dg_cl_maxwell_rhs_groups_into(dg_cl_maxwell *op, double t, int g0, int g1, cl_mem out,
+                                        cl_mem wout) DG_NODISCARD;
 /* The same for the whole mesh. */
 dg_status dg_cl_maxwell_rhs_all(dg_cl_maxwell *op, double t, cl_mem *result) DG_NODISCARD;
 

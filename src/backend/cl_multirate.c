@@ -2,7 +2,11 @@
  * reference (dg/stepper_multirate.c), with buffers in the operator's field layout:
  *   qe = the operator's state buffer (what the Maxwell kernels read), the evaluation state;
  *   qs = the state at each element's step start (the reference's q);
- *   hist[3] = the RHS history, f_i of level l in hist[(head[l] + i) % 3] on l's slots;
+ *   hist[3] = the RHS history, indexed by the global sub-step c (multiples of h_0 since the
+ *     AB3 start) mod 3: every level due at c evaluates into hist[c % 3] (directly, as the
+ *     kernels' result buffer), so levels due together share one launch. Level l's last three
+ *     evaluations, at c, c - 2^l, c - 2^(l+1), sit in distinct buffers since 2^l mod 3 is
+ *     1 or 2: f_j of level l is hist[(f0[l] + j b_l) % 3], b_l = 2 for even l, 1 for odd l;
  *   res = the start-up LSERK4 residual.
  * Between macro steps qe = qs, so get_state, put_state and energy are the operator's. */
 #include "backend/cl_multirate.h"
@@ -11,6 +15,7 @@
 
 #include "codegen/codegen.h"
 #include "core/alloc.h"
+#include "core/clock.h"
 #include "device/binary_cache.h"
 #include "device/program.h"
 #include "dg/lserk.h"
@@ -22,6 +27,7 @@ enum { CO_Q, CO_QE, CO_F0, CO_F1, CO_F2, CO_FS, CO_I1, CO_C0, CO_C1, CO_C2 };
 enum { DE_QE, DE_Q, DE_F0, DE_F1, DE_F2, DE_FS, DE_LIST, DE_FIRST, DE_C0, DE_C1, DE_C2 };
 enum { CP_DST, CP_SRC, CP_FS, CP_I1 };
 enum { AD_W, AD_F0, AD_F1, AD_F2, AD_FS, AD_I1, AD_C0, AD_C1, AD_C2 };
+enum { CL_Q, CL_QE, CL_H0, CL_H1, CL_H2, CL_FS, CL_I1, CL_BND, CL_HEADS, CL_C0, CL_C1, CL_C2 };
 enum { LS_Q, LS_RES, LS_F, LS_FS, LS_I1, LS_A, LS_DT, LS_B };
 
 typedef struct {
@@ -35,8 +41,11 @@ typedef struct {
   cl_mem d_border, d_qs, d_res, d_hist[3];
   cl_mem d_wres, d_whist[3]; /* PML: start-up residual and history of the auxiliary fields */
   cl_program prog;
-  cl_kernel k_complete, k_dense, k_copy, k_lserk, k_advance;
-  int head[DG_CL_MAX_GROUPS];
+  cl_kernel k_complete, k_dense, k_copy, k_lserk, k_advance, k_complete_lv;
+  cl_mem d_bnd_f, d_bnd_p; /* the levels' first items: field nodes, PML nodes (L + 1 each) */
+  int f0[DG_CL_MAX_GROUPS]; /* the history buffer of each level's latest evaluation */
+  int cbase;                /* the global sub-step at the macro step's start, mod 3 */
+  int direct;               /* the kernels evaluate into the history (not on CLBlast) */
   int started;
   double H;
   long long *evals;
@@ -95,9 +104,12 @@ static void level_range(const clmr *s, int l, int *s0, int *s1) {
   *s1 = s->lay.gfirst[l + 1];
 }
 
+/* The history buffer of level l's evaluation j steps back. */
+static int hidx(const clmr *s, int l, int j) { return (s->f0[l] + j * (l & 1 ? 1 : 2)) % 3; }
+
 /* Point the three history arguments of k (from index a0) at level l's f0, f1, f2. */
 static dg_status hist_args(clmr *s, cl_kernel k, cl_uint a0, int l) {
-  for (int i = 0; i < 3; ++i) DG_CALL(DG_KERNEL_ARG(k, a0 + (cl_uint)i, s->d_hist[(s->head[l] + i) % 3]));
+  for (int i = 0; i < 3; ++i) DG_CALL(DG_KERNEL_ARG(k, a0 + (cl_uint)i, s->d_hist[hidx(s, l, i)]));
   return DG_OK;
 }
 
@@ -113,7 +125,7 @@ static dg_status complete_level(clmr *s, int l, double h0) {
   if (s->lay.npn) {
     cl_kernel k = s->k_advance;
     for (int i = 0; i < 3; ++i)
-      DG_CALL(DG_KERNEL_ARG(k, AD_F0 + (cl_uint)i, s->d_whist[(s->head[l] + i) % 3]));
+      DG_CALL(DG_KERNEL_ARG(k, AD_F0 + (cl_uint)i, s->d_whist[hidx(s, l, i)]));
     DG_CALL(real_arg(s, k, AD_C0, h * 23.0 / 12));
     DG_CALL(real_arg(s, k, AD_C1, h * -16.0 / 12));
     DG_CALL(real_arg(s, k, AD_C2, h * 5.0 / 12));
@@ -122,36 +134,99 @@ static dg_status complete_level(clmr *s, int l, double h0) {
   return DG_OK;
 }
 
-/* Level l's right-hand side at t into its history (the oldest entry dropped). */
-static dg_status evaluate_level(clmr *s, int l, double t) {
-  int s0, s1;
-  level_range(s, l, &s0, &s1);
-  s->head[l] = (s->head[l] + 2) % 3;
-  if (s1 <= s0) return DG_OK;
-  cl_mem F = NULL;
-  dg_cl_stage_timing tm;
-  DG_CALL(dg_cl_maxwell_rhs_group(s->op, t, l, &F, s->prof ? &tm : NULL));
-  if (s->prof) s->prof->rhs_s[l] += 1e-9 * (double)tm.total_ns, s->prof->evals[l] += s->n_elems[l];
-  DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_DST, s->d_hist[s->head[l]]));
+/* Copy the right-hand side F (and the PML's wres) of levels l0..l1-1 into hist[c]. */
+static dg_status copy_levels(clmr *s, cl_mem F, int l0, int l1, int c, double *acc) {
+  DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_DST, s->d_hist[c]));
   DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_SRC, F));
-  DG_CALL(launch_range(s, s->k_copy, CP_FS, CP_I1, s0, s1, s->prof ? &s->prof->ab_s[l] : NULL));
+  DG_CALL(launch_range(s, s->k_copy, CP_FS, CP_I1, s->lay.gfirst[l0], s->lay.gfirst[l1], acc));
   if (s->lay.npn) {
-    DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_DST, s->d_whist[s->head[l]]));
+    DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_DST, s->d_whist[c]));
     DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_SRC, s->lay.wres));
-    DG_CALL(launch_pml(s, s->k_copy, CP_FS, CP_I1, l, s->prof ? &s->prof->ab_s[l] : NULL));
+    DG_CALL(launch_items(s, s->k_copy, CP_FS, CP_I1, (size_t)s->lay.pfirst[l0],
+                         (size_t)s->lay.pfirst[l1], s->lay.npn, DG_PML_AUX, acc));
   }
-  if (s->evals) *s->evals += s->n_elems[l];
   return DG_OK;
 }
 
-/* AB3 over one macro step (dg/stepper_multirate.c, mrab_macro_step). */
+/* Levels l0..l1-1 evaluate at t (global sub-step c mod 3) into hist[c]. */
+static dg_status evaluate(clmr *s, int l0, int l1, double t, int c, dg_cl_stage_timing *tm,
+                          double *acc) {
+  for (int l = l0; l < l1; ++l) {
+    s->f0[l] = c;
+    if (s->evals) *s->evals += s->n_elems[l];
+  }
+  if (s->lay.gfirst[l1] <= s->lay.gfirst[l0]) return DG_OK;
+  if (s->direct) {
+    if (tm) memset(tm, 0, sizeof *tm);
+    DG_CALL(dg_cl_maxwell_rhs_groups_into(s->op, t, l0, l1, s->d_hist[c], s->d_whist[c]));
+    return DG_OK;
+  }
+  cl_mem F = NULL;
+  DG_CALL(dg_cl_maxwell_rhs_groups(s->op, t, l0, l1, &F, tm));
+  DG_CALL(copy_levels(s, F, l0, l1, c, acc));
+  return DG_OK;
+}
+
+/* Level l alone, profiled (dgtd bench): the same results, each kernel waited for. The
+ * direct evaluation is timed as a whole. */
+static dg_status evaluate_level(clmr *s, int l, double t, int c) {
+  dg_cl_stage_timing tm;
+  const double t0 = dg_now_s();
+  DG_CALL(evaluate(s, l, l + 1, t, c, &tm, &s->prof->ab_s[l]));
+  if (s->direct) {
+    DG_CALL(dg_cl_maxwell_finish(s->op));
+    s->prof->rhs_s[l] += dg_now_s() - t0;
+  } else {
+    s->prof->rhs_s[l] += 1e-9 * (double)tm.total_ns;
+  }
+  s->prof->evals[l] += s->n_elems[l];
+  return DG_OK;
+}
+
+/* The levels' latest history buffers, 2 bits each (multirate.cl, mr_hist). */
+static int heads_bits(const clmr *s) {
+  int b = 0;
+  for (int l = 0; l < s->L; ++l) b |= s->f0[l] << (2 * l);
+  return b;
+}
+
+/* Levels 0..d complete their steps, in one launch over their slots (and their PML nodes). */
+static dg_status complete_levels(clmr *s, int d, double h0) {
+  const int heads = heads_bits(s);
+  cl_kernel k = s->k_complete_lv;
+  for (int pml = 0; pml < 2; ++pml) {
+    if (pml && !s->lay.npn) break;
+    const cl_mem q = pml ? s->lay.w : s->d_qs, qe = pml ? NULL : s->lay.q;
+    const cl_mem *h = pml ? s->d_whist : s->d_hist;
+    DG_CALL(DG_KERNEL_ARG(k, CL_Q, q));
+    DG_CALL(DG_KERNEL_ARG(k, CL_QE, qe));
+    for (int i = 0; i < 3; ++i) DG_CALL(DG_KERNEL_ARG(k, CL_H0 + (cl_uint)i, h[i]));
+    const cl_mem bnd = pml ? s->d_bnd_p : s->d_bnd_f;
+    DG_CALL(DG_KERNEL_ARG(k, CL_BND, bnd));
+    DG_CALL(DG_KERNEL_ARG(k, CL_HEADS, heads));
+    DG_CALL(real_arg(s, k, CL_C0, h0 * 23.0 / 12));
+    DG_CALL(real_arg(s, k, CL_C1, h0 * -16.0 / 12));
+    DG_CALL(real_arg(s, k, CL_C2, h0 * 5.0 / 12));
+    if (pml)
+      DG_CALL(launch_items(s, k, CL_FS, CL_I1, (size_t)s->lay.pfirst[0],
+                           (size_t)s->lay.pfirst[d + 1], s->lay.npn, DG_PML_AUX, NULL));
+    else
+      DG_CALL(launch_range(s, k, CL_FS, CL_I1, s->lay.gfirst[0], s->lay.gfirst[d + 1], NULL));
+  }
+  return DG_OK;
+}
+
+/* AB3 over one macro step (dg/stepper_multirate.c, mrab_macro_step). Levels 0..d that are
+ * due together complete and evaluate in single launches; with a profile, level by level
+ * (each launch waited for and timed), which computes the same. */
 static dg_status mrab_macro_step(clmr *s, double t, double H) {
   const double h0 = H / s->M;
   for (int m = 0; m < s->M; ++m) {
     int d = 0;
     if (m == 0) d = s->L - 1;
     else while (d < s->L - 1 && m % (2 << d) == 0) ++d;
-    if (m > 0)
+    if (m > 0 && !s->prof) DG_CALL(complete_levels(s, d, h0));
+    if (m > 0 && s->prof)
       for (int l = 0; l <= d; ++l) DG_CALL(complete_level(s, l, h0));
     if (d < s->L - 1)
       for (int l = d + 1; l < s->L; ++l) {
@@ -168,9 +243,15 @@ static dg_status mrab_macro_step(clmr *s, double t, double H) {
         const size_t g[2] = {(size_t)s->lay.NP, (size_t)n};
         DG_CALL(launch(s, k, NULL, g, NULL, s->prof ? &s->prof->ab_s[l] : NULL));
       }
-    for (int l = 0; l <= d; ++l) DG_CALL(evaluate_level(s, l, t + m * h0));
+    const int c = (s->cbase + m) % 3;
+    if (!s->prof) DG_CALL(evaluate(s, 0, d + 1, t + m * h0, c, NULL, NULL));
+    else
+      for (int l = 0; l <= d; ++l) DG_CALL(evaluate_level(s, l, t + m * h0, c));
   }
-  for (int l = 0; l < s->L; ++l) DG_CALL(complete_level(s, l, h0));
+  s->cbase = (s->cbase + s->M) % 3;
+  if (!s->prof) DG_CALL(complete_levels(s, s->L - 1, h0));
+  else
+    for (int l = 0; l < s->L; ++l) DG_CALL(complete_level(s, l, h0));
   return DG_OK;
 }
 
@@ -188,19 +269,12 @@ static dg_status lserk_macro_step(clmr *s, double t, double H) {
       if (s->evals) *s->evals += K;
       if (st == 0)
         for (int l = 0; l < s->L; ++l) {
-          const int span = 1 << l;
-          const int slot = sub == 2 * s->M - span ? 0 : sub == 2 * s->M - 2 * span ? 1 : -1;
+          /* f(T - h_l) at global sub-step -2^l, f(T - 2 h_l) at -2^(l+1) (mod 3) */
+          const int span = 1 << l, a = l & 1 ? 2 : 1;
+          const int slot = sub == 2 * s->M - span ? 3 - a : sub == 2 * s->M - 2 * span ? (6 - 2 * a) % 3 : -1;
           if (slot < 0) continue;
-          int s0, s1;
-          level_range(s, l, &s0, &s1);
-          DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_DST, s->d_hist[slot]));
-          DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_SRC, F));
-          DG_CALL(launch_range(s, s->k_copy, CP_FS, CP_I1, s0, s1, NULL));
-          if (s->lay.npn) {
-            DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_DST, s->d_whist[slot]));
-            DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_SRC, s->lay.wres));
-            DG_CALL(launch_pml(s, s->k_copy, CP_FS, CP_I1, l, NULL));
-          }
+          DG_CALL(copy_levels(s, F, l, l + 1, slot, NULL));
+          if (sub == 2 * s->M - span) s->f0[l] = slot;
         }
       cl_kernel k = s->k_lserk;
       DG_CALL(DG_KERNEL_ARG(k, LS_Q, s->lay.q));
@@ -228,7 +302,7 @@ static dg_status clmr_step(void *impl, double t, double dt) {
   if (s->started < 2) {
     DG_CALL(lserk_macro_step(s, t, dt));
     if (++s->started == 2) {
-      for (int l = 0; l < s->L; ++l) s->head[l] = 0;
+      s->cbase = 0;
       DG_CL(clEnqueueCopyBuffer(s->lay.dev->queue, s->lay.q, s->d_qs, 0, 0,
                                 6 * s->lay.fs * s->lay.rs, 0, NULL, NULL));
     }
@@ -267,12 +341,13 @@ static void clmr_destroy(void *impl) {
   clmr *s = impl;
   if (!s) return;
   dg_cl_maxwell_destroy(&s->op);
-  cl_kernel *ks[] = {&s->k_complete, &s->k_dense, &s->k_copy, &s->k_lserk, &s->k_advance};
+  cl_kernel *ks[] = {&s->k_complete, &s->k_dense,      &s->k_copy,
+                     &s->k_lserk,    &s->k_advance,    &s->k_complete_lv};
   for (size_t i = 0; i < sizeof ks / sizeof ks[0]; ++i) dg_kernel_release(ks[i]);
   dg_program_release(&s->prog);
   cl_mem *bs[] = {&s->d_border,   &s->d_qs,       &s->d_res,      &s->d_hist[0],
                   &s->d_hist[1],  &s->d_hist[2],  &s->d_wres,     &s->d_whist[0],
-                  &s->d_whist[1], &s->d_whist[2]};
+                  &s->d_whist[1], &s->d_whist[2], &s->d_bnd_f,    &s->d_bnd_p};
   for (size_t i = 0; i < sizeof bs / sizeof bs[0]; ++i) dg_buffer_release(bs[i]);
   dg_free(&s);
 }
@@ -306,6 +381,7 @@ static dg_status build_kernels(clmr *s) {
   DG_CALL_GOTO(done, dg_kernel_create(s->prog, "mr_copy", &s->k_copy));
   DG_CALL_GOTO(done, dg_kernel_create(s->prog, "mr_lserk", &s->k_lserk));
   DG_CALL_GOTO(done, dg_kernel_create(s->prog, "mr_advance", &s->k_advance));
+  DG_CALL_GOTO(done, dg_kernel_create(s->prog, "mr_complete_levels", &s->k_complete_lv));
 done:
   dg_free(&src);
   return st;
@@ -348,6 +424,7 @@ dg_status dg_stepper_cl_multirate_create(dg_stepper **out, dg_cl_maxwell *op, co
   s->H = -1;
   s->evals = evals;
   s->prof = profile;
+  s->direct = dg_cl_maxwell_variant(s->op)->path == DG_PATH_KERNELS;
   if (profile) {
     memset(profile, 0, sizeof *profile);
     profile->n_levels = n_levels;
@@ -390,6 +467,17 @@ dg_status dg_stepper_cl_multirate_create(dg_stepper **out, dg_cl_maxwell *op, co
     cl_mem *wb[] = {&s->d_wres, &s->d_whist[0], &s->d_whist[1], &s->d_whist[2]};
     for (size_t i = 0; i < sizeof wb / sizeof wb[0]; ++i)
       DG_CALL_GOTO(fail, dg_buffer_create(s->lay.dev, CL_MEM_READ_WRITE, wbytes, zeros, wb[i]));
+  }
+  {
+    int bf[DG_CL_MAX_GROUPS + 1], bp[DG_CL_MAX_GROUPS + 1];
+    for (int l = 0; l <= n_levels; ++l) {
+      bf[l] = s->lay.gfirst[l] * s->lay.NPP;
+      bp[l] = s->lay.pfirst[l];
+    }
+    DG_CALL_GOTO(fail, dg_buffer_create(s->lay.dev, CL_MEM_READ_ONLY,
+                                        (size_t)(n_levels + 1) * sizeof(int), bf, &s->d_bnd_f));
+    DG_CALL_GOTO(fail, dg_buffer_create(s->lay.dev, CL_MEM_READ_ONLY,
+                                        (size_t)(n_levels + 1) * sizeof(int), bp, &s->d_bnd_p));
   }
   DG_CALL_GOTO(fail, build_kernels(s));
   DG_CALL_GOTO(fail, set_static_args(s));
