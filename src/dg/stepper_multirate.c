@@ -7,6 +7,7 @@
  *   3. each due level evaluates f(t_m) into its history, the oldest entry dropped.
  * At the end every level completes its step, so the state is synchronised at t + H. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -292,11 +293,23 @@ static double local_dt(const dg_maxwell *p, int k, const double *beta) {
   return dt;
 }
 
+/* An element and the shift x of the base at which it moves up a level. */
+typedef struct {
+  double x;
+  int k;
+} mr_crossing;
+
+static int by_crossing(const void *a, const void *b) {
+  const double xa = ((const mr_crossing *)a)->x, xb = ((const mr_crossing *)b)->x;
+  return (xa > xb) - (xa < xb);
+}
+
 dg_status dg_multirate_levels(const dg_maxwell *p, int max_levels, int *level,
                               dg_mr_plan *plan) {
   const dg_geom *g = p->geom;
   dg_status st = DG_OK;
-  double *beta = NULL;
+  double *beta = NULL, *u = NULL;
+  mr_crossing *order = NULL;
   DG_CHECK(max_levels >= 1 && max_levels <= DG_MR_MAX_LEVELS, DG_ERR_INPUT,
            "multirate: max_levels must be 1..%d, got %d", DG_MR_MAX_LEVELS, max_levels);
   memset(plan, 0, sizeof *plan);
@@ -311,26 +324,54 @@ dg_status dg_multirate_levels(const dg_maxwell *p, int max_levels, int *level,
         }
   }
   double lo = INFINITY, hi = 0;
+  DG_CALL_GOTO(done, DG_ALLOC(u, g->K + 1));
+  DG_CALL_GOTO(done, DG_ALLOC(order, g->K + 1));
   for (int k = 0; k < g->K; ++k) {
     const double dt = local_dt(p, k, beta);
     DG_CHECK_GOTO(done, isfinite(dt) && dt > 0, DG_ERR_INPUT,
                   "multirate: element %d has local step %g", k, dt);
     lo = fmin(lo, dt);
     hi = fmax(hi, dt);
+    u[k] = dt;
+  }
+  /* The base b = lo 2^-x, x in [0, 1): element k is on level floor(u_k + x) (capped),
+   * u_k = log2(dt_k / lo). The work sum_k 2^-l_k / b = 2^x sum_k 2^-l_k / lo grows with x
+   * between the points where some element moves up a level (x = 1 - frac(u_k)), so the best
+   * x is 0 or one of those: a sweep over them in increasing order. */
+  for (int k = 0; k < g->K; ++k) {
+    /* a tiny margin so elements exactly 2^l times the smallest land on level l */
+    u[k] = log2(u[k] / lo) + 1e-12;
+    order[k].k = k;
+    order[k].x = 1 - (u[k] - floor(u[k]));
+  }
+  const int top = max_levels - 1;
+  double sum = 0;
+  for (int k = 0; k < g->K; ++k) sum += ldexp(1.0, -(int)fmin(floor(u[k]), top));
+  qsort(order, (size_t)g->K, sizeof *order, by_crossing);
+  double best = sum, best_x = 0;
+  for (int i = 0; i < g->K; ++i) {
+    const int k = order[i].k;
+    const double fr = u[k] - floor(u[k]);
+    if (fr <= 1e-9 || floor(u[k]) >= top) continue; /* on a power of two, or capped */
+    const double x = 1 - fr;
+    sum -= ldexp(1.0, -(int)floor(u[k])) / 2; /* 2^-l -> 2^-(l+1) */
+    if (sum * exp2(x) < best * (1 - 1e-9)) best = sum * exp2(x), best_x = x;
   }
   for (int k = 0; k < g->K; ++k) {
-    const double dt = local_dt(p, k, beta);
-    /* a tiny margin so elements exactly 2^l times the smallest land on level l */
-    int l = (int)floor(log2(dt / lo) + 1e-12);
-    if (l > max_levels - 1) l = max_levels - 1;
+    int l = (int)floor(u[k] + best_x);
+    if (l > top) l = top;
     level[k] = l;
     ++plan->count[l];
     if (l + 1 > plan->n_levels) plan->n_levels = l + 1;
   }
+  plan->dt_smallest = lo;
+  lo = lo * exp2(-best_x);
   plan->dt_min = lo;
-  plan->dt_ratio = g->K ? hi / lo : 1;
+  plan->dt_ratio = g->K ? hi / plan->dt_smallest : 1;
 done:
   dg_free(&beta);
+  dg_free(&u);
+  dg_free(&order);
   return st;
 }
 
