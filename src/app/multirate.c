@@ -11,8 +11,9 @@
 dg_status run_multirate_time_step(run_state *s, double *dt_max) {
   const dg_case *c = s->c;
   DG_CHECK(s->size == 1, DG_ERR_INPUT,
-           "%s: time_stepping.scheme \"multirate\" runs on one process only so far (%d MPI ranks)",
-           c->source, s->size);
+           "%s: time_stepping.scheme \"multirate\" runs on one process only so far (%d MPI ranks): "
+           "the partition does not yet keep rate levels balanced across ranks; run it without "
+           "mpiexec, or use \"lserk4\"", c->source, s->size);
   DG_CALL(DG_ALLOC(s->mr_level, s->mesh->K + 1));
   DG_CALL(dg_multirate_levels(s->phys, c->max_levels, s->mr_level, &s->mr_plan));
   *dt_max = dg_multirate_macro_dt(&s->mr_plan, c->cfl);
