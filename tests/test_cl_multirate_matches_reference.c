@@ -14,6 +14,8 @@
  *     start-up and one AB3 step): vec/face/fused-update in double (with DGTD_TEST_ALL=1 also
  *     separate flux + lift in float, fused flux-lift and CLBlast): no race, no
  *     uninitialized read, no API error, and the comparison passes;
+ *   - the energy of the cavity mode (upwind, double) never grows from one macro step to the
+ *     next over 300 macro steps (10 000 with DGTD_TEST_ALL=1);
  *   - refusals: an ungrouped operator, and wrong levels. */
 #include "oclgrind_util.h"
 #include "test_util.h"
@@ -229,6 +231,40 @@ static void grouped_operator_has_the_same_rhs(void **state) {
   destroy(&s);
 }
 
+/* The energy of the cavity mode on the device, double, upwind: never above the previous
+ * macro step's over 300 macro steps (10 000 with DGTD_TEST_ALL=1), as for the reference. */
+static void energy_never_grows_on_device(void **state) {
+  dg_device *dev = *state;
+  if (!dev || !dev->info.has_fp64) skip();
+  setup s = {0};
+  assert_dg_ok(make(&s, 2));
+  dg_variant v;
+  assert_dg_ok(dg_variant_parse("work=vec,vw=4,lift=fused-update,flux=face,prec=double", &v));
+  dg_cl_maxwell *op = NULL;
+  dg_stepper *st = NULL;
+  assert_dg_ok(dg_cl_maxwell_create_grouped(&op, dev, s.p, &v, NULL, s.level, s.plan.n_levels));
+  assert_dg_ok(dg_stepper_cl_multirate_create(&st, op, s.level, s.plan.n_levels, NULL, NULL));
+  double *q = malloc(s.n * sizeof *q);
+  dg_maxwell_interpolate(s.g, dg_cavity_mode_eval, &s.mode, 0.0, q);
+  assert_dg_ok(dg_stepper_put_state(st, q));
+  const double H = dg_multirate_macro_dt(&s.plan, 1.0);
+  const int macro = getenv("DGTD_TEST_ALL") ? 10000 : 300;
+  double e0 = 0, prev = 0, e = 0;
+  assert_dg_ok(dg_stepper_energy(st, &e0));
+  prev = e0;
+  for (int k = 0; k < macro; ++k) {
+    assert_dg_ok(dg_stepper_step(st, k * H, H));
+    assert_dg_ok(dg_stepper_energy(st, &e));
+    if (!(e <= prev * (1 + 1e-13))) fail_msg("energy grew at macro step %d: %.17g -> %.17g", k, prev, e);
+    prev = e;
+  }
+  printf("# device, upwind: energy %.12e -> %.12e after %d macro steps\n", e0, e, macro);
+  assert_true(e < e0);
+  dg_stepper_destroy(&st);
+  free(q);
+  destroy(&s);
+}
+
 static void clean_under_oclgrind(void **state) {
   (void)state;
   if (!og_available()) {
@@ -285,6 +321,7 @@ int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(every_variant_matches_reference),
       cmocka_unit_test(grouped_operator_has_the_same_rhs),
+      cmocka_unit_test(energy_never_grows_on_device),
       cmocka_unit_test(clean_under_oclgrind),
   };
   return cmocka_run_group_tests(tests, group_setup, group_teardown);
