@@ -164,20 +164,21 @@ face_flux_eval(const face_data *F, const int i, __global const real_t *q, const 
 }
 
 #if LIFT_MODE != LIFT_FUSED
-/* The flux kernel. FLUX_POINT: one work-item per VW face nodes (ffs = VW x the global
- * size). FLUX_FACE: one work-item per face of the VL elements of a block (work-item g:
+/* The flux kernel. FLUX_POINT: one work-item per VW face nodes. FLUX_FACE: one work-item per
+ * face of the VL elements of a block (work-item g:
  * block g/4, face g%4), the NFP face nodes in a loop, so the face data is loaded once per
- * face rather than once per node (ffs = Kpad*FLUXP). xyz and t_inc: the node coordinates
+ * face rather than once per node. ffs = Kpad*FLUXP, the flux field stride, is an argument
+ * rather than derived from the global size so a launch may cover a range of blocks (the
+ * multirate levels, with a global offset). xyz and t_inc: the node coordinates
  * and the stage time for the incident wave (unused without one). */
 __kernel __attribute__((reqd_work_group_size(WG1, 1, 1)))
 void KNAME(flux)(__global const real_t *restrict q, const int fs,
                  __global const int *restrict vmapM, __global const int *restrict vmapP,
                  __global const real_t *restrict fdata, __global real_t *restrict flux,
-                 __global const real_t *restrict xyz, const real_t t_inc) {
+                 __global const real_t *restrict xyz, const real_t t_inc, const int ffs) {
 #if FLUX_MODE == FLUX_FACE
   const int g = get_global_id(0);
   const int blk = g / 4, face = g - 4 * blk;
-  const int ffs = get_global_size(0) / 4 * FLUXP * VL;
   for (int e = 0; e < EPW; ++e) {
     const face_data F = load_face(fdata + (blk * 4 + face) * FD * VL + e * VW);
     for (int n = 0; n < NFP; ++n)
@@ -186,7 +187,6 @@ void KNAME(flux)(__global const real_t *restrict q, const int fs,
   }
 #else
   const int i = get_global_id(0) * VW;
-  const int ffs = get_global_size(0) * VW;
   vreal o[6];
   flux_point(i, q, fs, vmapM, vmapP, fdata, xyz, t_inc, o);
   for (int f = 0; f < 6; ++f) VSTORE(o[f], flux + f * ffs + i);

@@ -117,11 +117,14 @@ void KNAME(LIFT_KERNEL)(__global const real_t *restrict flux, const int ffs,
 #pragma unroll
       for (int f = 0; f < 6; ++f) {
 #if LIFT_MODE == LIFT_FUSED_UPDATE
-        /* The fluxes were computed from q by an earlier kernel, so q may change here. */
-        const vreal r = rk_a * VLOAD(res + f * fs + o) +
-                        rk_dt * (VLOAD(rhs + f * fs + o) + acc[u][e][f]);
+        /* The fluxes were computed from q by an earlier kernel, so q may change here. With
+         * rk_a = 0 (LSERK4's first stage, and the right-hand side alone) res is not read,
+         * with rk_b = 0 (the right-hand side alone: the multirate stepper's evaluations) q is
+         * not touched; for finite values the results are the same as the full update. */
+        vreal r = rk_dt * (VLOAD(rhs + f * fs + o) + acc[u][e][f]);
+        if (rk_a != (real_t)0) r += rk_a * VLOAD(res + f * fs + o);
         VSTORE(r, res + f * fs + o);
-        VSTORE(VLOAD(q + f * fs + o) + rk_b * r, q + f * fs + o);
+        if (rk_b != (real_t)0) VSTORE(VLOAD(q + f * fs + o) + rk_b * r, q + f * fs + o);
 #else
         VSTORE(VLOAD(rhs + f * fs + o) + acc[u][e][f], rhs + f * fs + o);
 #endif

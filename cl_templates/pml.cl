@@ -14,14 +14,16 @@
  * (wres = rk_a wres + rk_dt dw/dt, w += rk_b wres; (0, 1, 0) leaves dw/dt in wres).
  * c is read from cbuf (rhs); with the lift fused into the update (liftupdate) the stage left
  * res = rk_a res_old + rk_dt c instead (so does rhsres, element.cl), and pmlsave kept res_old
- * of the PML nodes in saved.
- * out_a and cbuf may be one buffer, so they are not restrict. */
+ * of the PML nodes in saved. out_a and cbuf may be one buffer, so they are not restrict.
+ * Both kernels cover the nodes below j_end (npn: all; the multirate stepper launches one
+ * rate level's range of nodes with a global offset). */
 
 __kernel __attribute__((reqd_work_group_size(WG1, 1, 1)))
 void KNAME(pmlsave)(__global const real_t *restrict res, __global real_t *restrict saved,
-                    __global const int *restrict node, const int fs, const int npn) {
+                    __global const int *restrict node, const int fs, const int npn,
+                    const int j_end) {
   const int j = get_global_id(0);
-  if (j >= npn) return;
+  if (j >= j_end) return;
   const int o = node[j];
   for (int f = 0; f < 6; ++f) saved[f * npn + j] = res[f * fs + o];
 }
@@ -32,9 +34,9 @@ void KNAME(pml)(__global real_t *out_a, __global real_t *out_b, __global const r
                 __global real_t *restrict wres, __global const real_t *restrict coef,
                 __global const int *restrict node, const int fs, const int npn,
                 const real_t rk_a, const real_t rk_dt, const real_t rk_b, const real_t sa,
-                const real_t sb) {
+                const real_t sb, const int j_end) {
   const int j = get_global_id(0);
-  if (j >= npn) return;
+  if (j >= j_end) return;
   const int o = node[j];
   real_t s[3], beta[3], alpha[3], gam[3];
   for (int d = 0; d < 3; ++d) {

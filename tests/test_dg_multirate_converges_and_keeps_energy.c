@@ -11,7 +11,9 @@
  *   - the discrete energy of the cavity mode never grows (upwind), checked after every
  *     macro step over 300 macro steps (10 000 under DGTD_TEST_ALL=1); with the central
  *     flux it does not grow either and loses at most 2e-8 relative per macro step;
- *   - the work: RHS element-evaluations counted by the stepper equal the plan's count. */
+ *   - the work: RHS element-evaluations counted by the stepper equal the plan's count;
+ *   - the base step: with local steps 1 : 1.9 it is lowered below the smallest local step so
+ *     the slower half steps twice as long (less work), every step within its limit. */
 #include "test_util.h"
 
 #include "dg/cavity.h"
@@ -197,9 +199,54 @@ static void energy_never_grows(void **state) {
   }
 }
 
+/* A 2x2x2 box whose half x > 1/2 has eps = mu = 1.9: its elements' local step is 1.9x the
+ * others', just short of a level. Lowering the base step by 1.9/2 puts them on level 1: the
+ * plan must do that (less work per unit time than with the base at the smallest step), and
+ * still keep every element's step within its local limit. */
+static void base_lowered_when_it_saves_work(void **state) {
+  (void)state;
+  const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+  dg_mesh *m = NULL;
+  dg_refel *ref = NULL;
+  dg_geom *g = NULL;
+  dg_maxwell *p = NULL;
+  assert_dg_ok(dg_mesh_box(&m, lo, hi, 2, 2, 2));
+  assert_dg_ok(dg_refel_create(&ref, 2));
+  assert_dg_ok(dg_geom_create(&g, m, ref));
+  assert_dg_ok(dg_maxwell_create(&p, g));
+  for (int k = 0; k < m->K; ++k) {
+    double cx = 0;
+    for (int v = 0; v < 4; ++v) cx += 0.25 * m->VX[m->EToV[4 * k + v]];
+    if (cx > 0.5) p->eps[k] = p->mu[k] = 1.9;
+  }
+  int *level = calloc((size_t)m->K, sizeof *level);
+  dg_mr_plan plan;
+  assert_dg_ok(dg_multirate_levels(p, 8, level, &plan));
+  printf("# levels %d/%d, base %.6g, smallest local step %.6g\n", plan.count[0], plan.count[1],
+         plan.dt_min, plan.dt_smallest);
+  assert_int_equal(plan.n_levels, 2);
+  assert_true(plan.dt_min < plan.dt_smallest * 0.99 && plan.dt_min > plan.dt_smallest / 2);
+  /* work per unit time: with this base, and with the base at the smallest step (all on 0) */
+  const double work = dg_multirate_evals_per_time(&plan, plan.dt_min * 2);
+  assert_true(work < (double)m->K / plan.dt_smallest);
+  const double n1 = ref->N + 1.0;
+  for (int k = 0; k < m->K; ++k) {
+    double fs = 0;
+    for (int f = 0; f < 4; ++f) fs = fmax(fs, g->Fscale[4 * k + f]);
+    if (!(plan.dt_min * (1 << level[k]) <= p->eps[k] / (fs * n1 * n1) * (1 + 1e-12)))
+      fail_msg("element %d at level %d above its local step", k, level[k]);
+  }
+  free(level);
+  dg_maxwell_destroy(&p);
+  dg_geom_destroy(&g);
+  dg_refel_destroy(&ref);
+  dg_mesh_destroy(&m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(levels_follow_local_steps),
+      cmocka_unit_test(base_lowered_when_it_saves_work),
       cmocka_unit_test(third_order_in_time),
       cmocka_unit_test(same_error_as_global_lserk4),
       cmocka_unit_test(energy_never_grows),

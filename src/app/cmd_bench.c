@@ -9,11 +9,13 @@
 
 #include <cjson/cJSON.h>
 
+#include "app/bench_multirate.h"
 #include "app/cli.h"
 #include "app/commands.h"
 #include "bench/bench.h"
 #include "core/alloc.h"
 #include "device/device.h"
+#include "dg/multirate.h"
 #include "core/files.h"
 #include "tune/tune.h"
 
@@ -54,6 +56,13 @@ static void usage(FILE *f) {
           "  --save FILE           also write the JSON report to FILE (tables still printed)\n"
           "  --plot DIR            PNGs (and their gnuplot scripts) into DIR:\n"
           "                        dofs_vs_order, roofline, variants; scaling with --scaling\n"
+          "  --time-stepping multirate[:L]  instead: multirate AB3 (at most L rate levels,\n"
+          "                        default 6) against global LSERK4 on --mesh, same variant\n"
+          "                        (the first --variant, else the default; first --order,\n"
+          "                        default 2): level histogram, wall time of each over the\n"
+          "                        same simulated time, work saved, per-level kernel times\n"
+          "  --mesh FILE           the mesh for --time-stepping (PEC walls, vacuum)\n"
+          "  --steps N             timed macro steps for --time-stepping (default 20)\n"
           "  -q                    no progress lines on stderr\n"
           "  --help                this text\n",
           MAX_EXTRA);
@@ -163,6 +172,7 @@ int dg_cmd_bench(int argc, char **argv) {
   double max_dofs = 0;
   dg_bench_options bo;
   dg_bench_options_default(&bo);
+  dg_bench_mr_options mr = {.mesh = NULL, .order = 2, .max_levels = 0, .steps = 20};
   dg_device *dev = NULL;
   dg_bench_order *res = NULL;
   dg_bench_scaling *scal = NULL;
@@ -172,7 +182,8 @@ int dg_cmd_bench(int argc, char **argv) {
     snprintf(command + len, sizeof command - len, " %s", argv[i]);
   }
   enum { O_ORDER = 256, O_PRECISION, O_DEVICE, O_ELEMENTS, O_DOFS, O_MAX_DOFS, O_REPEATS,
-         O_VARIANT, O_LIMITS, O_SCALING, O_JSON, O_SAVE, O_PLOT, O_HELP, O_PML };
+         O_VARIANT, O_LIMITS, O_SCALING, O_JSON, O_SAVE, O_PLOT, O_HELP, O_PML, O_TS, O_MESH,
+         O_STEPS };
   static const struct option opts[] = {
       {"order", required_argument, 0, O_ORDER},       {"precision", required_argument, 0, O_PRECISION},
       {"device", required_argument, 0, O_DEVICE},     {"elements", required_argument, 0, O_ELEMENTS},
@@ -182,6 +193,8 @@ int dg_cmd_bench(int argc, char **argv) {
       {"json", no_argument, 0, O_JSON},               {"save", required_argument, 0, O_SAVE},
       {"plot", required_argument, 0, O_PLOT},         {"help", no_argument, 0, O_HELP},
       {"pml", required_argument, 0, O_PML},
+      {"time-stepping", required_argument, 0, O_TS},  {"mesh", required_argument, 0, O_MESH},
+      {"steps", required_argument, 0, O_STEPS},
       {0, 0, 0, 0}};
   opterr = 0;
   optind = 1;
@@ -228,6 +241,17 @@ int dg_cmd_bench(int argc, char **argv) {
     case O_JSON: json = 1; break;
     case O_SAVE: save = optarg; break;
     case O_PLOT: plot = optarg; break;
+    case O_TS: { /* multirate[:L] (lserk4 is the ordinary bench) */
+      const char *ts = optarg;
+      DG_CHECK_GOTO(fail, !strncmp(ts, "multirate", 9) && (ts[9] == '\0' || ts[9] == ':'),
+                    DG_ERR_INPUT, "--time-stepping: expected multirate[:MAX_LEVELS], got '%s'", ts);
+      mr.max_levels = 6;
+      if (ts[9] == ':')
+        DG_CALL_GOTO(fail, dg_cli_int("--time-stepping", ts + 10, 1, DG_MR_MAX_LEVELS, &mr.max_levels));
+      break;
+    }
+    case O_MESH: mr.mesh = optarg; break;
+    case O_STEPS: DG_CALL_GOTO(fail, dg_cli_int("--steps", optarg, 1, 100000, &mr.steps)); break;
     case 'q': bo.verbose = 0; break;
     case ':':
       st = DG_ERROR(DG_ERR_INPUT, "%s needs a value (see dgtd bench --help)", argv[prev]);
@@ -247,6 +271,17 @@ int dg_cmd_bench(int argc, char **argv) {
                 "--elements and --dofs: give one of them");
   DG_CHECK_GOTO(fail, !(scaling && bo.pml_cells), DG_ERR_INPUT,
                 "--pml and --scaling: give one of them");
+  DG_CHECK_GOTO(fail, !(mr.max_levels && bo.pml_cells), DG_ERR_INPUT,
+                "--pml and --time-stepping multirate: give one of them");
+  if (mr.max_levels) {
+    mr.order = norders ? orders[0] : 2;
+    mr.precision = prec;
+    mr.variant = bo.n_extra ? extra[0] : NULL;
+    DG_CALL_GOTO(fail, dg_device_create(&dev, device));
+    DG_CALL_GOTO(fail, dg_bench_multirate(dev, &mr, stdout, json));
+    dg_device_destroy(&dev);
+    return 0;
+  }
   if (!norders) {
     static const int def[] = {1, 2, 3, 4, 5, 6, 7, 8}, def_scaling[] = {1, 3, 5, 8};
     norders = scaling ? 4 : 8;

@@ -42,7 +42,7 @@ static void run_usage(FILE *f) {
           "  --cfl C                factor on the automatic time step (default 1)\n"
           "  --time-stepping lserk4|multirate[:L]  global LSERK4 (default), or multirate\n"
           "                         Adams-Bashforth 3 on at most L power-of-two rate levels\n"
-          "                         (default 6; reference backend, one process); the step is\n"
+          "                         (default 6; one process); the step is\n"
           "                         then the macro step of the coarsest level\n"
           "  --mode m,n,p[:A,B,C]   start from this cavity mode (and report the error against it);\n"
           "                         amplitudes must be divergence-free; default A=B=1 and C from\n"

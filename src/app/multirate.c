@@ -4,20 +4,16 @@
 #include <math.h>
 
 #include "app/run_state.h"
+#include "backend/cl_multirate.h"
 #include "core/alloc.h"
 #include "dg/lserk.h"
 
 dg_status run_multirate_time_step(run_state *s, double *dt_max) {
   const dg_case *c = s->c;
-  DG_CHECK(c->backend == DG_BACKEND_REF, DG_ERR_INPUT,
-           "%s: time_stepping.scheme \"multirate\" runs on the reference backend only so far: add "
-           "--backend ref (the OpenCL multirate stepper is not implemented yet)", c->source);
   DG_CHECK(s->size == 1, DG_ERR_INPUT,
-           "%s: time_stepping.scheme \"multirate\" runs on one process only so far (%d MPI ranks)",
-           c->source, s->size);
-  DG_CHECK(!s->phys->pml_K, DG_ERR_INPUT,
-           "%s: time_stepping.scheme \"multirate\" does not support a PML yet: use \"lserk4\"",
-           c->source);
+           "%s: time_stepping.scheme \"multirate\" runs on one process only so far (%d MPI ranks): "
+           "the partition does not yet keep rate levels balanced across ranks; run it without "
+           "mpiexec, or use \"lserk4\"", c->source, s->size);
   DG_CALL(DG_ALLOC(s->mr_level, s->mesh->K + 1));
   DG_CALL(dg_multirate_levels(s->phys, c->max_levels, s->mr_level, &s->mr_plan));
   *dt_max = dg_multirate_macro_dt(&s->mr_plan, c->cfl);
@@ -29,6 +25,12 @@ dg_status run_multirate_stepper(run_state *s, dg_run_result *r) {
                                       &s->rhs_evals));
   snprintf(r->variant, sizeof r->variant, "ref");
   r->precision = DG_PREC_DOUBLE;
+  return DG_OK;
+}
+
+dg_status run_multirate_cl_stepper(run_state *s, dg_cl_maxwell *op) {
+  DG_CALL(dg_stepper_cl_multirate_create(&s->stepper, op, s->mr_level, s->mr_plan.n_levels,
+                                         &s->rhs_evals, NULL));
   return DG_OK;
 }
 

@@ -11,6 +11,7 @@
 #include "app/case.h"
 #include "app/simulate.h"
 #include "backend/cl_dft.h"
+#include "backend/cl_maxwell.h"
 #include "core/status.h"
 #include "device/binary_cache.h"
 #include "device/device.h"
@@ -90,6 +91,8 @@ dg_status run_start_stepper(run_state *s, dg_run_result *r) DG_NODISCARD;
 /* multirate.c: local time stepping (time_stepping.scheme "multirate") */
 dg_status run_multirate_time_step(run_state *s, double *dt_max) DG_NODISCARD;
 dg_status run_multirate_stepper(run_state *s, dg_run_result *r) DG_NODISCARD;
+/* The OpenCL multirate stepper over op (created grouped by s->mr_level; owned from now on). */
+dg_status run_multirate_cl_stepper(run_state *s, dg_cl_maxwell *op) DG_NODISCARD;
 void run_multirate_report(const run_state *s, dg_run_result *r);
 
 /* parallel.c */

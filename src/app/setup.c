@@ -160,6 +160,12 @@ done:
 static dg_status setup_pml(run_state *s) {
   const dg_case *c = s->c;
   const dg_mesh *gm = s->global, *m = s->mesh;
+  /* Refused here rather than at the first checkpoint, where the run would stop. */
+  DG_CHECK(!c->multirate || !(c->checkpoint_every || c->checkpoint_seconds > 0 || c->restart[0]),
+           DG_ERR_INPUT,
+           "%s: a multirate run with a PML takes no checkpoints (its steppers do not save the "
+           "PML's auxiliary fields); drop \"checkpoint\" / --restart, or use lserk4",
+           c->source);
   int tags[DG_CASE_PML_VOLUMES];
   for (int i = 0; i < c->n_pml_volumes; ++i) {
     char what[64];
@@ -448,9 +454,23 @@ static dg_status start_opencl(run_state *s, dg_run_result *r) {
   s->dev->binaries = &s->binaries;
   snprintf(r->device, sizeof r->device, "%d:%d %s", s->dev->info.P, s->dev->info.D, s->dev->info.name);
   DG_CALL(choose_variant(s, r, &v));
+  if (c->multirate && v.path == DG_PATH_KERNELS && v.fuse != DG_FUSE_NONE) {
+    /* A fused right-hand side has no per-level launches (backend/cl_maxwell.c). */
+    char was[DG_VARIANT_SPEC_MAX];
+    dg_variant_print(&v, was, sizeof was);
+    v = dg_variant_default(&s->dev->info, s->ref->N, v.precision);
+    v.fuse = DG_FUSE_NONE;
+    dg_note("multirate: variant %s has fuse=rhs|res, which runs over the whole mesh only; "
+            "using the device default instead", was);
+  }
   dg_variant_print(&v, r->variant, sizeof r->variant);
   r->precision = v.precision;
-  DG_CALL(dg_cl_maxwell_create(&op, s->dev, s->phys, &v, c->dump_dir[0] ? c->dump_dir : NULL));
+  if (c->multirate) /* each rate level a contiguous range of the layout (app/multirate.c) */
+    DG_CALL(dg_cl_maxwell_create_grouped(&op, s->dev, s->phys, &v,
+                                         c->dump_dir[0] ? c->dump_dir : NULL, s->mr_level,
+                                         s->mr_plan.n_levels));
+  else
+    DG_CALL(dg_cl_maxwell_create(&op, s->dev, s->phys, &v, c->dump_dir[0] ? c->dump_dir : NULL));
   if (s->binaries.warning[0]) dg_warn("%s", s->binaries.warning);
   /* Never run an unverified variant: its RHS on random fields against the reference, at a
    * time when the sources are on (the first pulse's peak) so their kernels are checked too;
@@ -469,12 +489,13 @@ static dg_status start_opencl(run_state *s, dg_run_result *r) {
     return dg_error_trace(st, __FILE__, __LINE__, __func__, "verifying the operator");
   }
   s->cl_op = op; /* for the DFT monitors' kernels (app/dft.c); the stepper owns it */
-  DG_CALL(dg_stepper_cl_create(&s->stepper, op));
+  if (c->multirate) DG_CALL(run_multirate_cl_stepper(s, op));
+  else DG_CALL(dg_stepper_cl_create(&s->stepper, op));
   return DG_OK;
 }
 
 dg_status run_start_stepper(run_state *s, dg_run_result *r) {
-  if (s->c->multirate) {
+  if (s->c->multirate && s->c->backend != DG_BACKEND_OPENCL) {
     DG_CALL(run_multirate_stepper(s, r));
   } else if (s->c->backend == DG_BACKEND_OPENCL) {
     DG_CALL(start_opencl(s, r));

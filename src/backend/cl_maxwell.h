@@ -106,6 +106,59 @@ cl_mem dg_cl_maxwell_state_buffer(const dg_cl_maxwell *op, size_t *fs, size_t *r
 dg_device *dg_cl_maxwell_device(const dg_cl_maxwell *op);
 size_t dg_cl_maxwell_node_index(const dg_cl_maxwell *op, int k, int n);
 
+/* ---- element groups (the multirate levels, backend/cl_multirate.c) ---- */
+enum { DG_CL_MAX_GROUPS = 12 };
+
+/* As dg_cl_maxwell_create, with the elements in n_groups groups (group[k] in
+ * 0..n_groups-1): each group's elements get contiguous slots of the device layout, its range
+ * starting at a multiple of the kernels' launch granularity (padding between groups), so
+ * the volume, flux and lift kernels can run over one group (dg_cl_maxwell_rhs_group). The
+ * host state keeps the reference element order. One process only. */
+dg_status dg_cl_maxwell_create_grouped(dg_cl_maxwell **out, dg_device *dev,
+                                       const dg_maxwell *phys, const dg_variant *v,
+                                       const char *dump_dir, const int *group,
+                                       int n_groups) DG_NODISCARD;
+
+/* The right-hand side dq/dt at time t of the device state, computed (enqueued) for the
+ * elements of group g only (the whole mesh on the CLBlast path, which has no ranges), into
+ * *result, a buffer of the operator in the field layout (rhs, or res for lift=fused-update,
+ * whose q is rewritten unchanged); with a PML also dw/dt of the group's PML nodes into the
+ * layout's wres (w unchanged). Values outside the group are meaningless. tm: NULL, or
+ * per-kernel times (waits for each kernel). */
+dg_status dg_cl_maxwell_rhs_group(dg_cl_maxwell *op, double t, int g, cl_mem *result,
+                                  dg_cl_stage_timing *tm) DG_NODISCARD;
+/* The same for the groups g0..g1-1 together (contiguous slots: one launch of each kernel). */
+dg_status dg_cl_maxwell_rhs_groups(dg_cl_maxwell *op, double t, int g0, int g1, cl_mem *result,
+                                   dg_cl_stage_timing *tm) DG_NODISCARD;
+/* The same written into out (a field-layout buffer of the operator's size) and, with a PML,
+ * dw/dt into wout (DG_PML_AUX npn reals): only the groups' slots and PML nodes are written
+ * there. The kernels path only (DG_ERR_UNSUPPORTED for CLBlast, whose GEMMs write the whole
+ * mesh). */
+dg_status dg_cl_maxwell_rhs_groups_into(dg_cl_maxwell *op, double t, int g0, int g1, cl_mem out,
+                                        cl_mem wout) DG_NODISCARD;
+/* The same for the whole mesh. */
+dg_status dg_cl_maxwell_rhs_all(dg_cl_maxwell *op, double t, cl_mem *result) DG_NODISCARD;
+
+/* What a stepper on top of the operator needs of its layout: q is the state the kernels
+ * read; element k's node n of field f is at f fs + (s/VL) NPP VL + n VL + s%VL with
+ * s = slot[k] (slot NULL: s = k); group g covers slots [gfirst[g], gfirst[g+1]). */
+typedef struct {
+  dg_device *dev;
+  const dg_maxwell *phys;
+  cl_mem q;
+  size_t fs, rs;
+  int VL, NP, NPP, Kpad, n_groups;
+  int gfirst[DG_CL_MAX_GROUPS + 1];
+  const int *slot;
+  /* PML (npn nodes, 0: none): the auxiliary fields w (DG_PML_AUX arrays of npn), their
+   * right-hand side after dg_cl_maxwell_rhs_group (wres), group g's nodes [pfirst[g],
+   * pfirst[g+1]) of each array */
+  int npn;
+  cl_mem w, wres;
+  int pfirst[DG_CL_MAX_GROUPS + 1];
+} dg_cl_layout;
+void dg_cl_maxwell_layout(const dg_cl_maxwell *op, dg_cl_layout *l);
+
 /* The variant it was built with, and the padded element count. */
 const dg_variant *dg_cl_maxwell_variant(const dg_cl_maxwell *op);
 int dg_cl_maxwell_kpad(const dg_cl_maxwell *op);

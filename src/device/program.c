@@ -219,9 +219,14 @@ static dg_status launch_error(cl_int err, const char *call, cl_kernel kernel, cl
 
 dg_status dg_kernel_run(dg_device *dev, cl_kernel kernel, cl_uint dims, const size_t *global,
                         const size_t *local, cl_ulong *ns) {
+  return dg_kernel_run_at(dev, kernel, dims, NULL, global, local, ns);
+}
+
+dg_status dg_kernel_run_at(dg_device *dev, cl_kernel kernel, cl_uint dims, const size_t *offset,
+                           const size_t *global, const size_t *local, cl_ulong *ns) {
   dg_status st = DG_OK;
   cl_event event = NULL;
-  cl_int err = clEnqueueNDRangeKernel(dev->queue, kernel, dims, NULL, global, local, 0, NULL,
+  cl_int err = clEnqueueNDRangeKernel(dev->queue, kernel, dims, offset, global, local, 0, NULL,
                                       ns ? &event : NULL);
   if (err != CL_SUCCESS)
     return launch_error(err, "clEnqueueNDRangeKernel", kernel, dims, global, local, __FILE__,

@@ -37,6 +37,10 @@ dg_status dg_kernel_set_arg(cl_kernel kernel, cl_uint index, size_t size,
 dg_status dg_kernel_run(dg_device *dev, cl_kernel kernel, cl_uint dims, const size_t *global,
                         const size_t *local, cl_ulong *ns) DG_NODISCARD;
 
+/* The same over global[i] work-items starting at offset[i] (offset NULL: at 0). */
+dg_status dg_kernel_run_at(dg_device *dev, cl_kernel kernel, cl_uint dims, const size_t *offset,
+                           const size_t *global, const size_t *local, cl_ulong *ns) DG_NODISCARD;
+
 /* A buffer of `bytes`; if host is non-NULL its contents are copied in (CL_MEM_COPY_HOST_PTR
  * is added to flags). */
 dg_status dg_buffer_create(dg_device *dev, cl_mem_flags flags, size_t bytes, const void *host,

@@ -305,7 +305,14 @@ void dg_maxwell_rhs(dg_maxwell *p, double t, const double *q, const double *J, d
 
 void dg_maxwell_rhs_elems(dg_maxwell *p, double t, const double *q, const double *J,
                           double *rhs, const int *elems, int n_elems) {
+  dg_maxwell_rhs_elems_aux(p, t, q, J, NULL, rhs, NULL, elems, n_elems, NULL, 0);
+}
+
+void dg_maxwell_rhs_elems_aux(dg_maxwell *p, double t, const double *q, const double *J,
+                              const double *w, double *rhs, double *rhs_w, const int *elems,
+                              int n_elems, const int *pml_e, int n_pml) {
   rhs_fields(p, t, q, J, rhs, elems, n_elems);
+  if (n_pml) dg_pml_apply_elems(p, w, rhs, rhs_w, pml_e, n_pml);
   for (int e = 0; e < n_elems; ++e) {
     const int k = elems ? elems[e] : e;
     for (int i = 0; i < p->n_sources; ++i) /* point dipoles in this element */

@@ -100,6 +100,12 @@ void dg_maxwell_rhs(dg_maxwell *p, double t, const double *q, const double *J,
 void dg_maxwell_rhs_elems(dg_maxwell *p, double t, const double *q, const double *J,
                           double *rhs, const int *elems, int n_elems);
 
+/* The same with the PML (dg_maxwell_rhs_aux on a subset): the PML elements pml_e[0..n_pml)
+ * (indices into pml_elem, those among elems) get the filtered right-hand side and rhs_w. */
+void dg_maxwell_rhs_elems_aux(dg_maxwell *p, double t, const double *q, const double *J,
+                              const double *w, double *rhs, double *rhs_w, const int *elems,
+                              int n_elems, const int *pml_e, int n_pml);
+
 /* Discrete electromagnetic energy 1/2 sum_k int (eps |E|^2 + mu |H|^2) dx (mass matrix). */
 double dg_maxwell_energy(const dg_maxwell *p, const double *q);
 

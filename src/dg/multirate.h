@@ -32,20 +32,27 @@ enum { DG_MR_MAX_LEVELS = 12 };
 
 /* The finest MRAB3 step as a fraction of the LSERK4 step rule (dg_maxwell_dt). */
 #define DG_MRAB3_CFL 0.115
+/* In a PML element the finest step also keeps h beta <= DG_MRAB3_PML (beta the element's
+ * largest filter rate; AB3 is stable to 6/11 on the negative real axis). */
+#define DG_MRAB3_PML 0.3
 
 typedef struct {
   int n_levels;                 /* levels in use, 1..max_levels */
   int count[DG_MR_MAX_LEVELS];  /* elements per level */
-  double dt_min;                /* smallest local LSERK4-rule step (cfl 1) */
+  double dt_min;                /* the base step b (cfl 1): level l steps with 2^l b */
+  double dt_smallest;           /* smallest local LSERK4-rule step (cfl 1), >= dt_min */
   double dt_ratio;              /* largest / smallest local step */
 } dg_mr_plan;
 
-/* Levels of the K elements (level[k] in 0..n_levels-1) from their local stable steps, at
- * most max_levels (1..DG_MR_MAX_LEVELS) of them. */
+/* Levels of the K elements (level[k] in 0..n_levels-1) from their local stable steps dt_k,
+ * at most max_levels (1..DG_MR_MAX_LEVELS) of them: l_k = min(L-1, floor(log2(dt_k / b)))
+ * with the base b in (dt_smallest/2, dt_smallest] that minimises the element evaluations
+ * per unit time, sum_k 2^-l_k / b (b = dt_smallest when the local steps are powers of two
+ * apart; lowering b a little can lift many elements a level). */
 dg_status dg_multirate_levels(const dg_maxwell *p, int max_levels, int *level,
                               dg_mr_plan *plan) DG_NODISCARD;
 
-/* The macro step 2^(n_levels-1) h_0 with h_0 = cfl DG_MRAB3_CFL dt_min. */
+/* The macro step 2^(n_levels-1) h_0 with h_0 = cfl DG_MRAB3_CFL dt_min (the base). */
 double dg_multirate_macro_dt(const dg_mr_plan *plan, double cfl);
 
 /* Element right-hand-side evaluations per unit of simulated time at macro step H, once the

@@ -95,11 +95,17 @@ dg_status dg_maxwell_set_pml(dg_maxwell *p, const unsigned char *in_pml, const d
 }
 
 void dg_pml_apply(const dg_maxwell *p, const double *w, double *rhs, double *rhs_w) {
+  dg_pml_apply_elems(p, w, rhs, rhs_w, NULL, p->pml_K);
+}
+
+void dg_pml_apply_elems(const dg_maxwell *p, const double *w, double *rhs, double *rhs_w,
+                        const int *pml_e, int n) {
   const dg_geom *g = p->geom;
   const int Np = g->Np;
   const size_t KNp = (size_t)g->K * Np, nP = (size_t)p->pml_K * Np;
   const double *C = p->pml_coef;
-  for (int e = 0; e < p->pml_K; ++e) {
+  for (int ei = 0; ei < n; ++ei) {
+    const int e = pml_e ? pml_e[ei] : ei;
     const int k = p->pml_elem[e];
     for (int i = 0; i < Np; ++i) {
       const size_t j = (size_t)e * Np + i, id = (size_t)k * Np + i;

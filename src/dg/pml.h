@@ -71,5 +71,9 @@ size_t dg_maxwell_aux_size(const dg_maxwell *p);
  * DG right-hand side, 6*K*Np) on the PML nodes by the filtered one and writes rhs_w (may be
  * NULL); w NULL means zero auxiliary fields. */
 void dg_pml_apply(const dg_maxwell *p, const double *w, double *rhs, double *rhs_w);
+/* The same on the PML elements pml_e[0..n) only (indices into p->pml_elem; the multirate
+ * stepper's rate levels): rhs and rhs_w are written on those only. */
+void dg_pml_apply_elems(const dg_maxwell *p, const double *w, double *rhs, double *rhs_w,
+                        const int *pml_e, int n);
 
 #endif

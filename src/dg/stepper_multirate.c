@@ -7,11 +7,13 @@
  *   3. each due level evaluates f(t_m) into its history, the oldest entry dropped.
  * At the end every level completes its step, so the state is synchronised at t + H. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/alloc.h"
 #include "dg/lserk.h"
 #include "dg/multirate.h"
+#include "dg/pml.h"
 
 typedef struct {
   dg_maxwell *phys; /* borrowed */
@@ -28,7 +30,25 @@ typedef struct {
   int started;      /* macro steps since the history was reset (AB3 from 2 on) */
   double H;         /* the macro step the history was built with */
   long long *evals;
+  /* PML (dg/pml.h): the auxiliary fields are ODEs local to each PML node, stepped with their
+   * element's level: pml_of[l] lists the PML elements (indices into pml_elem) of level l;
+   * w, its history and start-up residual are in dg/pml.h's layout (nw values) */
+  int *pml_of[DG_MR_MAX_LEVELS], n_pml_of[DG_MR_MAX_LEVELS];
+  size_t nw;
+  double *w, *wres, *rhs_w, *whist[3];
 } mr_stepper;
+
+/* Copy or combine the aux values of PML element e: dst = src (+ h sum c_i f_i). */
+static void aux_combine(mr_stepper *s, int l, int e, double h, const double c[3]) {
+  const size_t nP = (size_t)s->phys->pml_K * s->Np;
+  const double *f0 = s->whist[s->head[l]], *f1 = s->whist[(s->head[l] + 1) % 3],
+               *f2 = s->whist[(s->head[l] + 2) % 3];
+  for (int a = 0; a < DG_PML_AUX; ++a) {
+    const size_t o = (size_t)a * nP + (size_t)e * s->Np;
+    for (int i = 0; i < s->Np; ++i)
+      s->w[o + i] += h * (c[0] * f0[o + i] + c[1] * f1[o + i] + c[2] * f2[o + i]);
+  }
+}
 
 static double *field_of(const mr_stepper *s, double *a, int f, int k) {
   return a + (size_t)f * s->K * s->Np + (size_t)k * s->Np;
@@ -62,11 +82,14 @@ static void complete_level(mr_stepper *s, int l, double h0) {
     for (int f = 0; f < DG_NFIELDS; ++f)
       memcpy(field_of(s, s->qe, f, k), field_of(s, s->q, f, k), (size_t)s->Np * sizeof(double));
   }
+  for (int e = 0; e < s->n_pml_of[l]; ++e) aux_combine(s, l, s->pml_of[l][e], h, full);
 }
 
 static void evaluate_level(mr_stepper *s, int l, double t) {
   s->head[l] = (s->head[l] + 2) % 3;
-  dg_maxwell_rhs_elems(s->phys, t, s->qe, NULL, s->hist[s->head[l]], s->elems[l], s->n_elems[l]);
+  dg_maxwell_rhs_elems_aux(s->phys, t, s->qe, NULL, s->w, s->hist[s->head[l]],
+                           s->nw ? s->whist[s->head[l]] : NULL, s->elems[l], s->n_elems[l],
+                           s->pml_of[l], s->n_pml_of[l]);
   if (s->evals) *s->evals += s->n_elems[l];
 }
 
@@ -98,7 +121,8 @@ static void lserk_macro_step(mr_stepper *s, double t, double H) {
   for (int m = 0; m < s->M; ++m) {
     const int sub = s->started * s->M + m; /* sub-steps since the reset; T is at 2M */
     for (int st = 0; st < DG_LSERK_STAGES; ++st) {
-      dg_maxwell_rhs(s->phys, t + (m + dg_lserk_c[st]) * h0, s->q, NULL, s->rhs);
+      dg_maxwell_rhs_aux(s->phys, t + (m + dg_lserk_c[st]) * h0, s->q, NULL, s->w, s->rhs,
+                         s->rhs_w);
       if (s->evals) *s->evals += s->K;
       if (st == 0)
         for (int l = 0; l < s->L; ++l) {
@@ -108,11 +132,21 @@ static void lserk_macro_step(mr_stepper *s, double t, double H) {
             for (int f = 0; f < DG_NFIELDS; ++f)
               memcpy(field_of(s, s->hist[slot], f, s->elems[l][e]),
                      field_of(s, s->rhs, f, s->elems[l][e]), (size_t)s->Np * sizeof(double));
+          const size_t nP = (size_t)s->phys->pml_K * s->Np;
+          for (int e = 0; e < s->n_pml_of[l]; ++e)
+            for (int a = 0; a < DG_PML_AUX; ++a) {
+              const size_t o = (size_t)a * nP + (size_t)s->pml_of[l][e] * s->Np;
+              memcpy(s->whist[slot] + o, s->rhs_w + o, (size_t)s->Np * sizeof(double));
+            }
         }
       const double a = dg_lserk_a[st], b = dg_lserk_b[st];
       for (size_t i = 0; i < s->n; ++i) {
         s->res[i] = a * s->res[i] + h0 * s->rhs[i];
         s->q[i] += b * s->res[i];
+      }
+      for (size_t i = 0; i < s->nw; ++i) {
+        s->wres[i] = a * s->wres[i] + h0 * s->rhs_w[i];
+        s->w[i] += b * s->wres[i];
       }
     }
   }
@@ -123,7 +157,10 @@ static dg_status mr_step(void *impl, double t, double dt) {
   DG_CHECK(dt > 0 && isfinite(dt), DG_ERR_INPUT, "multirate step: dt = %g", dt);
   if (dt != s->H) s->started = 0, s->H = dt; /* a new step length restarts the history */
   if (s->started < 2) {
-    if (s->started == 0) memset(s->res, 0, s->n * sizeof *s->res);
+    if (s->started == 0) {
+      memset(s->res, 0, s->n * sizeof *s->res);
+      if (s->nw) memset(s->wres, 0, s->nw * sizeof *s->wres);
+    }
     lserk_macro_step(s, t, dt);
     if (++s->started == 2) {
       for (int l = 0; l < s->L; ++l) s->head[l] = 0;
@@ -145,6 +182,7 @@ static dg_status mr_put_state(void *impl, const double *q) {
   mr_stepper *s = impl;
   memcpy(s->q, q, s->n * sizeof *q);
   memcpy(s->qe, q, s->n * sizeof *q);
+  if (s->nw) memset(s->w, 0, s->nw * sizeof *s->w); /* the PML restarts at rest */
   s->started = 0;
   return DG_OK;
 }
@@ -162,7 +200,12 @@ static void mr_destroy(void *impl) {
   for (int l = 0; l < DG_MR_MAX_LEVELS; ++l) {
     dg_free(&s->elems[l]);
     dg_free(&s->border[l]);
+    dg_free(&s->pml_of[l]);
   }
+  dg_free(&s->w);
+  dg_free(&s->wres);
+  dg_free(&s->rhs_w);
+  for (int i = 0; i < 3; ++i) dg_free(&s->whist[i]);
   dg_free(&s->q);
   dg_free(&s->qe);
   for (int i = 0; i < 3; ++i) dg_free(&s->hist[i]);
@@ -212,6 +255,18 @@ dg_status dg_stepper_multirate_create(dg_stepper **out, dg_maxwell *phys, const 
       for (int f = 0; f < 4; ++f) touches |= level[g->mesh->EToE[4 * k + f]] <= d;
       if (touches) s->border[d][s->n_border[d]++] = k;
     }
+  for (int l = 0; l < n_levels; ++l) DG_CALL_GOTO(fail, DG_ALLOC(s->pml_of[l], phys->pml_K + 1));
+  for (int e = 0; e < phys->pml_K; ++e) {
+    const int l = level[phys->pml_elem[e]];
+    s->pml_of[l][s->n_pml_of[l]++] = e;
+  }
+  s->nw = dg_maxwell_aux_size(phys);
+  if (s->nw) {
+    DG_CALL_GOTO(fail, DG_ALLOC(s->w, s->nw));
+    DG_CALL_GOTO(fail, DG_ALLOC(s->wres, s->nw));
+    DG_CALL_GOTO(fail, DG_ALLOC(s->rhs_w, s->nw));
+    for (int i = 0; i < 3; ++i) DG_CALL_GOTO(fail, DG_ALLOC(s->whist[i], s->nw));
+  }
   DG_CALL_GOTO(fail, DG_ALLOC(s->q, s->n));
   DG_CALL_GOTO(fail, DG_ALLOC(s->qe, s->n));
   for (int i = 0; i < 3; ++i) DG_CALL_GOTO(fail, DG_ALLOC(s->hist[i], s->n));
@@ -224,36 +279,100 @@ fail:
   return st;
 }
 
+/* Element k's local step (the LSERK4 rule of the element alone, dg_maxwell_dt's terms): the
+ * geometric one, and in a PML element the bound from its largest filter rate beta, a decay
+ * on the negative real axis: AB3 reaches 6/11 there, so h beta <= DG_MRAB3_PML (about half
+ * of it) at h = DG_MRAB3_CFL dt. */
+static double local_dt(const dg_maxwell *p, int k, const double *beta) {
+  const dg_geom *g = p->geom;
+  const double n1 = g->N + 1.0;
+  double fs = 0;
+  for (int f = 0; f < 4; ++f) fs = fmax(fs, g->Fscale[4 * k + f]);
+  double dt = sqrt(p->eps[k] * p->mu[k]) / (fs * n1 * n1);
+  if (beta && beta[k] > 0) dt = fmin(dt, DG_MRAB3_PML / DG_MRAB3_CFL / beta[k]);
+  return dt;
+}
+
+/* An element and the shift x of the base at which it moves up a level. */
+typedef struct {
+  double x;
+  int k;
+} mr_crossing;
+
+static int by_crossing(const void *a, const void *b) {
+  const double xa = ((const mr_crossing *)a)->x, xb = ((const mr_crossing *)b)->x;
+  return (xa > xb) - (xa < xb);
+}
+
 dg_status dg_multirate_levels(const dg_maxwell *p, int max_levels, int *level,
                               dg_mr_plan *plan) {
   const dg_geom *g = p->geom;
+  dg_status st = DG_OK;
+  double *beta = NULL, *u = NULL;
+  mr_crossing *order = NULL;
   DG_CHECK(max_levels >= 1 && max_levels <= DG_MR_MAX_LEVELS, DG_ERR_INPUT,
            "multirate: max_levels must be 1..%d, got %d", DG_MR_MAX_LEVELS, max_levels);
   memset(plan, 0, sizeof *plan);
-  const double n1 = g->N + 1.0;
+  if (p->pml_K) { /* each PML element's largest beta (dg/pml.h's coefficients) */
+    const size_t nP = (size_t)p->pml_K * g->Np;
+    DG_CALL(DG_ALLOC(beta, g->K + 1));
+    for (int e = 0; e < p->pml_K; ++e)
+      for (int d = 0; d < 3; ++d)
+        for (int i = 0; i < g->Np; ++i) {
+          const double b = p->pml_coef[(DG_PML_BETA + d) * nP + (size_t)e * g->Np + i];
+          if (b > beta[p->pml_elem[e]]) beta[p->pml_elem[e]] = b;
+        }
+  }
   double lo = INFINITY, hi = 0;
+  DG_CALL_GOTO(done, DG_ALLOC(u, g->K + 1));
+  DG_CALL_GOTO(done, DG_ALLOC(order, g->K + 1));
   for (int k = 0; k < g->K; ++k) {
-    double fs = 0;
-    for (int f = 0; f < 4; ++f) fs = fmax(fs, g->Fscale[4 * k + f]);
-    const double dt = sqrt(p->eps[k] * p->mu[k]) / (fs * n1 * n1);
-    DG_CHECK(isfinite(dt) && dt > 0, DG_ERR_INPUT, "multirate: element %d has local step %g", k, dt);
+    const double dt = local_dt(p, k, beta);
+    DG_CHECK_GOTO(done, isfinite(dt) && dt > 0, DG_ERR_INPUT,
+                  "multirate: element %d has local step %g", k, dt);
     lo = fmin(lo, dt);
     hi = fmax(hi, dt);
+    u[k] = dt;
+  }
+  /* The base b = lo 2^-x, x in [0, 1): element k is on level floor(u_k + x) (capped),
+   * u_k = log2(dt_k / lo). The work sum_k 2^-l_k / b = 2^x sum_k 2^-l_k / lo grows with x
+   * between the points where some element moves up a level (x = 1 - frac(u_k)), so the best
+   * x is 0 or one of those: a sweep over them in increasing order. */
+  for (int k = 0; k < g->K; ++k) {
+    /* a tiny margin so elements exactly 2^l times the smallest land on level l */
+    u[k] = log2(u[k] / lo) + 1e-12;
+    order[k].k = k;
+    order[k].x = 1 - (u[k] - floor(u[k]));
+  }
+  const int top = max_levels - 1;
+  double sum = 0;
+  for (int k = 0; k < g->K; ++k) sum += ldexp(1.0, -(int)fmin(floor(u[k]), top));
+  qsort(order, (size_t)g->K, sizeof *order, by_crossing);
+  double best = sum, best_x = 0;
+  for (int i = 0; i < g->K; ++i) {
+    const int k = order[i].k;
+    const double fr = u[k] - floor(u[k]);
+    if (fr <= 1e-9 || floor(u[k]) >= top) continue; /* on a power of two, or capped */
+    const double x = 1 - fr;
+    sum -= ldexp(1.0, -(int)floor(u[k])) / 2; /* 2^-l -> 2^-(l+1) */
+    if (sum * exp2(x) < best * (1 - 1e-9)) best = sum * exp2(x), best_x = x;
   }
   for (int k = 0; k < g->K; ++k) {
-    double fs = 0;
-    for (int f = 0; f < 4; ++f) fs = fmax(fs, g->Fscale[4 * k + f]);
-    const double dt = sqrt(p->eps[k] * p->mu[k]) / (fs * n1 * n1);
-    /* a tiny margin so elements exactly 2^l times the smallest land on level l */
-    int l = (int)floor(log2(dt / lo) + 1e-12);
-    if (l > max_levels - 1) l = max_levels - 1;
+    int l = (int)floor(u[k] + best_x);
+    if (l > top) l = top;
     level[k] = l;
     ++plan->count[l];
     if (l + 1 > plan->n_levels) plan->n_levels = l + 1;
   }
+  plan->dt_smallest = lo;
+  lo = lo * exp2(-best_x);
   plan->dt_min = lo;
-  plan->dt_ratio = g->K ? hi / lo : 1;
-  return DG_OK;
+  plan->dt_ratio = g->K ? hi / plan->dt_smallest : 1;
+done:
+  dg_free(&beta);
+  dg_free(&u);
+  dg_free(&order);
+  return st;
 }
 
 double dg_multirate_macro_dt(const dg_mr_plan *plan, double cfl) {

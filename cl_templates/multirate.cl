@@ -1,0 +1,122 @@
+/* multirate.cl: the Adams-Bashforth updates of the multirate stepper (dg/multirate.h for the
+ * scheme, src/backend/cl_multirate.c for the order of launches). The right-hand sides come
+ * from the Maxwell kernels launched over one rate level's range of element slots; these
+ * kernels combine them. Built as its own small program after common.cl (real_t, VL, NPP).
+ *
+ * Ranged kernels (complete, copy, lserk) are launched 2D: dimension 0 over the slots' nodes
+ * [i0, i1) of a field (global offset i0; a level's slots are contiguous in each field,
+ * dg_cl_maxwell_create_grouped), dimension 1 over the 6 fields; the global size is rounded
+ * up to whole work-groups, hence the i1 bound. The coefficients come premultiplied by the
+ * step, so each is q + c0 f0 + c1 f1 + c2 f2. */
+
+/* A level completes its AB3 step: q = q + c0 f0 + c1 f1 + c2 f2, and the evaluation state
+ * qe takes the new value. */
+__kernel __attribute__((reqd_work_group_size(WG1, 1, 1)))
+void mr_complete(__global real_t *restrict q, __global real_t *restrict qe,
+                 __global const real_t *restrict f0, __global const real_t *restrict f1,
+                 __global const real_t *restrict f2, const int fs, const int i1,
+                 const real_t c0, const real_t c1, const real_t c2) {
+  const int i = get_global_id(0);
+  if (i >= i1) return;
+  const int j = get_global_id(1) * fs + i;
+  const real_t r = q[j] + c0 * f0[j] + c1 * f1[j] + c2 * f2[j];
+  q[j] = r;
+  qe[j] = r;
+}
+
+/* The dense output of coarse elements next to a finer level that is due: for the elements
+ * whose slots are list[first .. first + n), qe = q + c0 f0 + c1 f1 + c2 f2 (the AB3
+ * polynomial part-way through their step). Work-item (node, entry); launched NP x n. */
+__kernel void mr_dense(__global real_t *restrict qe, __global const real_t *restrict q,
+                       __global const real_t *restrict f0, __global const real_t *restrict f1,
+                       __global const real_t *restrict f2, const int fs,
+                       __global const int *restrict list, const int first,
+                       const real_t c0, const real_t c1, const real_t c2) {
+  const int n = get_global_id(0);
+  const int k = list[first + get_global_id(1)];
+  /* VL is a power of two: a mask, not k % VL, beside k / VL (see energy.cl) */
+  const int base = (k / VL) * NPP * VL + n * VL + (k & (VL - 1));
+  for (int f = 0; f < 6; ++f) {
+    const int j = f * fs + base;
+    qe[j] = q[j] + c0 * f0[j] + c1 * f1[j] + c2 * f2[j];
+  }
+}
+
+/* A PML level's auxiliary fields complete their AB3 step: w += c0 f0 + c1 f1 + c2 f2
+ * (dimension 1 over the DG_PML_AUX arrays of stride fs = npn; they need no evaluation copy:
+ * only their own element reads them). */
+__kernel __attribute__((reqd_work_group_size(WG1, 1, 1)))
+void mr_advance(__global real_t *restrict w, __global const real_t *restrict f0,
+                __global const real_t *restrict f1, __global const real_t *restrict f2,
+                const int fs, const int i1, const real_t c0, const real_t c1, const real_t c2) {
+  const int i = get_global_id(0);
+  if (i >= i1) return;
+  const int j = get_global_id(1) * fs + i;
+  w[j] += c0 * f0[j] + c1 * f1[j] + c2 * f2[j];
+}
+
+/* dst = src over the range: a level's new right-hand side into its history. */
+__kernel __attribute__((reqd_work_group_size(WG1, 1, 1)))
+void mr_copy(__global real_t *restrict dst, __global const real_t *restrict src, const int fs,
+             const int i1) {
+  const int i = get_global_id(0);
+  if (i >= i1) return;
+  const int j = get_global_id(1) * fs + i;
+  dst[j] = src[j];
+}
+
+/* One LSERK4 stage of the start-up steps: res = a res + dt F; q += b res. The first stage
+ * (a = 0) does not read res, so no residual needs zeroing between runs. */
+__kernel __attribute__((reqd_work_group_size(WG1, 1, 1)))
+void mr_lserk(__global real_t *restrict q, __global real_t *restrict res,
+              __global const real_t *restrict F, const int fs, const int i1, const real_t a,
+              const real_t dt, const real_t b) {
+  const int i = get_global_id(0);
+  if (i >= i1) return;
+  const int j = get_global_id(1) * fs + i;
+  real_t r = dt * F[j];
+  if (a != (real_t)0) r += a * res[j];
+  res[j] = r;
+  q[j] += b * r;
+}
+
+/* ---- all due levels in one launch ----
+ * The due levels 0..d are contiguous in the layout (and in the PML node list), so one launch
+ * covers them; each item finds its level from bnd (the levels' first items, bnd[l] <= i <
+ * bnd[l+1], ascending) and its history from heads (2 bits per level: the buffer f0_l of its
+ * latest evaluation; f_j of level l is hist[(f0_l + j b_l) % 3] of h0, h1, h2, b_l = 2 for
+ * even l, 1 for odd l, as src/backend/cl_multirate.c explains). Level l's step is 2^l h_0, so
+ * c0..c2 come times h_0 and are scaled here. */
+
+/* The level of item i (i >= bnd[0]). */
+int mr_level_of(__global const int *bnd, int i) {
+  int l = 0;
+  while (i >= bnd[l + 1]) ++l;
+  return l;
+}
+
+/* The history buffer j steps back of level l. */
+__global const real_t *mr_hist(__global const real_t *h0, __global const real_t *h1,
+                               __global const real_t *h2, int heads, int l, int j) {
+  int s = ((heads >> (2 * l)) & 3) + j * ((l & 1) ? 1 : 2);
+  while (s >= 3) s -= 3;
+  return s == 0 ? h0 : s == 1 ? h1 : h2;
+}
+
+__kernel __attribute__((reqd_work_group_size(WG1, 1, 1)))
+void mr_complete_levels(__global real_t *restrict q, __global real_t *restrict qe,
+                        __global const real_t *restrict h0, __global const real_t *restrict h1,
+                        __global const real_t *restrict h2, const int fs, const int i1,
+                        __global const int *restrict bnd, const int heads, const real_t c0,
+                        const real_t c1, const real_t c2) {
+  const int i = get_global_id(0);
+  if (i >= i1) return;
+  const int l = mr_level_of(bnd, i);
+  const int j = get_global_id(1) * fs + i;
+  const real_t h = (real_t)(1 << l);
+  const real_t r = q[j] + h * (c0 * mr_hist(h0, h1, h2, heads, l, 0)[j] +
+                               c1 * mr_hist(h0, h1, h2, heads, l, 1)[j] +
+                               c2 * mr_hist(h0, h1, h2, heads, l, 2)[j]);
+  q[j] = r;
+  if (qe) qe[j] = r;
+}

@@ -1,0 +1,25 @@
+/* dgtd bench --time-stepping multirate (app/bench_multirate.c): the multirate AB3 stepper
+ * against global LSERK4 on one mesh, both on the device with one variant. */
+#ifndef DG_APP_BENCH_MULTIRATE_H
+#define DG_APP_BENCH_MULTIRATE_H
+
+#include <stdio.h>
+
+#include "backend/variant.h"
+#include "core/status.h"
+#include "device/device.h"
+
+typedef struct {
+  const char *mesh;    /* mesh file (required) */
+  int order;           /* polynomial order */
+  dg_precision precision;
+  const char *variant; /* NULL: the device default */
+  int max_levels;      /* rate levels at most */
+  int steps;           /* timed macro steps */
+} dg_bench_mr_options;
+
+/* Times both and prints the comparison to out (a table, or JSON with json != 0). */
+dg_status dg_bench_multirate(dg_device *dev, const dg_bench_mr_options *o, FILE *out,
+                             int json) DG_NODISCARD;
+
+#endif

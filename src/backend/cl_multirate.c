@@ -1,0 +1,497 @@
+/* The OpenCL multirate AB3 stepper (backend/cl_multirate.h). The same sequence as the
+ * reference (dg/stepper_multirate.c), with buffers in the operator's field layout:
+ *   qe = the operator's state buffer (what the Maxwell kernels read), the evaluation state;
+ *   qs = the state at each element's step start (the reference's q);
+ *   hist[3] = the RHS history, indexed by the global sub-step c (multiples of h_0 since the
+ *     AB3 start) mod 3: every level due at c evaluates into hist[c % 3] (directly, as the
+ *     kernels' result buffer), so levels due together share one launch. Level l's last three
+ *     evaluations, at c, c - 2^l, c - 2^(l+1), sit in distinct buffers since 2^l mod 3 is
+ *     1 or 2: f_j of level l is hist[(f0[l] + j b_l) % 3], b_l = 2 for even l, 1 for odd l;
+ *   res = the start-up LSERK4 residual.
+ * Between macro steps qe = qs, so get_state, put_state and energy are the operator's. */
+#include "backend/cl_multirate.h"
+
+#include <string.h>
+
+#include "codegen/codegen.h"
+#include "core/alloc.h"
+#include "core/clock.h"
+#include "device/binary_cache.h"
+#include "device/program.h"
+#include "dg/lserk.h"
+#include "dg/multirate.h"
+#include "dg/pml.h"
+
+enum { WG = 64 };
+enum { CO_Q, CO_QE, CO_F0, CO_F1, CO_F2, CO_FS, CO_I1, CO_C0, CO_C1, CO_C2 };
+enum { DE_QE, DE_Q, DE_F0, DE_F1, DE_F2, DE_FS, DE_LIST, DE_FIRST, DE_C0, DE_C1, DE_C2 };
+enum { CP_DST, CP_SRC, CP_FS, CP_I1 };
+enum { AD_W, AD_F0, AD_F1, AD_F2, AD_FS, AD_I1, AD_C0, AD_C1, AD_C2 };
+enum { CL_Q, CL_QE, CL_H0, CL_H1, CL_H2, CL_FS, CL_I1, CL_BND, CL_HEADS, CL_C0, CL_C1, CL_C2 };
+enum { LS_Q, LS_RES, LS_F, LS_FS, LS_I1, LS_A, LS_DT, LS_B };
+
+typedef struct {
+  dg_cl_maxwell *op; /* owned */
+  dg_cl_layout lay;
+  int L, M;
+  long long n_elems[DG_CL_MAX_GROUPS];
+  /* border slots: the elements of level l > d next to one of level <= d, for each d; in the
+   * device list at bfirst[d][l], bcount[d][l] of them */
+  int bfirst[DG_CL_MAX_GROUPS][DG_CL_MAX_GROUPS], bcount[DG_CL_MAX_GROUPS][DG_CL_MAX_GROUPS];
+  cl_mem d_border, d_qs, d_res, d_hist[3];
+  cl_mem d_wres, d_whist[3]; /* PML: start-up residual and history of the auxiliary fields */
+  cl_program prog;
+  cl_kernel k_complete, k_dense, k_copy, k_lserk, k_advance, k_complete_lv;
+  cl_mem d_bnd_f, d_bnd_p; /* the levels' first items: field nodes, PML nodes (L + 1 each) */
+  int f0[DG_CL_MAX_GROUPS]; /* the history buffer of each level's latest evaluation */
+  int cbase;                /* the global sub-step at the macro step's start, mod 3 */
+  int direct;               /* the kernels evaluate into the history (not on CLBlast) */
+  int started;
+  double H;
+  long long *evals;
+  dg_cl_mr_profile *prof;
+} clmr;
+
+static dg_status real_arg(const clmr *s, cl_kernel k, cl_uint i, double x) {
+  if (s->lay.rs == 8) return DG_KERNEL_ARG(k, i, x);
+  const float f = (float)x;
+  return DG_KERNEL_ARG(k, i, f);
+}
+
+/* Run k; with a profile, wait and add its time to *acc. */
+static dg_status launch(clmr *s, cl_kernel k, const size_t *off, const size_t *g,
+                        const size_t *l, double *acc) {
+  cl_ulong ns = 0;
+  DG_CALL(dg_kernel_run_at(s->lay.dev, k, 2, off, g, l, s->prof ? &ns : NULL));
+  if (s->prof && acc) *acc += 1e-9 * (double)ns;
+  return DG_OK;
+}
+
+/* A ranged kernel (complete, copy, lserk, advance) over items [i0, i1) of nf arrays of stride
+ * fs (arguments fs_arg and i1_arg are set). */
+static dg_status launch_items(clmr *s, cl_kernel k, cl_uint fs_arg, cl_uint i1_arg, size_t i0,
+                              size_t i1, int fs, int nf, double *acc) {
+  if (i1 <= i0) return DG_OK;
+  const size_t n = i1 - i0;
+  const size_t off[2] = {i0, 0}, g[2] = {(n + WG - 1) / WG * WG, (size_t)nf}, l[2] = {WG, 1};
+  const int end = (int)i1;
+  DG_CALL(DG_KERNEL_ARG(k, fs_arg, fs));
+  DG_CALL(DG_KERNEL_ARG(k, i1_arg, end));
+  DG_CALL(launch(s, k, off, g, l, acc));
+  return DG_OK;
+}
+
+/* The same over element slots [s0, s1) of the 6 fields. */
+static dg_status launch_range(clmr *s, cl_kernel k, cl_uint fs_arg, cl_uint i1_arg, int s0,
+                              int s1, double *acc) {
+  const size_t NPP = (size_t)s->lay.NPP;
+  DG_CALL(launch_items(s, k, fs_arg, i1_arg, (size_t)s0 * NPP, (size_t)s1 * NPP, (int)s->lay.fs,
+                       6, acc));
+  return DG_OK;
+}
+
+/* The same over level l's PML nodes (l < 0: all) of the DG_PML_AUX auxiliary arrays. */
+static dg_status launch_pml(clmr *s, cl_kernel k, cl_uint fs_arg, cl_uint i1_arg, int l,
+                            double *acc) {
+  if (!s->lay.npn) return DG_OK;
+  const int j0 = l < 0 ? 0 : s->lay.pfirst[l], j1 = l < 0 ? s->lay.npn : s->lay.pfirst[l + 1];
+  DG_CALL(launch_items(s, k, fs_arg, i1_arg, (size_t)j0, (size_t)j1, s->lay.npn, DG_PML_AUX, acc));
+  return DG_OK;
+}
+
+static void level_range(const clmr *s, int l, int *s0, int *s1) {
+  *s0 = s->lay.gfirst[l];
+  *s1 = s->lay.gfirst[l + 1];
+}
+
+/* The history buffer of level l's evaluation j steps back. */
+static int hidx(const clmr *s, int l, int j) { return (s->f0[l] + j * (l & 1 ? 1 : 2)) % 3; }
+
+/* Point the three history arguments of k (from index a0) at level l's f0, f1, f2. */
+static dg_status hist_args(clmr *s, cl_kernel k, cl_uint a0, int l) {
+  for (int i = 0; i < 3; ++i) DG_CALL(DG_KERNEL_ARG(k, a0 + (cl_uint)i, s->d_hist[hidx(s, l, i)]));
+  return DG_OK;
+}
+
+static dg_status complete_level(clmr *s, int l, double h0) {
+  const double h = h0 * (double)(1 << l);
+  int s0, s1;
+  level_range(s, l, &s0, &s1);
+  DG_CALL(hist_args(s, s->k_complete, CO_F0, l));
+  DG_CALL(real_arg(s, s->k_complete, CO_C0, h * 23.0 / 12));
+  DG_CALL(real_arg(s, s->k_complete, CO_C1, h * -16.0 / 12));
+  DG_CALL(real_arg(s, s->k_complete, CO_C2, h * 5.0 / 12));
+  DG_CALL(launch_range(s, s->k_complete, CO_FS, CO_I1, s0, s1, s->prof ? &s->prof->ab_s[l] : NULL));
+  if (s->lay.npn) {
+    cl_kernel k = s->k_advance;
+    for (int i = 0; i < 3; ++i)
+      DG_CALL(DG_KERNEL_ARG(k, AD_F0 + (cl_uint)i, s->d_whist[hidx(s, l, i)]));
+    DG_CALL(real_arg(s, k, AD_C0, h * 23.0 / 12));
+    DG_CALL(real_arg(s, k, AD_C1, h * -16.0 / 12));
+    DG_CALL(real_arg(s, k, AD_C2, h * 5.0 / 12));
+    DG_CALL(launch_pml(s, k, AD_FS, AD_I1, l, s->prof ? &s->prof->ab_s[l] : NULL));
+  }
+  return DG_OK;
+}
+
+/* Copy the right-hand side F (and the PML's wres) of levels l0..l1-1 into hist[c]. */
+static dg_status copy_levels(clmr *s, cl_mem F, int l0, int l1, int c, double *acc) {
+  DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_DST, s->d_hist[c]));
+  DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_SRC, F));
+  DG_CALL(launch_range(s, s->k_copy, CP_FS, CP_I1, s->lay.gfirst[l0], s->lay.gfirst[l1], acc));
+  if (s->lay.npn) {
+    DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_DST, s->d_whist[c]));
+    DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_SRC, s->lay.wres));
+    DG_CALL(launch_items(s, s->k_copy, CP_FS, CP_I1, (size_t)s->lay.pfirst[l0],
+                         (size_t)s->lay.pfirst[l1], s->lay.npn, DG_PML_AUX, acc));
+  }
+  return DG_OK;
+}
+
+/* Levels l0..l1-1 evaluate at t (global sub-step c mod 3) into hist[c]. */
+static dg_status evaluate(clmr *s, int l0, int l1, double t, int c, dg_cl_stage_timing *tm,
+                          double *acc) {
+  for (int l = l0; l < l1; ++l) {
+    s->f0[l] = c;
+    if (s->evals) *s->evals += s->n_elems[l];
+  }
+  if (s->lay.gfirst[l1] <= s->lay.gfirst[l0]) return DG_OK;
+  if (s->direct) {
+    if (tm) memset(tm, 0, sizeof *tm);
+    DG_CALL(dg_cl_maxwell_rhs_groups_into(s->op, t, l0, l1, s->d_hist[c], s->d_whist[c]));
+    return DG_OK;
+  }
+  cl_mem F = NULL;
+  DG_CALL(dg_cl_maxwell_rhs_groups(s->op, t, l0, l1, &F, tm));
+  DG_CALL(copy_levels(s, F, l0, l1, c, acc));
+  return DG_OK;
+}
+
+/* Level l alone, profiled (dgtd bench): the same results, each kernel waited for. The
+ * direct evaluation is timed as a whole. */
+static dg_status evaluate_level(clmr *s, int l, double t, int c) {
+  dg_cl_stage_timing tm;
+  const double t0 = dg_now_s();
+  DG_CALL(evaluate(s, l, l + 1, t, c, &tm, &s->prof->ab_s[l]));
+  if (s->direct) {
+    DG_CALL(dg_cl_maxwell_finish(s->op));
+    s->prof->rhs_s[l] += dg_now_s() - t0;
+  } else {
+    s->prof->rhs_s[l] += 1e-9 * (double)tm.total_ns;
+  }
+  s->prof->evals[l] += s->n_elems[l];
+  return DG_OK;
+}
+
+/* The levels' latest history buffers, 2 bits each (multirate.cl, mr_hist). */
+static int heads_bits(const clmr *s) {
+  int b = 0;
+  for (int l = 0; l < s->L; ++l) b |= s->f0[l] << (2 * l);
+  return b;
+}
+
+/* Levels 0..d complete their steps, in one launch over their slots (and their PML nodes). */
+static dg_status complete_levels(clmr *s, int d, double h0) {
+  const int heads = heads_bits(s);
+  cl_kernel k = s->k_complete_lv;
+  for (int pml = 0; pml < 2; ++pml) {
+    if (pml && !s->lay.npn) break;
+    const cl_mem q = pml ? s->lay.w : s->d_qs, qe = pml ? NULL : s->lay.q;
+    const cl_mem *h = pml ? s->d_whist : s->d_hist;
+    DG_CALL(DG_KERNEL_ARG(k, CL_Q, q));
+    DG_CALL(DG_KERNEL_ARG(k, CL_QE, qe));
+    for (int i = 0; i < 3; ++i) DG_CALL(DG_KERNEL_ARG(k, CL_H0 + (cl_uint)i, h[i]));
+    const cl_mem bnd = pml ? s->d_bnd_p : s->d_bnd_f;
+    DG_CALL(DG_KERNEL_ARG(k, CL_BND, bnd));
+    DG_CALL(DG_KERNEL_ARG(k, CL_HEADS, heads));
+    DG_CALL(real_arg(s, k, CL_C0, h0 * 23.0 / 12));
+    DG_CALL(real_arg(s, k, CL_C1, h0 * -16.0 / 12));
+    DG_CALL(real_arg(s, k, CL_C2, h0 * 5.0 / 12));
+    if (pml)
+      DG_CALL(launch_items(s, k, CL_FS, CL_I1, (size_t)s->lay.pfirst[0],
+                           (size_t)s->lay.pfirst[d + 1], s->lay.npn, DG_PML_AUX, NULL));
+    else
+      DG_CALL(launch_range(s, k, CL_FS, CL_I1, s->lay.gfirst[0], s->lay.gfirst[d + 1], NULL));
+  }
+  return DG_OK;
+}
+
+/* AB3 over one macro step (dg/stepper_multirate.c, mrab_macro_step). Levels 0..d that are
+ * due together complete and evaluate in single launches; with a profile, level by level
+ * (each launch waited for and timed), which computes the same. */
+static dg_status mrab_macro_step(clmr *s, double t, double H) {
+  const double h0 = H / s->M;
+  for (int m = 0; m < s->M; ++m) {
+    int d = 0;
+    if (m == 0) d = s->L - 1;
+    else while (d < s->L - 1 && m % (2 << d) == 0) ++d;
+    if (m > 0 && !s->prof) DG_CALL(complete_levels(s, d, h0));
+    if (m > 0 && s->prof)
+      for (int l = 0; l <= d; ++l) DG_CALL(complete_level(s, l, h0));
+    if (d < s->L - 1)
+      for (int l = d + 1; l < s->L; ++l) {
+        const int n = s->bcount[d][l], span = 1 << l;
+        if (!n) continue;
+        const double th = (double)(m % span) / span, h = h0 * span;
+        const double t2 = th * th, t3 = t2 * th;
+        cl_kernel k = s->k_dense;
+        DG_CALL(hist_args(s, k, DE_F0, l));
+        DG_CALL(DG_KERNEL_ARG(k, DE_FIRST, s->bfirst[d][l]));
+        DG_CALL(real_arg(s, k, DE_C0, h * (t3 / 6 + 0.75 * t2 + th)));
+        DG_CALL(real_arg(s, k, DE_C1, h * -(t3 / 3 + t2)));
+        DG_CALL(real_arg(s, k, DE_C2, h * (t3 / 6 + 0.25 * t2)));
+        const size_t g[2] = {(size_t)s->lay.NP, (size_t)n};
+        DG_CALL(launch(s, k, NULL, g, NULL, s->prof ? &s->prof->ab_s[l] : NULL));
+      }
+    const int c = (s->cbase + m) % 3;
+    if (!s->prof) DG_CALL(evaluate(s, 0, d + 1, t + m * h0, c, NULL, NULL));
+    else
+      for (int l = 0; l <= d; ++l) DG_CALL(evaluate_level(s, l, t + m * h0, c));
+  }
+  s->cbase = (s->cbase + s->M) % 3;
+  if (!s->prof) DG_CALL(complete_levels(s, s->L - 1, h0));
+  else
+    for (int l = 0; l < s->L; ++l) DG_CALL(complete_level(s, l, h0));
+  return DG_OK;
+}
+
+/* Global LSERK4 at h_0 over one macro step on qe, keeping f(T - h_l) and f(T - 2 h_l) of each
+ * level (dg/stepper_multirate.c, lserk_macro_step). */
+static dg_status lserk_macro_step(clmr *s, double t, double H) {
+  const double h0 = H / s->M;
+  for (int m = 0; m < s->M; ++m) {
+    const int sub = s->started * s->M + m;
+    for (int st = 0; st < DG_LSERK_STAGES; ++st) {
+      cl_mem F = NULL;
+      DG_CALL(dg_cl_maxwell_rhs_all(s->op, t + (m + dg_lserk_c[st]) * h0, &F));
+      long long K = 0;
+      for (int l = 0; l < s->L; ++l) K += s->n_elems[l];
+      if (s->evals) *s->evals += K;
+      if (st == 0)
+        for (int l = 0; l < s->L; ++l) {
+          /* f(T - h_l) at global sub-step -2^l, f(T - 2 h_l) at -2^(l+1) (mod 3) */
+          const int span = 1 << l, a = l & 1 ? 2 : 1;
+          const int slot = sub == 2 * s->M - span ? 3 - a : sub == 2 * s->M - 2 * span ? (6 - 2 * a) % 3 : -1;
+          if (slot < 0) continue;
+          DG_CALL(copy_levels(s, F, l, l + 1, slot, NULL));
+          if (sub == 2 * s->M - span) s->f0[l] = slot;
+        }
+      cl_kernel k = s->k_lserk;
+      DG_CALL(DG_KERNEL_ARG(k, LS_Q, s->lay.q));
+      DG_CALL(DG_KERNEL_ARG(k, LS_RES, s->d_res));
+      DG_CALL(DG_KERNEL_ARG(k, LS_F, F));
+      DG_CALL(real_arg(s, k, LS_A, dg_lserk_a[st]));
+      DG_CALL(real_arg(s, k, LS_DT, h0));
+      DG_CALL(real_arg(s, k, LS_B, dg_lserk_b[st]));
+      DG_CALL(launch_range(s, k, LS_FS, LS_I1, 0, s->lay.Kpad, NULL));
+      if (s->lay.npn) { /* the auxiliary fields by the same stage */
+        DG_CALL(DG_KERNEL_ARG(k, LS_Q, s->lay.w));
+        DG_CALL(DG_KERNEL_ARG(k, LS_RES, s->d_wres));
+        DG_CALL(DG_KERNEL_ARG(k, LS_F, s->lay.wres));
+        DG_CALL(launch_pml(s, k, LS_FS, LS_I1, -1, NULL));
+      }
+    }
+  }
+  return DG_OK;
+}
+
+static dg_status clmr_step(void *impl, double t, double dt) {
+  clmr *s = impl;
+  DG_CHECK(dt > 0 && dt == dt, DG_ERR_INPUT, "multirate step: dt = %g", dt);
+  if (dt != s->H) s->started = 0, s->H = dt;
+  if (s->started < 2) {
+    DG_CALL(lserk_macro_step(s, t, dt));
+    if (++s->started == 2) {
+      s->cbase = 0;
+      DG_CL(clEnqueueCopyBuffer(s->lay.dev->queue, s->lay.q, s->d_qs, 0, 0,
+                                6 * s->lay.fs * s->lay.rs, 0, NULL, NULL));
+    }
+    return DG_OK;
+  }
+  DG_CALL(mrab_macro_step(s, t, dt));
+  return DG_OK;
+}
+
+static dg_status clmr_get_state(void *impl, double *q) {
+  clmr *s = impl;
+  DG_CALL(dg_cl_maxwell_get_state(s->op, q));
+  return DG_OK;
+}
+
+static dg_status clmr_put_state(void *impl, const double *q) {
+  clmr *s = impl;
+  DG_CALL(dg_cl_maxwell_set_state(s->op, q));
+  s->started = 0;
+  return DG_OK;
+}
+
+static dg_status clmr_finish(void *impl) {
+  clmr *s = impl;
+  DG_CALL(dg_cl_maxwell_finish(s->op));
+  return DG_OK;
+}
+
+static dg_status clmr_energy(void *impl, double *e) {
+  clmr *s = impl;
+  DG_CALL(dg_cl_maxwell_energy(s->op, e));
+  return DG_OK;
+}
+
+static void clmr_destroy(void *impl) {
+  clmr *s = impl;
+  if (!s) return;
+  dg_cl_maxwell_destroy(&s->op);
+  cl_kernel *ks[] = {&s->k_complete, &s->k_dense,      &s->k_copy,
+                     &s->k_lserk,    &s->k_advance,    &s->k_complete_lv};
+  for (size_t i = 0; i < sizeof ks / sizeof ks[0]; ++i) dg_kernel_release(ks[i]);
+  dg_program_release(&s->prog);
+  cl_mem *bs[] = {&s->d_border,   &s->d_qs,       &s->d_res,      &s->d_hist[0],
+                  &s->d_hist[1],  &s->d_hist[2],  &s->d_wres,     &s->d_whist[0],
+                  &s->d_whist[1], &s->d_whist[2], &s->d_bnd_f,    &s->d_bnd_p};
+  for (size_t i = 0; i < sizeof bs / sizeof bs[0]; ++i) dg_buffer_release(bs[i]);
+  dg_free(&s);
+}
+
+/* No aux get/put: multirate runs take no checkpoints (their history is not saved). */
+static const dg_stepper_ops clmr_ops = {clmr_step,   clmr_get_state, clmr_put_state,
+                                        clmr_finish, clmr_energy,    clmr_destroy,
+                                        NULL,        NULL};
+
+static dg_status build_kernels(clmr *s) {
+  dg_status st = DG_OK;
+  char *src = NULL;
+  dg_kernel_spec sp;
+  memset(&sp, 0, sizeof sp);
+  const int dbl = s->lay.rs == 8;
+  DG_CALL_GOTO(done, dg_kernel_spec_define(&sp, "DG_DOUBLE", "%d", dbl));
+  DG_CALL_GOTO(done, dg_kernel_spec_define(&sp, "NP", "%d", s->lay.NP));
+  DG_CALL_GOTO(done, dg_kernel_spec_define(&sp, "NPP", "%d", s->lay.NPP));
+  /* common.cl derives VL = VW * EPW */
+  DG_CALL_GOTO(done, dg_kernel_spec_define(&sp, "VW", "%d", s->lay.VL));
+  DG_CALL_GOTO(done, dg_kernel_spec_define(&sp, "EPW", "1"));
+  DG_CALL_GOTO(done, dg_kernel_spec_define(&sp, "WG1", "%d", WG));
+  DG_CALL_GOTO(done, dg_kernel_spec_file(&sp, "common.cl"));
+  DG_CALL_GOTO(done, dg_kernel_spec_file(&sp, "multirate.cl"));
+  DG_CALL_GOTO(done, dg_codegen_render(&sp, &src));
+  char label[64];
+  snprintf(label, sizeof label, "multirate_np%d_vl%d_%s", s->lay.NP, s->lay.VL,
+           dbl ? "double" : "float");
+  DG_CALL_GOTO(done, dg_program_build_cached(s->lay.dev->binaries, s->lay.dev, src, NULL, label,
+                                             NULL, &s->prog));
+  DG_CALL_GOTO(done, dg_kernel_create(s->prog, "mr_complete", &s->k_complete));
+  DG_CALL_GOTO(done, dg_kernel_create(s->prog, "mr_dense", &s->k_dense));
+  DG_CALL_GOTO(done, dg_kernel_create(s->prog, "mr_copy", &s->k_copy));
+  DG_CALL_GOTO(done, dg_kernel_create(s->prog, "mr_lserk", &s->k_lserk));
+  DG_CALL_GOTO(done, dg_kernel_create(s->prog, "mr_advance", &s->k_advance));
+  DG_CALL_GOTO(done, dg_kernel_create(s->prog, "mr_complete_levels", &s->k_complete_lv));
+done:
+  dg_free(&src);
+  return st;
+}
+
+static dg_status set_static_args(clmr *s) {
+  const int fs = (int)s->lay.fs;
+  DG_CALL(DG_KERNEL_ARG(s->k_complete, CO_Q, s->d_qs));
+  DG_CALL(DG_KERNEL_ARG(s->k_complete, CO_QE, s->lay.q));
+  DG_CALL(DG_KERNEL_ARG(s->k_complete, CO_FS, fs));
+  DG_CALL(DG_KERNEL_ARG(s->k_dense, DE_QE, s->lay.q));
+  DG_CALL(DG_KERNEL_ARG(s->k_dense, DE_Q, s->d_qs));
+  DG_CALL(DG_KERNEL_ARG(s->k_dense, DE_FS, fs));
+  DG_CALL(DG_KERNEL_ARG(s->k_dense, DE_LIST, s->d_border));
+  if (s->lay.npn) DG_CALL(DG_KERNEL_ARG(s->k_advance, AD_W, s->lay.w));
+  return DG_OK;
+}
+
+dg_status dg_stepper_cl_multirate_create(dg_stepper **out, dg_cl_maxwell *op, const int *level,
+                                         int n_levels, long long *evals,
+                                         dg_cl_mr_profile *profile) {
+  dg_status st = DG_OK;
+  clmr *s = NULL;
+  int *list = NULL;
+  void *zeros = NULL;
+  DG_CALL_GOTO(fail_op, DG_ALLOC(s, 1));
+  s->op = op;
+  op = NULL;
+  dg_cl_maxwell_layout(s->op, &s->lay);
+  const dg_maxwell *phys = s->lay.phys;
+  const dg_geom *g = phys->geom;
+  const int K = g->K;
+  DG_CHECK_GOTO(fail, n_levels >= 1 && n_levels <= DG_MR_MAX_LEVELS &&
+                          n_levels <= DG_CL_MAX_GROUPS && s->lay.n_groups == n_levels &&
+                          s->lay.slot,
+                DG_ERR_INPUT, "OpenCL multirate: the operator must be grouped by the %d levels "
+                "(dg_cl_maxwell_create_grouped)", n_levels);
+  s->L = n_levels;
+  s->M = 1 << (n_levels - 1);
+  s->H = -1;
+  s->evals = evals;
+  s->prof = profile;
+  s->direct = dg_cl_maxwell_variant(s->op)->path == DG_PATH_KERNELS;
+  if (profile) {
+    memset(profile, 0, sizeof *profile);
+    profile->n_levels = n_levels;
+  }
+  for (int k = 0; k < K; ++k) {
+    DG_CHECK_GOTO(fail, level[k] >= 0 && level[k] < n_levels, DG_ERR_INPUT,
+                  "OpenCL multirate: element %d has level %d, not in 0..%d", k, level[k],
+                  n_levels - 1);
+    DG_CHECK_GOTO(fail, s->lay.slot[k] >= s->lay.gfirst[level[k]] &&
+                            s->lay.slot[k] < s->lay.gfirst[level[k] + 1],
+                  DG_ERR_INPUT, "OpenCL multirate: element %d is not in its level's group", k);
+    ++s->n_elems[level[k]];
+  }
+  /* Border lists, grouped by d then by level, as slots. */
+  DG_CALL_GOTO(fail, DG_ALLOC(list, (size_t)K * (n_levels > 1 ? n_levels - 1 : 1) + 1));
+  int n = 0;
+  for (int d = 0; d + 1 < n_levels; ++d)
+    for (int l = d + 1; l < n_levels; ++l) {
+      s->bfirst[d][l] = n;
+      for (int k = 0; k < K; ++k) {
+        if (level[k] != l) continue;
+        int touches = 0;
+        for (int f = 0; f < 4; ++f) touches |= level[g->mesh->EToE[4 * k + f]] <= d;
+        if (touches) list[n++] = s->lay.slot[k];
+      }
+      s->bcount[d][l] = n - s->bfirst[d][l];
+    }
+  DG_CALL_GOTO(fail, dg_buffer_create(s->lay.dev, CL_MEM_READ_ONLY, (size_t)(n + 1) * sizeof(int),
+                                      list, &s->d_border));
+  const size_t bytes = 6 * s->lay.fs * s->lay.rs;
+  DG_CALL_GOTO(fail, dg_calloc(&zeros, bytes, 1));
+  cl_mem *bufs[] = {&s->d_qs, &s->d_res, &s->d_hist[0], &s->d_hist[1], &s->d_hist[2]};
+  for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; ++i)
+    DG_CALL_GOTO(fail, dg_buffer_create(s->lay.dev, CL_MEM_READ_WRITE, bytes, zeros, bufs[i]));
+  if (s->lay.npn) {
+    const size_t wbytes = DG_PML_AUX * (size_t)s->lay.npn * s->lay.rs;
+    free(zeros);
+    zeros = NULL;
+    DG_CALL_GOTO(fail, dg_calloc(&zeros, wbytes, 1));
+    cl_mem *wb[] = {&s->d_wres, &s->d_whist[0], &s->d_whist[1], &s->d_whist[2]};
+    for (size_t i = 0; i < sizeof wb / sizeof wb[0]; ++i)
+      DG_CALL_GOTO(fail, dg_buffer_create(s->lay.dev, CL_MEM_READ_WRITE, wbytes, zeros, wb[i]));
+  }
+  {
+    int bf[DG_CL_MAX_GROUPS + 1], bp[DG_CL_MAX_GROUPS + 1];
+    for (int l = 0; l <= n_levels; ++l) {
+      bf[l] = s->lay.gfirst[l] * s->lay.NPP;
+      bp[l] = s->lay.pfirst[l];
+    }
+    DG_CALL_GOTO(fail, dg_buffer_create(s->lay.dev, CL_MEM_READ_ONLY,
+                                        (size_t)(n_levels + 1) * sizeof(int), bf, &s->d_bnd_f));
+    DG_CALL_GOTO(fail, dg_buffer_create(s->lay.dev, CL_MEM_READ_ONLY,
+                                        (size_t)(n_levels + 1) * sizeof(int), bp, &s->d_bnd_p));
+  }
+  DG_CALL_GOTO(fail, build_kernels(s));
+  DG_CALL_GOTO(fail, set_static_args(s));
+  clmr *w = s;
+  s = NULL; /* dg_stepper_wrap owns it now, also when it fails */
+  DG_CALL_GOTO(fail, dg_stepper_wrap(out, &clmr_ops, w));
+fail:
+  clmr_destroy(s);
+  dg_free(&list);
+  free(zeros);
+  return st;
+fail_op:
+  dg_cl_maxwell_destroy(&op);
+  return st;
+}
