@@ -50,6 +50,8 @@ void dg_case_free(dg_case *c) {
   dg_free(&c->dipoles);
   dg_free(&c->probes);
   dg_free(&c->vtu_times);
+  dg_free(&c->dft.freq);
+  c->dft.on = c->dft.nfreq = 0;
   c->n_materials = c->n_boundaries = c->n_dipoles = c->n_probes = c->n_vtu_times = 0;
 }
 
@@ -429,6 +431,112 @@ static dg_status parse_tfsf(const ctx *x, const cJSON *v, dg_case *c) {
   return DG_OK;
 }
 
+/* A list of 1..DG_CASE_PML_VOLUMES group names or tags. */
+static dg_status get_groups(const ctx *x, const cJSON *v, const char *path, dg_group_ref *g, int *n) {
+  DG_CHECK(cJSON_IsArray(v) && cJSON_GetArraySize(v) >= 1 &&
+               cJSON_GetArraySize(v) <= DG_CASE_PML_VOLUMES,
+           DG_ERR_INPUT, "%s: %s: expected an array of 1 to %d physical volume names or tags, "
+           "got %s", x->file, path, DG_CASE_PML_VOLUMES, type_name(v));
+  *n = cJSON_GetArraySize(v);
+  for (int i = 0; i < *n; ++i) {
+    char where[96];
+    snprintf(where, sizeof where, "%s[%d]", path, i);
+    DG_CALL(get_group(x, cJSON_GetArrayItem(v, i), where, &g[i]));
+  }
+  return DG_OK;
+}
+
+/* "dft": {"frequencies": [f, ...] | {"min", "max", "count"}, "normalize": "none" | "source",
+ * "probes": bool, "volumes": [groups] | "all", "surface": {"name": group} |
+ * {"enclosing": [groups]}, "every": steps}. */
+static dg_status parse_dft(const ctx *x, const cJSON *v, dg_case *c) {
+  static const char *const keys[] = {"frequencies", "normalize", "probes", "volumes", "surface",
+                                     "every", NULL};
+  static const char *const range_keys[] = {"min", "max", "count", NULL};
+  static const char *const surface_keys[] = {"name", "enclosing", NULL};
+  static const char *const norms[] = {"none", "source", NULL};
+  dg_case_dft *d = &c->dft;
+  DG_CHECK(cJSON_IsObject(v), DG_ERR_INPUT, "%s: dft: expected an object, got %s", x->file,
+           type_name(v));
+  DG_CALL(check_keys(x, v, "dft", keys));
+  d->on = 1;
+  d->every = 1;
+  const cJSON *it = cJSON_GetObjectItemCaseSensitive(v, "frequencies");
+  DG_CHECK(it, DG_ERR_INPUT, "%s: dft: missing key \"frequencies\" (a list, or {\"min\", "
+           "\"max\", \"count\"})", x->file);
+  if (cJSON_IsArray(it)) {
+    d->nfreq = cJSON_GetArraySize(it);
+    DG_CHECK(d->nfreq >= 1 && d->nfreq <= 100000, DG_ERR_INPUT,
+             "%s: dft.frequencies: expected 1 to 100000 frequencies, got %d", x->file, d->nfreq);
+    DG_CALL(DG_ALLOC(d->freq, d->nfreq));
+    for (int i = 0; i < d->nfreq; ++i) {
+      char where[64];
+      snprintf(where, sizeof where, "dft.frequencies[%d]", i);
+      DG_CALL(get_positive(x, cJSON_GetArrayItem(it, i), where, &d->freq[i]));
+    }
+  } else {
+    DG_CHECK(cJSON_IsObject(it), DG_ERR_INPUT, "%s: dft.frequencies: expected an array of "
+             "frequencies or {\"min\", \"max\", \"count\"}, got %s", x->file, type_name(it));
+    DG_CALL(check_keys(x, it, "dft.frequencies", range_keys));
+    double lo, hi;
+    int n;
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(it, "min"),
+                *b = cJSON_GetObjectItemCaseSensitive(it, "max"),
+                *k = cJSON_GetObjectItemCaseSensitive(it, "count");
+    DG_CHECK(a && b && k, DG_ERR_INPUT, "%s: dft.frequencies: needs \"min\", \"max\" and "
+             "\"count\"", x->file);
+    DG_CALL(get_positive(x, a, "dft.frequencies.min", &lo));
+    DG_CALL(get_positive(x, b, "dft.frequencies.max", &hi));
+    DG_CALL(get_int(x, k, "dft.frequencies.count", 1, 100000, &n));
+    DG_CHECK(hi >= lo && (n > 1 || hi == lo), DG_ERR_INPUT, "%s: dft.frequencies: max (%g) must "
+             "be above min (%g), or equal with count 1", x->file, hi, lo);
+    d->nfreq = n;
+    DG_CALL(DG_ALLOC(d->freq, n));
+    for (int i = 0; i < n; ++i) d->freq[i] = n > 1 ? lo + (hi - lo) * i / (n - 1) : lo;
+  }
+  int choice;
+  if ((it = cJSON_GetObjectItemCaseSensitive(v, "normalize"))) {
+    DG_CALL(get_choice(x, it, "dft.normalize", norms, &choice));
+    d->normalize = choice;
+  }
+  if ((it = cJSON_GetObjectItemCaseSensitive(v, "probes"))) {
+    DG_CHECK(cJSON_IsBool(it), DG_ERR_INPUT, "%s: dft.probes: expected true or false, got %s",
+             x->file, type_name(it));
+    d->probes = cJSON_IsTrue(it);
+  }
+  if ((it = cJSON_GetObjectItemCaseSensitive(v, "volumes"))) {
+    if (cJSON_IsString(it)) {
+      DG_CHECK(!strcmp(it->valuestring, "all"), DG_ERR_INPUT, "%s: dft.volumes: expected \"all\" "
+               "or an array of physical volume names or tags, got \"%s\"", x->file, it->valuestring);
+      d->all_volumes = 1;
+    } else {
+      DG_CALL(get_groups(x, it, "dft.volumes", d->volumes, &d->n_volumes));
+    }
+  }
+  if ((it = cJSON_GetObjectItemCaseSensitive(v, "surface"))) {
+    DG_CHECK(cJSON_IsObject(it), DG_ERR_INPUT, "%s: dft.surface: expected {\"name\": surface} "
+             "or {\"enclosing\": [volumes]}, got %s", x->file, type_name(it));
+    DG_CALL(check_keys(x, it, "dft.surface", surface_keys));
+    const cJSON *nm = cJSON_GetObjectItemCaseSensitive(it, "name"),
+                *en = cJSON_GetObjectItemCaseSensitive(it, "enclosing");
+    DG_CHECK(!nm != !en, DG_ERR_INPUT, "%s: dft.surface: give exactly one of \"name\" (a closed "
+             "interior surface) and \"enclosing\" (volumes whose boundary it is)", x->file);
+    if (nm) {
+      DG_CALL(get_group(x, nm, "dft.surface.name", &d->surface_name));
+      d->surface = DG_DFT_SURFACE_NAMED;
+    } else {
+      DG_CALL(get_groups(x, en, "dft.surface.enclosing", d->enclosing, &d->n_enclosing));
+      d->surface = DG_DFT_SURFACE_ENCLOSING;
+    }
+  }
+  if ((it = cJSON_GetObjectItemCaseSensitive(v, "every")))
+    DG_CALL(get_int(x, it, "dft.every", 1, 1 << 20, &d->every));
+  DG_CHECK(d->probes || d->all_volumes || d->n_volumes || d->surface, DG_ERR_INPUT,
+           "%s: dft: nothing to transform: set \"probes\": true, \"volumes\" or \"surface\"",
+           x->file);
+  return DG_OK;
+}
+
 static dg_status parse_material(const ctx *x, const cJSON *v, int i, dg_case *c) {
   static const char *const keys[] = {"volume", "eps", "mu", "sigma", NULL};
   char path[64], where[96];
@@ -783,7 +891,7 @@ dg_status dg_case_parse(dg_case *c, const char *json, const char *path) {
       "mesh", "order", "precision", "backend", "final_time", "steps", "cfl", "flux",
       "materials", "boundaries", "default_boundary", "sources", "initial", "probes", "output",
       "checkpoint", "variant", "device", "tune", "tune_budget", "pml", "tfsf", "time_stepping",
-      NULL};
+      "dft", NULL};
   static const char *const precisions[] = {"float", "double", NULL};
   static const char *const backends[] = {"opencl", "ref", NULL};
   static const char *const fluxes[] = {"upwind", "central", NULL};
@@ -875,6 +983,14 @@ dg_status dg_case_parse(dg_case *c, const char *json, const char *path) {
   DG_CHECK_GOTO(done, !c->has_tfsf || (c->has_plane_wave && !c->plane_wave.scattered),
                 DG_ERR_INPUT, "%s: tfsf: needs a plane_wave source in the total-field "
                 "formulation (the surface is where it enters)", path);
+  if ((it = cJSON_GetObjectItemCaseSensitive(root, "dft"))) {
+    DG_CALL_GOTO(done, parse_dft(&x, it, c));
+    DG_CHECK_GOTO(done, !c->dft.probes || c->n_probes, DG_ERR_INPUT,
+                  "%s: dft.probes: the case has no \"probes\" to transform", path);
+    DG_CHECK_GOTO(done, !c->dft.normalize || c->n_dipoles || c->has_plane_wave, DG_ERR_INPUT,
+                  "%s: dft.normalize: \"source\" needs a source (a dipole or a plane wave) whose "
+                  "pulse divides the spectra", path);
+  }
   DG_CALL_GOTO(done, check_duplicate_groups(&x, c));
 done:
   cJSON_Delete(root);

@@ -47,6 +47,24 @@ typedef struct {
   double pos[3];
 } dg_case_probe;
 
+/* DFT monitors ("dft": README "Frequency-domain outputs"; app/dft.c). */
+typedef enum { DG_DFT_SURFACE_NONE = 0, DG_DFT_SURFACE_NAMED, DG_DFT_SURFACE_ENCLOSING } dg_dft_surface_kind;
+typedef struct {
+  int on;
+  int nfreq;
+  double *freq;             /* owned */
+  int normalize;            /* 1: divide by the source pulse's discrete spectrum */
+  int probes;               /* 1: at the case's probes (spectra.csv) */
+  int all_volumes;          /* volumes: "all" */
+  int n_volumes;
+  dg_group_ref volumes[DG_CASE_PML_VOLUMES];
+  dg_dft_surface_kind surface;
+  dg_group_ref surface_name; /* DG_DFT_SURFACE_NAMED: a closed interior surface */
+  int n_enclosing;           /* DG_DFT_SURFACE_ENCLOSING: the boundary of these volumes */
+  dg_group_ref enclosing[DG_CASE_PML_VOLUMES];
+  int every;                /* steps between samples */
+} dg_case_dft;
+
 typedef struct {
   char source[DG_CASE_PATH]; /* the case file, or "built-in" */
   /* mesh */
@@ -107,6 +125,7 @@ typedef struct {
   int checkpoint_every;     /* steps (0: none) */
   double checkpoint_seconds;/* wall seconds (0: none) */
   char restart[DG_CASE_PATH];
+  dg_case_dft dft;
   /* OpenCL */
   dg_tune_mode tune;        /* where the variant comes from when none is forced */
   double tune_budget;       /* seconds for tuning on a cache miss (auto) or always */

@@ -103,6 +103,13 @@ static void print_text(const dg_case *c, const dg_run_result *r) {
     printf("  time stepping lserk4; RHS work %lld element evaluations\n", r->rhs_evals);
   }
   printf("  energy        %.10g -> %.10g\n", r->energy_start, r->energy_end);
+  const int ref = c->backend == DG_BACKEND_REF || r->multirate;
+  if (r->dft_on)
+    printf("  dft           %d frequencies x %d samples%s: %.3f s summing, %.1f%% of the stepping "
+           "time (%s)\n", r->dft_freqs, r->dft_samples,
+           ref ? "" : r->dft_acc_double ? " (double sums)" : " (compensated float sums)", r->dft_s,
+           r->wall_s > 0 ? 100 * r->dft_s / r->wall_s : 0,
+           ref ? "host wall clock" : "device kernel time from profiling events");
   if (c->output_dir[0])
     printf("  output        %s (%d VTU snapshots, %d checkpoints)\n", c->output_dir, r->n_vtu, r->n_checkpoints);
   if (r->has_error) printf("  L2 error      %.6e (relative %.6e)\n", r->l2_error, r->l2_rel_error);
@@ -153,6 +160,12 @@ static void print_json(const dg_case *c, const dg_run_result *r) {
   }
   cJSON_AddNumberToObject(o, "energy_start", r->energy_start);
   cJSON_AddNumberToObject(o, "energy_end", r->energy_end);
+  if (r->dft_on) {
+    cJSON_AddNumberToObject(o, "dft_frequencies", r->dft_freqs);
+    cJSON_AddNumberToObject(o, "dft_samples", r->dft_samples);
+    cJSON_AddNumberToObject(o, "dft_s", r->dft_s);
+    cJSON_AddNumberToObject(o, "dft_fraction", r->wall_s > 0 ? r->dft_s / r->wall_s : 0);
+  }
   cJSON_AddNumberToObject(o, "vtu_snapshots", r->n_vtu);
   cJSON_AddNumberToObject(o, "checkpoints", r->n_checkpoints);
   if (r->has_error) {

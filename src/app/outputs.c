@@ -283,7 +283,10 @@ void run_outputs_abort(run_state *s, dg_status why, int step) {
   if (why == DG_ERR_NUMERIC && s->stepper && run_fetch_state(s) == DG_OK)
     st = write_vtu(s, step, step * s->dt);
   const dg_status st_logs = run_commit_logs(s);
-  (void)st, (void)st_logs; /* best effort: the first error is the one reported */
+  dg_run_result scratch;
+  memset(&scratch, 0, sizeof scratch);
+  const dg_status st_dft = s->dft && why != DG_ERR_NUMERIC ? run_dft_write(s, &scratch) : DG_OK;
+  (void)st, (void)st_logs, (void)st_dft; /* best effort: the first error is the one reported */
   dg_error_restore(e);
 }
 
@@ -386,6 +389,7 @@ dg_status run_outputs_step(run_state *s, dg_run_result *r, int step) {
   const double t = s->t;
   s->sources_were_on |= sources_active(s, t - s->dt) || sources_active(s, t);
   const int want_files = c->output_dir[0] != '\0';
+  if (s->dft) DG_CALL(run_dft_step(s, step));
   const int probe_due = want_files && s->probes && step % c->probe_every == 0;
   /* Decided alike on every rank (the energy is a collective sum); only rank 0 logs it. */
   const int log_due = c->energy_every && step % c->energy_every == 0;
@@ -415,6 +419,7 @@ dg_status run_outputs_step(run_state *s, dg_run_result *r, int step) {
       ++s->next_time;
   }
   if (chk_due) {
+    if (s->dft) DG_CALL(run_dft_write(s, r)); /* the spectra so far */
     DG_CALL(write_checkpoint(s, step, t, r->variant));
     s->last_checkpoint = dg_now_s();
     ++r->n_checkpoints;
@@ -430,6 +435,7 @@ dg_status run_outputs_close(run_state *s, dg_run_result *r) {
   DG_CALL(run_energy(s, &r->energy_end));
   DG_CALL(check_health(s, s->steps, s->t, r->energy_end));
   DG_CALL(run_commit_logs(s));
+  if (s->dft) DG_CALL(run_dft_write(s, r));
   r->n_vtu = s->n_vtu;
   return DG_OK;
 }

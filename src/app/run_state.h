@@ -10,10 +10,12 @@
 
 #include "app/case.h"
 #include "app/simulate.h"
+#include "backend/cl_dft.h"
 #include "core/status.h"
 #include "device/binary_cache.h"
 #include "device/device.h"
 #include "dg/cavity.h"
+#include "dg/dft.h"
 #include "dg/geom.h"
 #include "dg/maxwell.h"
 #include "dg/multirate.h"
@@ -67,6 +69,13 @@ typedef struct {
   int sources_were_on;       /* a source was on at some step since the last health check */
   double last_checkpoint, last_print, t0_wall;
   double last_commit, commit_cost; /* when the logs were last written, and how long it took */
+  /* DFT monitors (app/dft.c) */
+  dg_cl_maxwell *cl_op;      /* OpenCL: the operator inside the stepper (borrowed) */
+  dg_dft *dft;               /* the sums (on the host; the device's are fetched into it) */
+  dg_cl_dft *cl_dft;         /* OpenCL: the device sums */
+  double dft_host_s;         /* host backends: wall time spent summing */
+  dg_surface_dft *surface_dft; /* after run_outputs_close: the surface DFT (normalised as the
+                                  case asks), for the near-to-far-field transform; or NULL */
 } run_state;
 
 void run_state_free(run_state *s);
@@ -107,5 +116,16 @@ dg_status run_check_output_dir(run_state *s) DG_NODISCARD;
 dg_status run_commit_logs(run_state *s) DG_NODISCARD;
 void run_outputs_abort(run_state *s, dg_status why, int step);
 void run_progress(run_state *s, int step);
+
+/* dft.c: DFT monitors ("dft"). setup: after run_start_stepper (sums the initial state);
+ * step: after each step; write: spectra.csv, dft_fNNN.vtu + dft.pvd, surface_dft.csv and
+ * s->surface_dft (at the end, at checkpoints and after a failure). */
+dg_status run_dft_setup(run_state *s, dg_run_result *r) DG_NODISCARD;
+dg_status run_dft_step(run_state *s, int step) DG_NODISCARD;
+dg_status run_dft_write(run_state *s, dg_run_result *r) DG_NODISCARD;
+void run_dft_free(run_state *s);
+/* setup.c: the tag of a physical group reference of the case (an error naming `what`). */
+dg_status run_group_tag(const run_state *s, int dim, const dg_group_ref *g, const char *what,
+                        int *tag) DG_NODISCARD;
 
 #endif

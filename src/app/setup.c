@@ -471,6 +471,7 @@ static dg_status start_opencl(run_state *s, dg_run_result *r) {
     dg_cl_maxwell_destroy(&op);
     return dg_error_trace(st, __FILE__, __LINE__, __func__, "verifying the operator");
   }
+  s->cl_op = op; /* for the DFT monitors' kernels (app/dft.c); the stepper owns it */
   DG_CALL(dg_stepper_cl_create(&s->stepper, op));
   return DG_OK;
 }
@@ -491,7 +492,14 @@ dg_status run_start_stepper(run_state *s, dg_run_result *r) {
   return DG_OK;
 }
 
+dg_status run_group_tag(const run_state *s, int dim, const dg_group_ref *g, const char *what,
+                        int *tag) {
+  DG_CALL(resolve_group(s->global, dim, g, what, s->c->source, tag));
+  return DG_OK;
+}
+
 void run_state_free(run_state *s) {
+  run_dft_free(s); /* its device sums before the operator and the device */
   dg_stepper_destroy(&s->stepper);
   dg_free(&s->mr_level);
   if (s->global != s->mesh) dg_mesh_destroy(&s->global);

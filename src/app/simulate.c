@@ -124,6 +124,7 @@ dg_status dg_run(const dg_case *c, dg_run_result *r) {
   s.energy_ref = s.energy0;
   describe(&s, r);
   DG_CALL_GOTO(done, run_start_stepper(&s, r));
+  DG_CALL_GOTO(done, run_dft_setup(&s, r));
   DG_CALL_GOTO(done, run_outputs_open(&s));
 
   s.t0_wall = s.last_checkpoint = dg_now_s();

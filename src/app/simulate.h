@@ -40,6 +40,11 @@ typedef struct {
   double exchange_s;       /* this rank: from posting the exchanges to their completion */
   double exchange_wait_s;  /* this rank: blocked waiting for them (the part not hidden) */
   long exchanges;
+  /* DFT monitors ("dft") */
+  int dft_on;
+  int dft_freqs, dft_samples;
+  int dft_acc_double;      /* OpenCL: sums in double (else compensated float) */
+  double dft_s;            /* time spent summing: device kernel time (OpenCL) or host wall */
   /* OpenCL backend only */
   char device[300];        /* "P:D name" */
   char variant[DG_VARIANT_SPEC_MAX];

@@ -706,6 +706,14 @@ dg_status dg_cl_maxwell_finish(dg_cl_maxwell *op) {
 const dg_variant *dg_cl_maxwell_variant(const dg_cl_maxwell *op) { return &op->v; }
 int dg_cl_maxwell_kpad(const dg_cl_maxwell *op) { return op->Kpad; }
 
+cl_mem dg_cl_maxwell_state_buffer(const dg_cl_maxwell *op, size_t *fs, size_t *real_size) {
+  *fs = op->fs;
+  *real_size = op->rs;
+  return op->d_q;
+}
+dg_device *dg_cl_maxwell_device(const dg_cl_maxwell *op) { return op->dev; }
+size_t dg_cl_maxwell_node_index(const dg_cl_maxwell *op, int k, int n) { return dev_index(op, k, n); }
+
 /* ---- running a stage ---------------------------------------------------------------------- */
 
 static dg_status run(dg_cl_maxwell *op, cl_kernel k, const char *name, cl_uint dims,

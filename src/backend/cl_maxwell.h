@@ -93,6 +93,13 @@ dg_status dg_cl_maxwell_finish(dg_cl_maxwell *op) DG_NODISCARD;
 /* A stepper (dg/stepper.h) that runs op's steps; it owns op from now on (also on failure). */
 dg_status dg_stepper_cl_create(dg_stepper **out, dg_cl_maxwell *op) DG_NODISCARD;
 
+/* The device state, for kernels outside the operator that read it in place (backend/cl_dft.c):
+ * the q buffer (6 fields of *fs reals of *real_size bytes; it stays the same buffer for the
+ * operator's life), the device, and the index in a field of reference node n of element k. */
+cl_mem dg_cl_maxwell_state_buffer(const dg_cl_maxwell *op, size_t *fs, size_t *real_size);
+dg_device *dg_cl_maxwell_device(const dg_cl_maxwell *op);
+size_t dg_cl_maxwell_node_index(const dg_cl_maxwell *op, int k, int n);
+
 /* The variant it was built with, and the padded element count. */
 const dg_variant *dg_cl_maxwell_variant(const dg_cl_maxwell *op);
 int dg_cl_maxwell_kpad(const dg_cl_maxwell *op);

@@ -192,15 +192,17 @@ static dg_status write_failed(const dg_atomic_file *f) {
   return DG_ERROR(DG_ERR_IO, "cannot write %s: %s", f->path, errno ? strerror(errno) : "I/O error");
 }
 
-dg_status dg_vtu_write(const char *path, const dg_geom *g, const double *q, double time,
-                       dg_vtu_mode mode) {
-  DG_CHECK(g && q, DG_ERR_INPUT, "dg_vtu_write: no geometry or field given");
+dg_status dg_vtu_write_vectors(const char *path, const dg_geom *g, int nvec,
+                               const char *const *names, const double *const *vec, int nelem,
+                               const int *elems, double time, dg_vtu_mode mode) {
+  DG_CHECK(g && vec && names && nvec >= 1 && nvec <= 16, DG_ERR_INPUT,
+           "dg_vtu_write: no geometry or field given (or %d fields, 1 to 16 allowed)", nvec);
   DG_CHECK(mode == DG_VTU_LAGRANGE || mode == DG_VTU_SUBDIVIDED, DG_ERR_INPUT,
            "dg_vtu_write: unknown output mode %d", (int)mode);
   const dg_mesh *m = g->mesh;
   /* Only this process's elements (ghost copies on an MPI rank are not output); fields are
    * strided by all K elements. */
-  const int N = g->N, Np = g->Np, K = m->K_owned;
+  const int N = g->N, Np = g->Np, K = elems ? nelem : m->K_owned;
   const size_t KNp = (size_t)g->K * Np;
   const int sub = mode == DG_VTU_SUBDIVIDED ? N * N * N : 1; /* cells per element */
   const int per_cell = mode == DG_VTU_SUBDIVIDED ? 4 : Np;     /* points per cell */
@@ -224,18 +226,16 @@ dg_status dg_vtu_write(const char *path, const dg_geom *g, const double *q, doub
     DG_CALL_GOTO(fail, dg_vtk_tet_subdivide(N, tets));
   }
 
-  /* Appended blocks, in file order; each is an 8-byte count then the data. */
-  const uint64_t bytes[6] = {
-      3 * npts * sizeof(double),       /* E */
-      3 * npts * sizeof(double),       /* H */
-      3 * npts * sizeof(double),       /* points */
-      ncells * per_cell * sizeof(int64_t), /* connectivity */
-      ncells * sizeof(int64_t),        /* offsets */
-      ncells,                          /* types */
-  };
-  uint64_t off[6];
+  /* Appended blocks, in file order; each is an 8-byte count then the data: the vectors,
+   * points, connectivity, offsets, types. */
+  uint64_t bytes[20], off[20];
+  const int nb = nvec + 4;
+  for (int b = 0; b <= nvec; b++) bytes[b] = 3 * npts * sizeof(double);
+  bytes[nvec + 1] = ncells * per_cell * sizeof(int64_t);
+  bytes[nvec + 2] = ncells * sizeof(int64_t);
+  bytes[nvec + 3] = ncells;
   off[0] = 0;
-  for (int b = 1; b < 6; b++) off[b] = off[b - 1] + sizeof(uint64_t) + bytes[b - 1];
+  for (int b = 1; b < nb; b++) off[b] = off[b - 1] + sizeof(uint64_t) + bytes[b - 1];
 
   DG_CALL_GOTO(fail, dg_atomic_open(&f, path));
   FILE *fp = f.fp;
@@ -249,11 +249,14 @@ dg_status dg_vtu_write(const char *path, const dg_geom *g, const double *q, doub
           "format=\"ascii\">%.17g</DataArray>\n"
           "    </FieldData>\n"
           "    <Piece NumberOfPoints=\"%llu\" NumberOfCells=\"%llu\">\n"
-          "      <PointData Vectors=\"E\">\n"
-          "        <DataArray type=\"Float64\" Name=\"E\" NumberOfComponents=\"3\" "
-          "format=\"appended\" offset=\"%llu\"/>\n"
-          "        <DataArray type=\"Float64\" Name=\"H\" NumberOfComponents=\"3\" "
-          "format=\"appended\" offset=\"%llu\"/>\n"
+          "      <PointData Vectors=\"%s\">\n",
+          host_is_little_endian() ? "LittleEndian" : "BigEndian", time,
+          (unsigned long long)npts, (unsigned long long)ncells, names[0]);
+  for (int b = 0; b < nvec; b++)
+    fprintf(fp,
+            "        <DataArray type=\"Float64\" Name=\"%s\" NumberOfComponents=\"3\" "
+            "format=\"appended\" offset=\"%llu\"/>\n", names[b], (unsigned long long)off[b]);
+  fprintf(fp,
           "      </PointData>\n"
           "      <Points>\n"
           "        <DataArray type=\"Float64\" Name=\"Points\" NumberOfComponents=\"3\" "
@@ -271,18 +274,17 @@ dg_status dg_vtu_write(const char *path, const dg_geom *g, const double *q, doub
           "  </UnstructuredGrid>\n"
           "  <AppendedData encoding=\"raw\">\n"
           "   _",
-          host_is_little_endian() ? "LittleEndian" : "BigEndian", time,
-          (unsigned long long)npts, (unsigned long long)ncells, (unsigned long long)off[0],
-          (unsigned long long)off[1], (unsigned long long)off[2], (unsigned long long)off[3],
-          (unsigned long long)off[4], (unsigned long long)off[5]);
+          (unsigned long long)off[nvec], (unsigned long long)off[nvec + 1],
+          (unsigned long long)off[nvec + 2], (unsigned long long)off[nvec + 3]);
 
-  /* E and H at the lattice points: per element, I times the nodal values. */
-  for (int field = 0; field < 2; field++) {
+  /* The vectors at the lattice points: per element, I times the nodal values. */
+  for (int field = 0; field < nvec; field++) {
     block_header(fp, bytes[field]);
-    for (int k = 0; k < K; k++) {
+    for (int e = 0; e < K; e++) {
+      const int k = elems ? elems[e] : e;
       for (int p = 0; p < Np; p++)
         for (int c = 0; c < 3; c++) {
-          const double *u = q + (size_t)(3 * field + c) * KNp + (size_t)k * Np;
+          const double *u = vec[field] + (size_t)c * KNp + (size_t)k * Np;
           const double *row = I + (size_t)p * Np;
           double v = 0;
           for (int n = 0; n < Np; n++) v += row[n] * u[n];
@@ -294,9 +296,9 @@ dg_status dg_vtu_write(const char *path, const dg_geom *g, const double *q, doub
   }
 
   /* Points: the affine image of the lattice; weight v belongs to the element's vertex v. */
-  block_header(fp, bytes[2]);
-  for (int k = 0; k < K; k++) {
-    const int *v = m->EToV + 4 * (size_t)k;
+  block_header(fp, bytes[nvec]);
+  for (int e = 0; e < K; e++) {
+    const int *v = m->EToV + 4 * (size_t)(elems ? elems[e] : e);
     for (int p = 0; p < Np; p++) {
       double x = 0, y = 0, z = 0;
       for (int c = 0; c < 4; c++) {
@@ -314,19 +316,19 @@ dg_status dg_vtu_write(const char *path, const dg_geom *g, const double *q, doub
   if (ferror(fp)) goto io_fail;
 
   /* Cells. */
-  block_header(fp, bytes[3]);
+  block_header(fp, bytes[nvec + 1]);
   for (int k = 0; k < K; k++) {
     const int64_t first = (int64_t)k * Np;
     for (int c = 0; c < sub * per_cell; c++)
       ibuf[c] = first + (mode == DG_VTU_SUBDIVIDED ? tets[c] : c);
     fwrite(ibuf, sizeof *ibuf, (size_t)sub * per_cell, fp);
   }
-  block_header(fp, bytes[4]);
+  block_header(fp, bytes[nvec + 2]);
   for (uint64_t c = 0; c < ncells; c++) {
     const int64_t end = (int64_t)((c + 1) * per_cell);
     fwrite(&end, sizeof end, 1, fp);
   }
-  block_header(fp, bytes[5]);
+  block_header(fp, bytes[nvec + 3]);
   memset(tbuf, mode == DG_VTU_SUBDIVIDED ? VTK_TETRA : VTK_LAGRANGE_TETRAHEDRON, sub);
   for (int k = 0; k < K; k++) fwrite(tbuf, 1, sub, fp);
   fprintf(fp, "\n  </AppendedData>\n</VTKFile>\n");
@@ -345,6 +347,16 @@ done:
   dg_free(&ibuf);
   dg_free(&tbuf);
   return st;
+}
+
+dg_status dg_vtu_write(const char *path, const dg_geom *g, const double *q, double time,
+                       dg_vtu_mode mode) {
+  DG_CHECK(g && q, DG_ERR_INPUT, "dg_vtu_write: no geometry or field given");
+  const size_t KNp = (size_t)g->K * g->Np;
+  const char *const names[2] = {"E", "H"};
+  const double *const vec[2] = {q, q + 3 * KNp};
+  DG_CALL(dg_vtu_write_vectors(path, g, 2, names, vec, 0, NULL, time, mode));
+  return DG_OK;
 }
 
 /* A file name as an XML attribute value. */

@@ -24,6 +24,14 @@ typedef enum { DG_VTU_LAGRANGE = 0, DG_VTU_SUBDIVIDED = 1 } dg_vtu_mode;
 dg_status dg_vtu_write(const char *path, const dg_geom *g, const double *q, double time,
                        dg_vtu_mode mode) DG_NODISCARD;
 
+/* The same with any 3-vector point fields: vec[i] is field i's x component (K*Np values in
+ * the layout of dg/maxwell.h), then y and z at strides of K*Np, written as Float64 array
+ * names[i] (1 <= nvec <= 16; the first is the active vectors). elems non-NULL: only those
+ * nelem elements (else every owned one). */
+dg_status dg_vtu_write_vectors(const char *path, const dg_geom *g, int nvec,
+                               const char *const *names, const double *const *vec, int nelem,
+                               const int *elems, double time, dg_vtu_mode mode) DG_NODISCARD;
+
 /* ParaView collection: n datasets, files[i] at times[i]. File names are written as given;
  * ParaView resolves relative names against the .pvd's own directory. */
 dg_status dg_pvd_write(const char *path, int n, const double *times,

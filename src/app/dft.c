@@ -1,0 +1,278 @@
+/* DFT monitors of a run ("dft" in the case; README "Frequency-domain outputs"): which
+ * samples (the case's probes, the nodes of some volumes, the face nodes of a closed
+ * surface), summed after every `every` steps on the device (backend/cl_dft.c) or on the
+ * host (dg/dft.c), and written as spectra.csv, one VTU per frequency and surface_dft.csv. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/run_state.h"
+#include "core/alloc.h"
+#include "core/clock.h"
+#include "core/files.h"
+#include "core/log.h"
+#include "io/vtu.h"
+
+static void out_path(const run_state *s, const char *name, char *buf, size_t cap) {
+  snprintf(buf, cap, "%s/%s", s->c->output_dir, name);
+}
+
+/* The elements of the listed volume groups (in_set[k] = 1). */
+static dg_status volume_set(const run_state *s, const dg_group_ref *g, int n, const char *what,
+                            unsigned char *in_set) {
+  const dg_mesh *m = s->mesh;
+  for (int i = 0; i < n; ++i) {
+    char w[64];
+    snprintf(w, sizeof w, "%s[%d]", what, i);
+    int tag;
+    DG_CALL(run_group_tag(s, 3, &g[i], w, &tag));
+    for (int k = 0; k < m->K; ++k) in_set[k] |= m->elem_tag[k] == tag;
+  }
+  return DG_OK;
+}
+
+/* The two sides of a named closed interior surface, as for the TF/SF surface
+ * (app/setup.c): the outside reaches a PML element or an absorbing boundary face without
+ * crossing it. */
+static dg_status named_surface_faces(const run_state *s, unsigned char *sel) {
+  const dg_case *c = s->c;
+  const dg_mesh *m = s->mesh;
+  int stag;
+  DG_CALL(run_group_tag(s, 2, &c->dft.surface_name, "dft.surface.name", &stag));
+  unsigned char *seed = NULL;
+  signed char *side = NULL;
+  int *btags = NULL;
+  dg_status st = DG_OK;
+  DG_CALL_GOTO(done, DG_ALLOC(seed, m->K));
+  DG_CALL_GOTO(done, DG_ALLOC(side, m->K));
+  DG_CALL_GOTO(done, DG_ALLOC(btags, c->n_boundaries + 1));
+  for (int i = 0; c->has_pml && i < c->n_pml_volumes; ++i) {
+    int tag;
+    DG_CALL_GOTO(done, run_group_tag(s, 3, &c->pml_volumes[i], "pml.volumes", &tag));
+    for (int k = 0; k < m->K; ++k) seed[k] |= m->elem_tag[k] == tag;
+  }
+  for (int i = 0; i < c->n_boundaries; ++i)
+    DG_CALL_GOTO(done, run_group_tag(s, 2, &c->boundaries[i].surface, "boundaries", &btags[i]));
+  for (int k = 0; k < m->K; ++k)
+    for (int f = 0; f < 4; ++f) {
+      const int t = m->face_tag[4 * k + f];
+      if (t < 0) continue;
+      int bc = c->has_default_bc ? (int)c->default_bc : -1;
+      for (int i = 0; i < c->n_boundaries; ++i)
+        if (btags[i] == t) bc = (int)c->boundaries[i].bc;
+      seed[k] |= bc == DG_BC_ABC;
+    }
+  st = dg_mesh_surface_sides(m, stag, seed, side);
+  if (st != DG_OK) {
+    st = dg_error_prefix(st, "%s: dft.surface.name: ", c->source);
+    goto done;
+  }
+  DG_CALL_GOTO(done, dg_dft_faces_of_surface(m, stag, side, sel));
+done:
+  dg_free(&seed);
+  dg_free(&side);
+  dg_free(&btags);
+  return st;
+}
+
+static dg_status add_samples(run_state *s) {
+  const dg_case *c = s->c;
+  const dg_case_dft *cd = &c->dft;
+  const dg_mesh *m = s->mesh;
+  unsigned char *in_set = NULL, *sel = NULL;
+  dg_status st = DG_OK;
+  if (cd->probes) DG_CALL(dg_dft_add_probes(s->dft, s->probes->n, s->probes->elem, s->probes->w));
+  if (cd->all_volumes || cd->n_volumes) {
+    DG_CALL_GOTO(done, DG_ALLOC(in_set, m->K));
+    if (cd->all_volumes) memset(in_set, 1, (size_t)m->K);
+    else DG_CALL_GOTO(done, volume_set(s, cd->volumes, cd->n_volumes, "dft.volumes", in_set));
+    DG_CALL_GOTO(done, dg_dft_add_volume(s->dft, s->geom, in_set));
+    dg_free(&in_set);
+  }
+  if (cd->surface) {
+    DG_CALL_GOTO(done, DG_ALLOC(sel, 4 * (size_t)m->K));
+    if (cd->surface == DG_DFT_SURFACE_NAMED) {
+      DG_CALL_GOTO(done, named_surface_faces(s, sel));
+    } else {
+      DG_CALL_GOTO(done, DG_ALLOC(in_set, m->K));
+      DG_CALL_GOTO(done, volume_set(s, cd->enclosing, cd->n_enclosing, "dft.surface.enclosing", in_set));
+      st = dg_dft_faces_enclosing(m, in_set, sel);
+      if (st != DG_OK) {
+        st = dg_error_prefix(st, "%s: dft.surface.enclosing: ", c->source);
+        goto done;
+      }
+    }
+    DG_CALL_GOTO(done, dg_dft_add_surface(s->dft, s->geom, sel));
+  }
+done:
+  dg_free(&in_set);
+  dg_free(&sel);
+  return st;
+}
+
+dg_status run_dft_setup(run_state *s, dg_run_result *r) {
+  const dg_case *c = s->c;
+  const dg_case_dft *cd = &c->dft;
+  if (!cd->on) return DG_OK;
+  DG_CHECK(s->size == 1, DG_ERR_UNSUPPORTED, "%s: dft: DFT monitors run on one process only "
+           "for now (this run has %d MPI ranks): run without mpiexec or drop \"dft\"", c->source,
+           s->size);
+  DG_CHECK(!c->restart[0], DG_ERR_INPUT, "%s: dft: a restart cannot continue the DFT sums "
+           "(checkpoints hold the fields only); drop --restart or \"dft\"", c->source);
+  DG_CHECK(c->output_dir[0], DG_ERR_INPUT, "%s: dft: the spectra are written to files but no "
+           "output directory was given (\"output\": {\"directory\": ...} or --output DIR)", c->source);
+  /* Sampling every `every` steps resolves frequencies below 1 / (2 every dt). */
+  double fmax = 0;
+  for (int i = 0; i < cd->nfreq; ++i) fmax = fmax > cd->freq[i] ? fmax : cd->freq[i];
+  const double nyquist = 0.5 / (cd->every * s->dt);
+  DG_CHECK(fmax < nyquist, DG_ERR_INPUT, "%s: dft: sampling every %d steps of dt = %g resolves "
+           "frequencies below %g (Nyquist) and %g is asked for: lower dft.every to at most %d",
+           c->source, cd->every, s->dt, nyquist, fmax, (int)floor(0.5 / (fmax * s->dt) - 1e-9));
+  DG_CALL(dg_dft_create(&s->dft, s->geom, cd->nfreq, cd->freq, cd->every, s->dt));
+  DG_CALL(add_samples(s));
+  DG_CHECK(s->dft->nsamp > 0, DG_ERR_INPUT, "%s: dft: the volumes and surface hold no sample",
+           c->source);
+  if (s->cl_op) {
+    DG_CALL(dg_cl_dft_create(&s->cl_dft, s->cl_op, s->dft, -1,
+                             c->dump_dir[0] ? c->dump_dir : NULL));
+    r->dft_acc_double = dg_cl_dft_acc_double(s->cl_dft);
+  } else {
+    DG_CALL(dg_dft_start(s->dft));
+  }
+  r->dft_on = 1;
+  r->dft_freqs = cd->nfreq;
+  r->dft_samples = s->dft->nsamp;
+  DG_CALL(run_dft_step(s, s->first_step)); /* the initial state (step 0) */
+  return DG_OK;
+}
+
+dg_status run_dft_step(run_state *s, int step) {
+  if (!s->dft || !dg_dft_due(s->dft, step)) return DG_OK;
+  const double t = step * s->dt;
+  if (s->cl_dft) {
+    DG_CALL(dg_cl_dft_accumulate(s->cl_dft, t));
+    return DG_OK;
+  }
+  const double t0 = dg_now_s();
+  DG_CALL(run_fetch_state(s));
+  DG_CALL(dg_dft_accumulate(s->dft, s->q, t));
+  s->dft_host_s += dg_now_s() - t0;
+  return DG_OK;
+}
+
+/* The source pulse that normalises the spectra: the first dipole's, else the plane
+ * wave's. */
+static const dg_pulse *source_pulse(const dg_case *c) {
+  if (c->n_dipoles) return &c->dipoles[0].pulse;
+  if (c->has_plane_wave) return &c->plane_wave.pulse;
+  return NULL;
+}
+
+static dg_status write_spectra(const run_state *s, const double *gr, const double *gi) {
+  const dg_dft *d = s->dft;
+  char path[DG_CASE_PATH + 32];
+  out_path(s, "spectra.csv", path, sizeof path);
+  static const char *const names[6] = {"Ex", "Ey", "Ez", "Hx", "Hy", "Hz"};
+  dg_atomic_file f = {0};
+  DG_CALL(dg_atomic_open(&f, path));
+  fprintf(f.fp, "probe,f");
+  for (int c = 0; c < 6; ++c)
+    fprintf(f.fp, ",%s_re,%s_im,%s_abs,%s_phase", names[c], names[c], names[c], names[c]);
+  fputc('\n', f.fp);
+  for (int p = 0; p < d->n_probe; ++p)
+    for (int i = 0; i < d->nfreq; ++i) {
+      fprintf(f.fp, "%d,%.17g", s->probe_ids[p], d->freq[i]);
+      for (int c = 0; c < 6; ++c) {
+        double re, im;
+        dg_dft_value(d, i, p, c, gr, gi, &re, &im);
+        fprintf(f.fp, ",%.10e,%.10e,%.10e,%.10e", re, im, hypot(re, im), atan2(im, re));
+      }
+      fputc('\n', f.fp);
+    }
+  if (ferror(f.fp)) {
+    dg_atomic_abort(&f);
+    return DG_ERROR(DG_ERR_IO, "cannot write %s", path);
+  }
+  DG_CALL(dg_atomic_commit(&f));
+  return DG_OK;
+}
+
+/* dft_fNNN.vtu per frequency (E_re, E_im, H_re, H_im on the volume elements; TimeValue is
+ * the frequency) and dft.pvd listing them by frequency. */
+static dg_status write_volume(const run_state *s, const double *gr, const double *gi) {
+  const dg_dft *d = s->dft;
+  const size_t KNp = d->KNp;
+  double *qr = NULL, *qi = NULL;
+  char **files = NULL;
+  dg_status st = DG_OK;
+  DG_CALL_GOTO(done, DG_ALLOC(qr, 6 * KNp));
+  DG_CALL_GOTO(done, DG_ALLOC(qi, 6 * KNp));
+  DG_CALL_GOTO(done, DG_ALLOC(files, d->nfreq));
+  for (int i = 0; i < d->nfreq; ++i) {
+    DG_CALL_GOTO(done, DG_ALLOC(files[i], 32));
+    snprintf(files[i], 32, "dft_f%03d.vtu", i);
+    char path[DG_CASE_PATH + 48];
+    out_path(s, files[i], path, sizeof path);
+    dg_dft_volume_fields(d, i, gr, gi, qr, qi);
+    const char *const names[4] = {"E_re", "E_im", "H_re", "H_im"};
+    const double *const vec[4] = {qr, qi, qr + 3 * KNp, qi + 3 * KNp};
+    DG_CALL_GOTO(done, dg_vtu_write_vectors(path, s->geom, 4, names, vec, d->n_vol_elem,
+                                            d->vol_elem, d->freq[i], s->c->vtu_mode));
+  }
+  char path[DG_CASE_PATH + 32];
+  out_path(s, "dft.pvd", path, sizeof path);
+  DG_CALL_GOTO(done, dg_pvd_write(path, d->nfreq, d->freq, (const char *const *)files));
+done:
+  for (int i = 0; files && i < d->nfreq; ++i) dg_free(&files[i]);
+  dg_free(&files);
+  dg_free(&qr);
+  dg_free(&qi);
+  return st;
+}
+
+dg_status run_dft_write(run_state *s, dg_run_result *r) {
+  if (!s->dft) return DG_OK;
+  const dg_case *c = s->c;
+  dg_dft *d = s->dft;
+  if (s->cl_dft) {
+    DG_CALL(dg_cl_dft_fetch(s->cl_dft));
+    DG_CALL(dg_cl_dft_kernel_seconds(s->cl_dft, &r->dft_s));
+  } else {
+    r->dft_s = s->dft_host_s;
+  }
+  double *gr = NULL, *gi = NULL;
+  dg_status st = DG_OK;
+  if (c->dft.normalize) {
+    DG_CALL_GOTO(done, DG_ALLOC(gr, d->nfreq));
+    DG_CALL_GOTO(done, DG_ALLOC(gi, d->nfreq));
+    dg_dft_pulse_spectrum(d, source_pulse(c), gr, gi);
+    double gmax = 0;
+    for (int i = 0; i < d->nfreq; ++i) gmax = fmax(gmax, hypot(gr[i], gi[i]));
+    int weak = 0;
+    for (int i = 0; i < d->nfreq; ++i) weak += hypot(gr[i], gi[i]) < 1e-6 * gmax;
+    if (weak && !c->quiet)
+      dg_warn("%s: dft.normalize: the source spectrum is below 1e-6 of its peak at %d of the %d "
+              "frequencies: the normalised values there are noise (or 0 where it vanishes)",
+              c->source, weak, d->nfreq);
+  }
+  if (d->n_probe) DG_CALL_GOTO(done, write_spectra(s, gr, gi));
+  if (d->n_vol) DG_CALL_GOTO(done, write_volume(s, gr, gi));
+  if (d->n_surf) {
+    dg_surface_dft_destroy(&s->surface_dft);
+    DG_CALL_GOTO(done, dg_dft_surface(d, gr, gi, &s->surface_dft));
+    char path[DG_CASE_PATH + 32];
+    out_path(s, "surface_dft.csv", path, sizeof path);
+    DG_CALL_GOTO(done, dg_surface_dft_write_csv(path, s->surface_dft));
+  }
+done:
+  dg_free(&gr);
+  dg_free(&gi);
+  return st;
+}
+
+void run_dft_free(run_state *s) {
+  dg_cl_dft_destroy(&s->cl_dft);
+  dg_dft_destroy(&s->dft);
+  dg_surface_dft_destroy(&s->surface_dft);
+}
