@@ -17,7 +17,7 @@ Usage:
   mie.py rcs --radius A --freq F (--pec | --eps E [--mu M]) [--k 1,0,0] [--pol 0,0,1]
              [--plane xz --step 5]           -> CSV: plane,cut_deg,theta_deg,phi_deg,rcs,rcs_dbsm
   mie.py compare FAR_FIELD_CSV --radius A (--pec | --eps E [--mu M]) [--k ..] [--pol ..]
-             [--tol-db T] [--floor-db D]     -> table angle, dgtd, Mie, error dB; exit 1 if the
+             [--tol-db T] [--floor-db D] [--out CSV]  -> table angle, dgtd, Mie, error dB; exit 1 if the
              largest |error| over directions where Mie is within D dB of its maximum exceeds T
 """
 import argparse
@@ -236,6 +236,7 @@ def main(argv):
             q.add_argument("csv")
             q.add_argument("--tol-db", type=float, default=None)
             q.add_argument("--floor-db", type=float, default=20.0)
+            q.add_argument("--out", help="also write freq,plane,cut_deg,dgtd,mie (for plots)")
         else:
             q.add_argument("--freq", type=float, required=True)
             q.add_argument("--plane", default="xz", choices=["xy", "xz", "yz"])
@@ -266,6 +267,9 @@ def main(argv):
     if not rows or "rcs" not in rows[0]:
         sys.exit(f"mie.py: {args.csv}: no rcs column (was the case run with far_field.rcs?)")
     worst = 0.0
+    out = open(args.out, "w") if args.out else None
+    if out:
+        out.write("freq,plane,cut_deg,dgtd,mie,dgtd_dbsm,mie_dbsm\n")
     for freq in sorted({float(r["freq"]) for r in rows}):
         for plane in dict.fromkeys(r["plane"] for r in rows):
             sel = [r for r in rows if float(r["freq"]) == freq and r["plane"] == plane]
@@ -287,6 +291,9 @@ def main(argv):
                 counted = db(m) >= db(peak) - args.floor_db
                 if counted:
                     errs.append(e)
+                if out:
+                    out.write(f"{freq:.17g},{plane},{r['cut_deg']},{s:.10e},{m:.10e},"
+                              f"{db(s):.6f},{db(m):.6f}\n")
                 print(f"{float(r['cut_deg']):7.1f} {s:12.5e} {m:12.5e} {db(s):10.3f} {db(m):10.3f} "
                       f"{e:9.3f}{'' if counted else '  (below floor)'}")
             if errs:
@@ -294,6 +301,8 @@ def main(argv):
                 print(f"# max |error| {ea.max():.3f} dB, rms {math.sqrt(np.mean(ea**2)):.3f} dB "
                       f"over {len(errs)} directions within {args.floor_db:g} dB of the peak")
                 worst = max(worst, ea.max())
+    if out:
+        out.close()
     if args.tol_db is not None and worst > args.tol_db:
         print(f"FAIL: max |error| {worst:.3f} dB > {args.tol_db:g} dB")
         return 1
