@@ -11,6 +11,9 @@
  * must be below tol[] (one PML cell; with DGTD_TEST_ALL also two PML cells, tighter
  * tolerances, and every figure smaller). The one-cell layer's reflection is what limits the
  * first (measured: README, "Far field and radar cross section").
+ * The RCS does not depend on whether the DFT was normalised by the source spectrum (a small
+ * TF/SF box run twice: the rcs columns agree to 1e-9 relative; the incident amplitude is the
+ * plane wave's pulse spectrum, divided by itself after normalisation).
  * Also: "far_field" without a surface DFT, an RCS without a plane wave, and malformed keys
  * are refused naming the key. */
 #include "test_device.h"
@@ -115,6 +118,60 @@ static void dipole_pattern_from_a_run(void **state) {
   }
 }
 
+/* The rcs column of far_field.csv of a small TF/SF run, with or without "normalize". */
+static int rcs_column(const char *dir, const char *norm, double *rcs, int cap) {
+  char json[2048], out[300], path[400];
+  snprintf(out, sizeof out, "%s/rcs_%s", dir, norm);
+  snprintf(json, sizeof json,
+           "{\"mesh\": {\"box\": {\"lo\": [0, 0, 0], \"hi\": [1, 1, 1], \"cells\": [3, 3, 3],"
+           " \"pml_cells\": 1, \"tfsf_cells\": 1}}, \"order\": 2, \"backend\": \"ref\","
+           " \"steps\": 80, \"default_boundary\": \"pec\","
+           " \"sources\": [{\"type\": \"plane_wave\", \"direction\": [1, 0, 0],"
+           "   \"polarization\": [0, 1, 0], \"origin\": [0.2, 0, 0],"
+           "   \"pulse\": {\"shape\": \"gaussian\", \"frequency\": 2, \"amplitude\": 3}}],"
+           " \"dft\": {\"frequencies\": [1.5, 2.5], \"normalize\": \"%s\","
+           "   \"surface\": {\"enclosing\": [\"domain\"]}},"
+           " \"far_field\": {\"planes\": [\"xy\"], \"step\": 45, \"rcs\": true},"
+           " \"output\": {\"directory\": \"%s\"}}", norm, out);
+  dg_case c;
+  dg_case_default(&c);
+  c.quiet = 1;
+  assert_dg_ok(dg_case_parse(&c, json, "rcs.json"));
+  dg_run_result r;
+  assert_dg_ok(dg_run(&c, &r));
+  dg_case_free(&c);
+  assert_true(r.ff_on && r.ff_rcs);
+  snprintf(path, sizeof path, "%s/far_field.csv", out);
+  FILE *f = fopen(path, "r");
+  assert_non_null(f);
+  char line[1024];
+  assert_non_null(fgets(line, sizeof line, f));
+  assert_non_null(strstr(line, ",rcs,rcs_dbsm\n"));
+  int n = 0;
+  while (n < cap && fgets(line, sizeof line, f)) {
+    const char *p = line;
+    for (int k = 0; k < 9; ++k) p = strchr(p, ',') + 1;
+    rcs[n++] = strtod(p, NULL);
+  }
+  fclose(f);
+  return n;
+}
+
+static void rcs_independent_of_normalisation(void **state) {
+  test_scratch *s = *state;
+  double a[32], b[32];
+  const int na = rcs_column(s->dir, "none", a, 32), nb = rcs_column(s->dir, "source", b, 32);
+  assert_int_equal(na, 16);
+  assert_int_equal(nb, 16);
+  double worst = 0;
+  for (int i = 0; i < na; ++i) {
+    assert_true(a[i] > 0);
+    worst = fmax(worst, fabs(a[i] - b[i]) / a[i]);
+  }
+  printf("# RCS with and without normalisation: largest relative difference %.2e\n", worst);
+  assert_true(worst < 1e-9);
+}
+
 static void bad_far_field_refused(void **state) {
   (void)state;
   static const struct {
@@ -153,6 +210,7 @@ static int setup(void **state) { return test_scratch_setup(state, "x"); }
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(dipole_pattern_from_a_run),
+      cmocka_unit_test(rcs_independent_of_normalisation),
       cmocka_unit_test(bad_far_field_refused),
   };
   return cmocka_run_group_tests(tests, setup, test_scratch_teardown);
