@@ -2,7 +2,8 @@
  * sums (dg/dft.c), and the reference's own geometry:
  * - surface weights: the faces enclosing the elements with centroid x < 1/2 of the unit box
  *   (the plane x = 1/2, area 1) get weights summing to 1, with normals +x (out of the set)
- *   and points on x = 1/2;
+ *   and points on x = 1/2; a named interior surface (the box mesher's TF/SF box) gets its
+ *   area, outward normals and samples on its outside elements;
  * - the same sequence of 12 random states (rounded to the state's precision) summed by the
  *   reference and by the device for 3 probes, half the volume and that surface at 5
  *   frequencies (two launches of 4): equal to 1e-12 relative to the largest sum with double
@@ -45,7 +46,7 @@ static void problem_create(problem *p, int N) {
     for (int v = 0; v < 4; ++v) cx += 0.25 * m->VX[m->EToV[4 * k + v]];
     p->in_set[k] = cx < 0.5;
   }
-  assert_dg_ok(dg_dft_faces_enclosing(m, p->in_set, p->sel));
+  assert_true(dg_dft_faces_enclosing(m, p->in_set, p->sel) == 2 * 2 * 2); /* x = 1/2: 4 squares */
 }
 
 static void problem_destroy(problem *p) {
@@ -130,6 +131,53 @@ static void test_surface_weights(void **state) {
     dg_dft_destroy(&d);
     problem_destroy(&p);
   }
+}
+
+/* A named interior surface (the box mesher's "tfsf" box [-0.5, 0.5]^3 inside [-1, 1]^3):
+ * sampled on the outside elements, normals outward, weights summing to its area 6. */
+static void test_named_surface(void **state) {
+  (void)state;
+  const double lo[3] = {-1, -1, -1}, hi[3] = {1, 1, 1};
+  const int tlo[3] = {1, 1, 1}, thi[3] = {3, 3, 3};
+  dg_mesh *m = NULL;
+  dg_refel *r = NULL;
+  dg_geom *g = NULL;
+  assert_dg_ok(dg_mesh_box_tfsf(&m, lo, hi, 4, 4, 4, 0, tlo, thi));
+  assert_dg_ok(dg_refel_create(&r, 3));
+  assert_dg_ok(dg_geom_create(&g, m, r));
+  unsigned char *seed = NULL, *sel = NULL;
+  signed char *side = NULL;
+  assert_dg_ok(DG_ALLOC(seed, m->K));
+  assert_dg_ok(DG_ALLOC(side, m->K));
+  assert_dg_ok(DG_ALLOC(sel, 4 * (size_t)m->K));
+  for (int k = 0; k < m->K; ++k)
+    for (int f = 0; f < 4; ++f) seed[k] |= m->face_tag[4 * k + f] > 0; /* the outer boundary */
+  assert_dg_ok(dg_mesh_surface_sides(m, DG_MESH_BOX_TFSF_TAG, seed, side));
+  assert_int_equal(dg_dft_faces_of_surface(m, DG_MESH_BOX_TFSF_TAG, side, sel), 6 * 2 * 2 * 2);
+  dg_dft *d = NULL;
+  assert_dg_ok(dg_dft_create(&d, g, 1, freqs, 1, 0.1));
+  assert_dg_ok(dg_dft_add_surface(d, g, sel));
+  double area = 0;
+  for (int i = 0; i < d->n_surf; ++i) {
+    area += d->sw[i];
+    const double *x = d->sxyz + 3 * i, *n = d->sn + 3 * i;
+    /* On the box's surface, the normal along the axis where |x| = 1/2, pointing out. */
+    int axis = -1;
+    for (int a = 0; a < 3; ++a)
+      if (fabs(fabs(x[a]) - 0.5) < 1e-12 && fabs(fabs(n[a]) - 1) < 1e-12) axis = a;
+    assert_true(axis >= 0);
+    assert_true(n[axis] * x[axis] > 0);
+    const int k = d->node[d->start[i]] / d->Np;
+    assert_int_equal(side[k], -1);
+  }
+  assert_near(area, 6.0, 1e-12);
+  dg_dft_destroy(&d);
+  dg_free(&seed);
+  dg_free(&side);
+  dg_free(&sel);
+  dg_geom_destroy(&g);
+  dg_refel_destroy(&r);
+  dg_mesh_destroy(&m);
 }
 
 static void test_device_matches_reference(void **state) {
@@ -240,6 +288,7 @@ static void test_oclgrind_clean(void **state) {
 int main(int argc, char **argv) {
   if (argc > 1 && !strcmp(argv[1], "--child")) return child();
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_surface_weights),
+                                     cmocka_unit_test(test_named_surface),
                                      cmocka_unit_test(test_device_matches_reference),
                                      cmocka_unit_test(test_long_float_sum),
                                      cmocka_unit_test(test_oclgrind_clean)};

@@ -5,14 +5,18 @@
  *   sec. 4.2, in normalised units eps0 = mu0 = c0 = 1, k = 2 pi f, phasors e^{+i w t}), at
  *   three frequencies across the pulse band, at probes 0.45 to 0.7 from the dipole (0.3 to
  *   0.9 wavelengths, all terms of the field matter). Relative error of the six complex
- *   components together: below DIPOLE_TOL at order 3 on a 4-cell box with one PML cell; with
- *   DGTD_TEST_ALL also on 6 cells with two PML cells, where it must be smaller (measured in
- *   the printout);
+ *   components together: below DIPOLE_TOL = 12% at order 3 on a 4-cell box ([-1, 1]^3, h =
+ *   0.5) with one PML cell (measured: 10.0% worst, 1.0-10% across probes and frequencies);
+ *   with DGTD_TEST_ALL also at order 4, where it must be below half of that (measured 4.2%
+ *   worst). Two PML cells instead of one change it by < 1.5 points: the error is the
+ *   discretisation's (largest at the lowest frequency, 0.4, nearest the source);
  * - the reference backend and OpenCL give the same spectra.csv and surface DFT (1e-9
  *   relative in double, 1e-4 in float) for probes, all volumes and the surface enclosing the
  *   inner box (whose weights sum to its area); the per-frequency VTU is read by VTK with the
  *   four arrays E_re, E_im, H_re, H_im on the volume's elements (skipped without
  *   python3-vtk9);
+ * - two MPI ranks give the spectra, surface DFT and (per-rank pieces joined by a .pvtu)
+ *   volume output of one;
  * - bad "dft" input is refused naming the key. */
 #include "test_device.h"
 
@@ -134,18 +138,18 @@ static void dipole_matches_analytic(void **state) {
   }
   const dg_precision prec = dev->info.has_fp64 ? DG_PREC_DOUBLE : DG_PREC_FLOAT;
   dg_device_destroy(&dev);
-  const double coarse = dipole_error(s->dir, 4, 1, 3, prec);
+  /* Float fields (the faster arithmetic; the sums are in double where the device has it):
+   * their rounding, ~1e-7, is far below the discretisation error measured here. */
+  const double coarse = dipole_error(s->dir, 4, 1, 3, DG_PREC_FLOAT);
   assert_true(coarse < DIPOLE_TOL);
   if (!getenv("DGTD_TEST_ALL")) return;
-  const double fine = dipole_error(s->dir, 6, 2, 3, prec);
+  const double fine = dipole_error(s->dir, 4, 1, 4, prec); /* one order up */
   assert_true(fine < 0.5 * coarse);
 }
 
-/* A tiny case with every kind of monitor, on a backend; returns the output directory. */
-static void small_run(const char *dir, const char *backend, const char *prec, char *out, size_t cap) {
-  snprintf(out, cap, "%s/small_%s_%s", dir, backend, prec);
-  char json[2048];
-  snprintf(json, sizeof json,
+/* A tiny case with every kind of monitor, on a backend, writing to out. */
+static void small_json(char *json, size_t cap, const char *backend, const char *prec, const char *out) {
+  snprintf(json, cap,
            "{\"mesh\": {\"box\": {\"lo\": [-1, -1, -1], \"hi\": [1, 1, 1], \"cells\": [2, 2, 2],"
            " \"pml_cells\": 1}}, \"order\": 2, \"backend\": \"%s\", \"precision\": \"%s\","
            " \"steps\": 60, \"default_boundary\": \"pec\","
@@ -155,6 +159,13 @@ static void small_run(const char *dir, const char *backend, const char *prec, ch
            " \"dft\": {\"frequencies\": {\"min\": 0.5, \"max\": 1.5, \"count\": 3}, \"probes\": true,"
            "   \"volumes\": \"all\", \"surface\": {\"enclosing\": [\"domain\"]}, \"every\": 2},"
            " \"output\": {\"directory\": \"%s\"}}", backend, prec, out);
+}
+
+/* small_json run in this process; out gets the output directory. */
+static void small_run(const char *dir, const char *backend, const char *prec, char *out, size_t cap) {
+  snprintf(out, cap, "%s/small_%s_%s", dir, backend, prec);
+  char json[2048];
+  small_json(json, sizeof json, backend, prec, out);
   dg_case c;
   dg_case_default(&c);
   c.quiet = 1;
@@ -293,11 +304,125 @@ static void bad_input_refused(void **state) {
   dg_case_free(&c);
 }
 
+/* Two MPI ranks (mpiexec.mpich, OpenCL on PoCL) against one: the same spectra.csv and surface
+ * DFT (faces matched by centroid and normal; 1e-9 relative in double, 1e-4 in float), and
+ * VTK reads the per-frequency .pvtu with all 384 elements. Skipped without mpiexec.mpich or
+ * bin/dgtd. */
+static void mpi_matches_one_rank(void **state) {
+  test_scratch *s = *state;
+  const char *bin = getenv("BIN") && *getenv("BIN") ? getenv("BIN") : "bin";
+  char exe[300];
+  snprintf(exe, sizeof exe, "%s/dgtd", bin);
+  if (system("command -v mpiexec.mpich >/dev/null 2>&1") != 0 || access(exe, X_OK) != 0) {
+    printf("# SKIP: needs mpiexec.mpich and %s\n", exe);
+    skip();
+  }
+  dg_device *dev = NULL;
+  if (dg_device_create(&dev, NULL) != DG_OK) {
+    dg_error_clear();
+    skip();
+  }
+  const char *prec = dev->info.has_fp64 ? "double" : "float";
+  dg_device_destroy(&dev);
+  char one[400], two[400], json[2048], cfg[500], cmd[1400];
+  small_run(s->dir, "opencl", prec, one, sizeof one);
+  snprintf(two, sizeof two, "%s/small_mpi2", s->dir);
+  small_json(json, sizeof json, "opencl", prec, two);
+  snprintf(cfg, sizeof cfg, "%s/mpi.json", s->dir);
+  FILE *f = fopen(cfg, "w");
+  assert_non_null(f);
+  fputs(json, f);
+  fclose(f);
+  snprintf(cmd, sizeof cmd, "POCL_MAX_PTHREAD_COUNT=1 mpiexec.mpich -n 2 %s run %s --quiet "
+           "> %s/mpi.log 2>&1", exe, cfg, s->dir);
+  if (system(cmd) != 0) {
+    snprintf(cmd, sizeof cmd, "cat %s/mpi.log", s->dir);
+    if (system(cmd)) {}
+    fail_msg("the 2-rank run failed");
+  }
+  const double tol = strcmp(prec, "double") ? 1e-4 : 1e-9;
+  char p1[500], p2[500];
+  double complex a[36], b[36];
+  snprintf(p1, sizeof p1, "%s/spectra.csv", one);
+  snprintf(p2, sizeof p2, "%s/spectra.csv", two);
+  assert_int_equal(read_spectra(p1, a, 6), 6);
+  assert_int_equal(read_spectra(p2, b, 6), 6);
+  const double dp = rel_diff((const double *)b, (const double *)a, 72);
+  dg_surface_dft *sa = NULL, *sb = NULL;
+  snprintf(p1, sizeof p1, "%s/surface_dft.csv", one);
+  snprintf(p2, sizeof p2, "%s/surface_dft.csv", two);
+  assert_dg_ok(dg_surface_dft_read_csv(p1, &sa));
+  assert_dg_ok(dg_surface_dft_read_csv(p2, &sb));
+  assert_int_equal(sa->npts, sb->npts);
+  /* Points come face by face (NFP = 6 at order 2, in the outside element's node order):
+   * faces are matched by centroid and normal (a point alone is not enough: faces meeting
+   * at a node give it different traces). */
+  enum { NFP = 6 };
+  assert_int_equal(sa->npts % NFP, 0);
+  double num = 0, den = 0;
+  int unmatched = 0;
+  for (int fb = 0; fb < sb->npts / NFP; ++fb) {
+    double cb[6] = {0};
+    for (int j = 0; j < NFP; ++j)
+      for (int k = 0; k < 3; ++k)
+        cb[k] += sb->xyz[3 * (fb * NFP + j) + k] / NFP, cb[3 + k] = sb->n[3 * (fb * NFP) + k];
+    int fa = -1;
+    for (int g = 0; g < sa->npts / NFP && fa < 0; ++g) {
+      double ca[6] = {0}, d = 0;
+      for (int j = 0; j < NFP; ++j)
+        for (int k = 0; k < 3; ++k)
+          ca[k] += sa->xyz[3 * (g * NFP + j) + k] / NFP, ca[3 + k] = sa->n[3 * (g * NFP) + k];
+      for (int k = 0; k < 6; ++k) d += fabs(ca[k] - cb[k]);
+      if (d < 1e-12) fa = g;
+    }
+    if (fa < 0) {
+      ++unmatched;
+      continue;
+    }
+    for (int j = 0; j < NFP; ++j) {
+      const int p = fb * NFP + j, q = fa * NFP + j;
+      for (int k = 0; k < 3; ++k) assert_near(sb->xyz[3 * p + k], sa->xyz[3 * q + k], 1e-14);
+      assert_near(sb->w[p], sa->w[q], 1e-14);
+      for (int i = 0; i < 3; ++i)
+        for (int c = 0; c < 6; ++c) {
+          const size_t ob = ((size_t)i * sb->npts + p) * 6 + c, oa = ((size_t)i * sa->npts + q) * 6 + c;
+          num += pow(sb->re[ob] - sa->re[oa], 2) + pow(sb->im[ob] - sa->im[oa], 2);
+          den += pow(sa->re[oa], 2) + pow(sa->im[oa], 2);
+        }
+    }
+  }
+  const double ds = sqrt(num / den);
+  printf("# 2 MPI ranks vs 1 (%s): probes %.2e, surface %.2e (%d points, %d faces unmatched)\n",
+         prec, dp, ds, sb->npts, unmatched);
+  assert_int_equal(unmatched, 0);
+  assert_true(dp < tol && ds < tol);
+  dg_surface_dft_destroy(&sa);
+  dg_surface_dft_destroy(&sb);
+  if (system("/usr/bin/python3 -c 'import vtkmodules.vtkIOXML' >/dev/null 2>&1") != 0) return;
+  snprintf(cmd, sizeof cmd,
+           "/usr/bin/python3 -c \"import sys\n"
+           "from vtkmodules.vtkIOXML import vtkXMLPUnstructuredGridReader\n"
+           "r = vtkXMLPUnstructuredGridReader(); r.SetFileName(sys.argv[1]); r.Update()\n"
+           "g = r.GetOutput(); pd = g.GetPointData()\n"
+           "print(g.GetNumberOfCells(), pd.GetNumberOfArrays())\" %s/dft_f001.pvtu", two);
+  FILE *pp = popen(cmd, "r");
+  assert_non_null(pp);
+  char line[256] = "";
+  assert_non_null(fgets(line, sizeof line, pp));
+  pclose(pp);
+  int cells = 0, arrays = 0;
+  assert_int_equal(sscanf(line, "%d %d", &cells, &arrays), 2);
+  printf("# VTK reads dft_f001.pvtu: %d cells, %d arrays\n", cells, arrays);
+  assert_int_equal(cells, 384);
+  assert_int_equal(arrays, 4);
+}
+
 static int setup(void **state) { return test_scratch_setup(state, "x"); }
 
 int main(void) {
   const struct CMUnitTest tests[] = {cmocka_unit_test(bad_input_refused),
                                      cmocka_unit_test(backends_agree_and_vtu_reads),
+                                     cmocka_unit_test(mpi_matches_one_rank),
                                      cmocka_unit_test(dipole_matches_analytic)};
   return cmocka_run_group_tests(tests, setup, test_scratch_teardown);
 }

@@ -35,9 +35,10 @@ static dg_status volume_set(const run_state *s, const dg_group_ref *g, int n, co
 /* The two sides of a named closed interior surface, as for the TF/SF surface
  * (app/setup.c): the outside reaches a PML element or an absorbing boundary face without
  * crossing it. */
-static dg_status named_surface_faces(const run_state *s, unsigned char *sel) {
+static dg_status named_surface_faces(const run_state *s, unsigned char *sel_local) {
   const dg_case *c = s->c;
-  const dg_mesh *m = s->mesh;
+  const dg_mesh *m = s->global; /* the sides need the whole mesh (and its iface_tag) */
+  unsigned char *sel = NULL;
   int stag;
   DG_CALL(run_group_tag(s, 2, &c->dft.surface_name, "dft.surface.name", &stag));
   unsigned char *seed = NULL;
@@ -46,6 +47,7 @@ static dg_status named_surface_faces(const run_state *s, unsigned char *sel) {
   dg_status st = DG_OK;
   DG_CALL_GOTO(done, DG_ALLOC(seed, m->K));
   DG_CALL_GOTO(done, DG_ALLOC(side, m->K));
+  DG_CALL_GOTO(done, DG_ALLOC(sel, 4 * (size_t)m->K));
   DG_CALL_GOTO(done, DG_ALLOC(btags, c->n_boundaries + 1));
   for (int i = 0; c->has_pml && i < c->n_pml_volumes; ++i) {
     int tag;
@@ -68,8 +70,13 @@ static dg_status named_surface_faces(const run_state *s, unsigned char *sel) {
     st = dg_error_prefix(st, "%s: dft.surface.name: ", c->source);
     goto done;
   }
-  DG_CALL_GOTO(done, dg_dft_faces_of_surface(m, stag, side, sel));
+  dg_dft_faces_of_surface(m, stag, side, sel);
+  for (int k = 0; k < s->mesh->K_owned; ++k) { /* this rank's part */
+    const int g = s->dist ? s->dist->l2g[k] : k;
+    memcpy(sel_local + 4 * (size_t)k, sel + 4 * (size_t)g, 4);
+  }
 done:
+  dg_free(&sel);
   dg_free(&seed);
   dg_free(&side);
   dg_free(&btags);
@@ -97,13 +104,16 @@ static dg_status add_samples(run_state *s) {
     } else {
       DG_CALL_GOTO(done, DG_ALLOC(in_set, m->K));
       DG_CALL_GOTO(done, volume_set(s, cd->enclosing, cd->n_enclosing, "dft.surface.enclosing", in_set));
-      st = dg_dft_faces_enclosing(m, in_set, sel);
-      if (st != DG_OK) {
-        st = dg_error_prefix(st, "%s: dft.surface.enclosing: ", c->source);
-        goto done;
-      }
+      dg_dft_faces_enclosing(m, in_set, sel);
     }
     DG_CALL_GOTO(done, dg_dft_add_surface(s->dft, s->geom, sel));
+    double n = s->dft->n_surf; /* over all ranks */
+    DG_CALL_GOTO(done, run_sum(s, &n));
+    DG_CHECK_GOTO(done, n > 0, DG_ERR_INPUT, "%s: dft.surface: no face: %s", c->source,
+                  cd->surface == DG_DFT_SURFACE_NAMED
+                      ? "the named surface lies on no interior face"
+                      : "the volumes enclose nothing (no face lies between them and an element "
+                        "outside them)");
   }
 done:
   dg_free(&in_set);
@@ -111,13 +121,10 @@ done:
   return st;
 }
 
-dg_status run_dft_setup(run_state *s, dg_run_result *r) {
+dg_status run_dft_check(const run_state *s) {
   const dg_case *c = s->c;
   const dg_case_dft *cd = &c->dft;
   if (!cd->on) return DG_OK;
-  DG_CHECK(s->size == 1, DG_ERR_UNSUPPORTED, "%s: dft: DFT monitors run on one process only "
-           "for now (this run has %d MPI ranks): run without mpiexec or drop \"dft\"", c->source,
-           s->size);
   DG_CHECK(!c->restart[0], DG_ERR_INPUT, "%s: dft: a restart cannot continue the DFT sums "
            "(checkpoints hold the fields only); drop --restart or \"dft\"", c->source);
   DG_CHECK(c->output_dir[0], DG_ERR_INPUT, "%s: dft: the spectra are written to files but no "
@@ -129,11 +136,21 @@ dg_status run_dft_setup(run_state *s, dg_run_result *r) {
   DG_CHECK(fmax < nyquist, DG_ERR_INPUT, "%s: dft: sampling every %d steps of dt = %g resolves "
            "frequencies below %g (Nyquist) and %g is asked for: lower dft.every to at most %d",
            c->source, cd->every, s->dt, nyquist, fmax, (int)floor(0.5 / (fmax * s->dt) - 1e-9));
+  return DG_OK;
+}
+
+dg_status run_dft_setup(run_state *s, dg_run_result *r) {
+  const dg_case *c = s->c;
+  const dg_case_dft *cd = &c->dft;
+  if (!cd->on) return DG_OK;
+  DG_CALL(run_dft_check(s));
   DG_CALL(dg_dft_create(&s->dft, s->geom, cd->nfreq, cd->freq, cd->every, s->dt));
   DG_CALL(add_samples(s));
-  DG_CHECK(s->dft->nsamp > 0, DG_ERR_INPUT, "%s: dft: the volumes and surface hold no sample",
-           c->source);
-  if (s->cl_op) {
+  double n = s->dft->nsamp;
+  DG_CALL(run_sum(s, &n));
+  DG_CHECK(n > 0, DG_ERR_INPUT, "%s: dft: the volumes and surface hold no sample", c->source);
+  r->dft_samples = (int)n;
+  if (s->cl_op && s->dft->nsamp > 0) {
     DG_CALL(dg_cl_dft_create(&s->cl_dft, s->cl_op, s->dft, -1,
                              c->dump_dir[0] ? c->dump_dir : NULL));
     r->dft_acc_double = dg_cl_dft_acc_double(s->cl_dft);
@@ -142,7 +159,6 @@ dg_status run_dft_setup(run_state *s, dg_run_result *r) {
   }
   r->dft_on = 1;
   r->dft_freqs = cd->nfreq;
-  r->dft_samples = s->dft->nsamp;
   DG_CALL(run_dft_step(s, s->first_step)); /* the initial state (step 0) */
   return DG_OK;
 }
@@ -150,6 +166,10 @@ dg_status run_dft_setup(run_state *s, dg_run_result *r) {
 dg_status run_dft_step(run_state *s, int step) {
   if (!s->dft || !dg_dft_due(s->dft, step)) return DG_OK;
   const double t = step * s->dt;
+  if (s->dft->nsamp == 0) { /* nothing on this rank: only count the step */
+    ++s->dft->nsum;
+    return DG_OK;
+  }
   if (s->cl_dft) {
     DG_CALL(dg_cl_dft_accumulate(s->cl_dft, t));
     return DG_OK;
@@ -169,65 +189,174 @@ static const dg_pulse *source_pulse(const dg_case *c) {
   return NULL;
 }
 
+/* spectra.csv (rank 0): the probes' values, gathered by case index. */
 static dg_status write_spectra(const run_state *s, const double *gr, const double *gi) {
   const dg_dft *d = s->dft;
+  const int np = s->c->n_probes, nf = d->nfreq;
+  double *all = NULL;
+  dg_status st = DG_OK;
+  DG_CALL(DG_ALLOC(all, (size_t)np * nf * 12));
+  for (int p = 0; p < d->n_probe; ++p)
+    for (int i = 0; i < nf; ++i)
+      for (int c = 0; c < 6; ++c) {
+        double *v = all + (((size_t)s->probe_ids[p] * nf + i) * 6 + c) * 2;
+        dg_dft_value(d, i, p, c, gr, gi, &v[0], &v[1]);
+      }
+  DG_CALL_GOTO(done, run_gather_sum(s, all, np * nf * 12));
+  if (s->rank != 0) goto done;
   char path[DG_CASE_PATH + 32];
   out_path(s, "spectra.csv", path, sizeof path);
   static const char *const names[6] = {"Ex", "Ey", "Ez", "Hx", "Hy", "Hz"};
   dg_atomic_file f = {0};
-  DG_CALL(dg_atomic_open(&f, path));
+  DG_CALL_GOTO(done, dg_atomic_open(&f, path));
   fprintf(f.fp, "probe,f");
   for (int c = 0; c < 6; ++c)
     fprintf(f.fp, ",%s_re,%s_im,%s_abs,%s_phase", names[c], names[c], names[c], names[c]);
   fputc('\n', f.fp);
-  for (int p = 0; p < d->n_probe; ++p)
-    for (int i = 0; i < d->nfreq; ++i) {
-      fprintf(f.fp, "%d,%.17g", s->probe_ids[p], d->freq[i]);
+  for (int p = 0; p < np; ++p)
+    for (int i = 0; i < nf; ++i) {
+      fprintf(f.fp, "%d,%.17g", p, d->freq[i]);
       for (int c = 0; c < 6; ++c) {
-        double re, im;
-        dg_dft_value(d, i, p, c, gr, gi, &re, &im);
-        fprintf(f.fp, ",%.10e,%.10e,%.10e,%.10e", re, im, hypot(re, im), atan2(im, re));
+        const double *v = all + (((size_t)p * nf + i) * 6 + c) * 2;
+        fprintf(f.fp, ",%.10e,%.10e,%.10e,%.10e", v[0], v[1], hypot(v[0], v[1]), atan2(v[1], v[0]));
       }
       fputc('\n', f.fp);
     }
   if (ferror(f.fp)) {
     dg_atomic_abort(&f);
-    return DG_ERROR(DG_ERR_IO, "cannot write %s", path);
+    st = DG_ERROR(DG_ERR_IO, "cannot write %s", path);
+    goto done;
   }
-  DG_CALL(dg_atomic_commit(&f));
-  return DG_OK;
+  DG_CALL_GOTO(done, dg_atomic_commit(&f));
+done:
+  dg_free(&all);
+  return st;
 }
 
 /* dft_fNNN.vtu per frequency (E_re, E_im, H_re, H_im on the volume elements; TimeValue is
- * the frequency) and dft.pvd listing them by frequency. */
+ * the frequency) and dft.pvd listing them by frequency. On several ranks each rank with
+ * volume elements writes dft_fNNN_rR.vtu and rank 0 the dft_fNNN.pvtu joining them. */
 static dg_status write_volume(const run_state *s, const double *gr, const double *gi) {
   const dg_dft *d = s->dft;
   const size_t KNp = d->KNp;
-  double *qr = NULL, *qi = NULL;
-  char **files = NULL;
+  const char *const names[4] = {"E_re", "E_im", "H_re", "H_im"};
+  double *qr = NULL, *qi = NULL, *count = NULL;
+  char **files = NULL, **pieces = NULL;
+  int npieces = 0;
   dg_status st = DG_OK;
   DG_CALL_GOTO(done, DG_ALLOC(qr, 6 * KNp));
   DG_CALL_GOTO(done, DG_ALLOC(qi, 6 * KNp));
   DG_CALL_GOTO(done, DG_ALLOC(files, d->nfreq));
+  DG_CALL_GOTO(done, DG_ALLOC(count, s->size));
+  DG_CALL_GOTO(done, DG_ALLOC(pieces, s->size));
+  count[s->rank] = d->n_vol_elem;
+  DG_CALL_GOTO(done, run_gather_sum(s, count, s->size));
   for (int i = 0; i < d->nfreq; ++i) {
+    char name[64], path[DG_CASE_PATH + 80];
     DG_CALL_GOTO(done, DG_ALLOC(files[i], 32));
-    snprintf(files[i], 32, "dft_f%03d.vtu", i);
-    char path[DG_CASE_PATH + 48];
+    snprintf(files[i], 32, "dft_f%03d.%s", i, s->size > 1 ? "pvtu" : "vtu");
+    if (s->size > 1) snprintf(name, sizeof name, "dft_f%03d_r%d.vtu", i, s->rank);
+    else snprintf(name, sizeof name, "%s", files[i]);
+    if (d->n_vol_elem > 0 || s->size == 1) {
+      out_path(s, name, path, sizeof path);
+      dg_dft_volume_fields(d, i, gr, gi, qr, qi);
+      const double *const vec[4] = {qr, qi, qr + 3 * KNp, qi + 3 * KNp};
+      DG_CALL_GOTO(done, dg_vtu_write_vectors(path, s->geom, 4, names, vec, d->n_vol_elem,
+                                              d->vol_elem, d->freq[i], s->c->vtu_mode));
+    }
+    if (s->size == 1 || s->rank != 0) continue;
+    npieces = 0;
+    for (int r = 0; r < s->size; ++r) {
+      if (count[r] <= 0) continue;
+      DG_CALL_GOTO(done, DG_ALLOC(pieces[npieces], 32));
+      snprintf(pieces[npieces++], 32, "dft_f%03d_r%d.vtu", i, r);
+    }
     out_path(s, files[i], path, sizeof path);
-    dg_dft_volume_fields(d, i, gr, gi, qr, qi);
-    const char *const names[4] = {"E_re", "E_im", "H_re", "H_im"};
-    const double *const vec[4] = {qr, qi, qr + 3 * KNp, qi + 3 * KNp};
-    DG_CALL_GOTO(done, dg_vtu_write_vectors(path, s->geom, 4, names, vec, d->n_vol_elem,
-                                            d->vol_elem, d->freq[i], s->c->vtu_mode));
+    st = dg_pvtu_write_vectors(path, npieces, (const char *const *)pieces, 4, names);
+    for (int r = 0; r < npieces; ++r) dg_free(&pieces[r]);
+    DG_CALL_GOTO(done, st);
   }
-  char path[DG_CASE_PATH + 32];
-  out_path(s, "dft.pvd", path, sizeof path);
-  DG_CALL_GOTO(done, dg_pvd_write(path, d->nfreq, d->freq, (const char *const *)files));
+  if (s->rank == 0) {
+    char path[DG_CASE_PATH + 32];
+    out_path(s, "dft.pvd", path, sizeof path);
+    DG_CALL_GOTO(done, dg_pvd_write(path, d->nfreq, d->freq, (const char *const *)files));
+  }
 done:
   for (int i = 0; files && i < d->nfreq; ++i) dg_free(&files[i]);
   dg_free(&files);
+  dg_free(&pieces);
+  dg_free(&count);
   dg_free(&qr);
   dg_free(&qi);
+  return st;
+}
+
+/* The surface DFT of every rank on rank 0 (rank order), as s->surface_dft. Each point
+ * travels as 7 + 12 nfreq doubles: x, n, w, then re, im of the six fields per frequency. */
+static dg_status gather_surface(run_state *s, const double *gr, const double *gi) {
+  const dg_dft *d = s->dft;
+  const int nf = d->nfreq, per = 7 + 12 * nf;
+  dg_surface_dft *mine = NULL;
+  double *count = NULL, *buf = NULL;
+  dg_status st = DG_OK;
+  dg_surface_dft_destroy(&s->surface_dft);
+  DG_CALL(dg_dft_surface(d, gr, gi, &mine));
+  if (s->size == 1) {
+    s->surface_dft = mine;
+    return DG_OK;
+  }
+  DG_CALL_GOTO(done, DG_ALLOC(count, s->size));
+  double total = 0, first = 0; /* every rank needs every count: its slice's offset */
+  for (int r = 0; r < s->size; ++r) {
+    count[r] = r == s->rank ? mine->npts : 0;
+    DG_CALL_GOTO(done, run_sum(s, &count[r]));
+    if (r < s->rank) first += count[r];
+    total += count[r];
+  }
+  DG_CHECK_GOTO(done, total * per < 2147483647.0, DG_ERR_INPUT,
+                "dft.surface: %.0f points x %d frequencies are too many to gather", total, nf);
+  DG_CALL_GOTO(done, DG_ALLOC(buf, (size_t)total * per));
+  for (int p = 0; p < mine->npts; ++p) {
+    double *v = buf + ((size_t)first + p) * per;
+    memcpy(v, mine->xyz + 3 * p, 3 * sizeof *v);
+    memcpy(v + 3, mine->n + 3 * p, 3 * sizeof *v);
+    v[6] = mine->w[p];
+    for (int i = 0; i < nf; ++i)
+      for (int c = 0; c < 6; ++c) {
+        const size_t o = ((size_t)i * mine->npts + p) * 6 + c;
+        v[7 + 12 * i + 2 * c] = mine->re[o];
+        v[8 + 12 * i + 2 * c] = mine->im[o];
+      }
+  }
+  DG_CALL_GOTO(done, run_gather_sum(s, buf, (int)(total * per)));
+  if (s->rank != 0) goto done;
+  dg_surface_dft *all = mine; /* reuse its frequencies: rebuild the point arrays */
+  mine = NULL;
+  dg_free(&all->xyz), dg_free(&all->n), dg_free(&all->w), dg_free(&all->re), dg_free(&all->im);
+  all->npts = (int)total;
+  const size_t np = (size_t)total, nv = (size_t)nf * np * 6;
+  s->surface_dft = all;
+  DG_CALL_GOTO(done, DG_ALLOC(all->xyz, 3 * np));
+  DG_CALL_GOTO(done, DG_ALLOC(all->n, 3 * np));
+  DG_CALL_GOTO(done, DG_ALLOC(all->w, np));
+  DG_CALL_GOTO(done, DG_ALLOC(all->re, nv));
+  DG_CALL_GOTO(done, DG_ALLOC(all->im, nv));
+  for (size_t p = 0; p < np; ++p) {
+    const double *v = buf + p * per;
+    memcpy(all->xyz + 3 * p, v, 3 * sizeof *v);
+    memcpy(all->n + 3 * p, v + 3, 3 * sizeof *v);
+    all->w[p] = v[6];
+    for (int i = 0; i < nf; ++i)
+      for (int c = 0; c < 6; ++c) {
+        const size_t o = ((size_t)i * np + p) * 6 + c;
+        all->re[o] = v[7 + 12 * i + 2 * c];
+        all->im[o] = v[8 + 12 * i + 2 * c];
+      }
+  }
+done:
+  dg_surface_dft_destroy(&mine);
+  dg_free(&count);
+  dg_free(&buf);
   return st;
 }
 
@@ -241,6 +370,7 @@ dg_status run_dft_write(run_state *s, dg_run_result *r) {
   } else {
     r->dft_s = s->dft_host_s;
   }
+  DG_CALL(run_max(s, &r->dft_s));
   double *gr = NULL, *gi = NULL;
   dg_status st = DG_OK;
   if (c->dft.normalize) {
@@ -251,19 +381,21 @@ dg_status run_dft_write(run_state *s, dg_run_result *r) {
     for (int i = 0; i < d->nfreq; ++i) gmax = fmax(gmax, hypot(gr[i], gi[i]));
     int weak = 0;
     for (int i = 0; i < d->nfreq; ++i) weak += hypot(gr[i], gi[i]) < 1e-6 * gmax;
-    if (weak && !c->quiet)
+    if (weak && !c->quiet && s->rank == 0)
       dg_warn("%s: dft.normalize: the source spectrum is below 1e-6 of its peak at %d of the %d "
               "frequencies: the normalised values there are noise (or 0 where it vanishes)",
               c->source, weak, d->nfreq);
   }
-  if (d->n_probe) DG_CALL_GOTO(done, write_spectra(s, gr, gi));
-  if (d->n_vol) DG_CALL_GOTO(done, write_volume(s, gr, gi));
-  if (d->n_surf) {
-    dg_surface_dft_destroy(&s->surface_dft);
-    DG_CALL_GOTO(done, dg_dft_surface(d, gr, gi, &s->surface_dft));
-    char path[DG_CASE_PATH + 32];
-    out_path(s, "surface_dft.csv", path, sizeof path);
-    DG_CALL_GOTO(done, dg_surface_dft_write_csv(path, s->surface_dft));
+  /* Decided alike on every rank (each step below is collective). */
+  if (c->dft.probes) DG_CALL_GOTO(done, write_spectra(s, gr, gi));
+  if (c->dft.all_volumes || c->dft.n_volumes) DG_CALL_GOTO(done, write_volume(s, gr, gi));
+  if (c->dft.surface) {
+    DG_CALL_GOTO(done, gather_surface(s, gr, gi));
+    if (s->rank == 0) {
+      char path[DG_CASE_PATH + 32];
+      out_path(s, "surface_dft.csv", path, sizeof path);
+      DG_CALL_GOTO(done, dg_surface_dft_write_csv(path, s->surface_dft));
+    }
   }
 done:
   dg_free(&gr);

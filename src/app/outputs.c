@@ -285,7 +285,9 @@ void run_outputs_abort(run_state *s, dg_status why, int step) {
   const dg_status st_logs = run_commit_logs(s);
   dg_run_result scratch;
   memset(&scratch, 0, sizeof scratch);
-  const dg_status st_dft = s->dft && why != DG_ERR_NUMERIC ? run_dft_write(s, &scratch) : DG_OK;
+  /* One rank alone: the write is collective, and the others may not be here. */
+  const dg_status st_dft =
+      s->dft && why != DG_ERR_NUMERIC && s->size == 1 ? run_dft_write(s, &scratch) : DG_OK;
   (void)st, (void)st_logs, (void)st_dft; /* best effort: the first error is the one reported */
   dg_error_restore(e);
 }

@@ -120,6 +120,7 @@ void run_progress(run_state *s, int step);
 /* dft.c: DFT monitors ("dft"). setup: after run_start_stepper (sums the initial state);
  * step: after each step; write: spectra.csv, dft_fNNN.vtu + dft.pvd, surface_dft.csv and
  * s->surface_dft (at the end, at checkpoints and after a failure). */
+dg_status run_dft_check(const run_state *s) DG_NODISCARD; /* once dt is known: refusals */
 dg_status run_dft_setup(run_state *s, dg_run_result *r) DG_NODISCARD;
 dg_status run_dft_step(run_state *s, int step) DG_NODISCARD;
 dg_status run_dft_write(run_state *s, dg_run_result *r) DG_NODISCARD;

@@ -119,6 +119,7 @@ dg_status dg_run(const dg_case *c, dg_run_result *r) {
 
   DG_CALL_GOTO(done, run_setup_problem(&s, r));
   DG_CALL_GOTO(done, run_setup_time_step(&s));
+  DG_CALL_GOTO(done, run_dft_check(&s));
   if (c->restart[0]) DG_CALL_GOTO(done, run_read_restart(&s));
   DG_CALL_GOTO(done, run_energy(&s, &s.energy0));
   s.energy_ref = s.energy0;

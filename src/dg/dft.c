@@ -214,8 +214,8 @@ dg_status dg_dft_add_volume(dg_dft *d, const dg_geom *g, const unsigned char *in
   const int K = g->mesh->K_owned, Np = g->Np;
   int ne = 0;
   for (int k = 0; k < K; ++k) ne += !in_set || in_set[k];
+  DG_CALL(DG_ALLOC(d->vol_elem, ne)); /* non-NULL even when empty: "these 0 elements" */
   if (ne == 0) return DG_OK;
-  DG_CALL(DG_ALLOC(d->vol_elem, ne));
   int *node;
   double *wt;
   DG_CALL(grow(d, ne * Np, 1, &node, &wt));
@@ -285,7 +285,7 @@ done:
   return st;
 }
 
-dg_status dg_dft_faces_enclosing(const dg_mesh *m, const unsigned char *in_set, unsigned char *sel) {
+int dg_dft_faces_enclosing(const dg_mesh *m, const unsigned char *in_set, unsigned char *sel) {
   int n = 0;
   for (int k = 0; k < m->K_owned; ++k)
     for (int f = 0; f < 4; ++f) {
@@ -293,22 +293,19 @@ dg_status dg_dft_faces_enclosing(const dg_mesh *m, const unsigned char *in_set, 
       sel[4 * k + f] = !in_set[k] && kn != k && in_set[kn];
       n += sel[4 * k + f];
     }
-  DG_CHECK(n > 0, DG_ERR_INPUT, "the volumes enclose nothing: no face lies between them and "
-           "an element outside them");
-  return DG_OK;
+  return n;
 }
 
-dg_status dg_dft_faces_of_surface(const dg_mesh *m, int tag, const signed char *side,
-                                  unsigned char *sel) {
-  DG_CHECK(m->iface_tag, DG_ERR_INTERNAL, "dft: the mesh has no interior surface tags");
+int dg_dft_faces_of_surface(const dg_mesh *m, int tag, const signed char *side,
+                            unsigned char *sel) {
   int n = 0;
   for (int k = 0; k < m->K_owned; ++k)
     for (int f = 0; f < 4; ++f) {
-      sel[4 * k + f] = side[k] < 0 && m->EToE[4 * k + f] != k && m->iface_tag[4 * k + f] == tag;
+      sel[4 * k + f] = m->iface_tag && side[k] < 0 && m->EToE[4 * k + f] != k &&
+                       m->iface_tag[4 * k + f] == tag;
       n += sel[4 * k + f];
     }
-  DG_CHECK(n > 0, DG_ERR_INPUT, "no interior face carries surface tag %d", tag);
-  return DG_OK;
+  return n;
 }
 
 dg_status dg_dft_start(dg_dft *d) {

@@ -75,15 +75,15 @@ dg_status dg_dft_add_volume(dg_dft *d, const dg_geom *g, const unsigned char *in
  * face's degree-N interpolant exactly (sJ times the face mass matrix's column sums). */
 dg_status dg_dft_add_surface(dg_dft *d, const dg_geom *g, const unsigned char *sel) DG_NODISCARD;
 
-/* The faces of the boundary of a set of elements (in_set[k] != 0), selected on the element
- * outside the set: sel[4k + f] = 1 for k outside, its neighbour across f inside. 0 faces is
- * DG_ERR_INPUT. Over the owned elements of m. */
-dg_status dg_dft_faces_enclosing(const dg_mesh *m, const unsigned char *in_set,
-                                 unsigned char *sel) DG_NODISCARD;
-/* The faces of a closed interior surface (iface_tag == tag), selected on the outside
- * element given side[] (dg_mesh_surface_sides: -1 outside). */
-dg_status dg_dft_faces_of_surface(const dg_mesh *m, int tag, const signed char *side,
-                                  unsigned char *sel) DG_NODISCARD;
+/* The faces of the boundary of a set of elements (in_set[k] != 0, K entries: ghosts too),
+ * selected on the element outside the set: sel[4k + f] = 1 for k owned and outside, its
+ * neighbour across f inside. Returns the number of faces selected. */
+int dg_dft_faces_enclosing(const dg_mesh *m, const unsigned char *in_set, unsigned char *sel);
+/* The faces of a closed interior surface (iface_tag == tag; none on a mesh without
+ * iface_tag), selected on the outside element given side[] (dg_mesh_surface_sides: -1
+ * outside). Returns the number of faces selected. */
+int dg_dft_faces_of_surface(const dg_mesh *m, int tag, const signed char *side,
+                            unsigned char *sel);
 
 /* Allocate the (zero) sums once every sample range is added (dg_dft_accumulate does it). */
 dg_status dg_dft_start(dg_dft *d) DG_NODISCARD;

@@ -393,7 +393,15 @@ dg_status dg_pvd_write(const char *path, int n, const double *times,
 }
 
 dg_status dg_pvtu_write(const char *path, int n, const char *const *pieces) {
+  const char *const names[2] = {"E", "H"};
+  DG_CALL(dg_pvtu_write_vectors(path, n, pieces, 2, names));
+  return DG_OK;
+}
+
+dg_status dg_pvtu_write_vectors(const char *path, int n, const char *const *pieces, int nvec,
+                                const char *const *names) {
   DG_CHECK(n > 0 && pieces, DG_ERR_INPUT, "dg_pvtu_write: no pieces given");
+  DG_CHECK(nvec >= 1 && names, DG_ERR_INPUT, "dg_pvtu_write: no arrays given");
   dg_atomic_file f = {0};
   DG_CALL(dg_atomic_open(&f, path));
   /* The same arrays, types and byte order as dg_vtu_write's pieces. */
@@ -402,14 +410,16 @@ dg_status dg_pvtu_write(const char *path, int n, const char *const *pieces) {
           "<VTKFile type=\"PUnstructuredGrid\" version=\"1.0\" byte_order=\"%s\" "
           "header_type=\"UInt64\">\n"
           "  <PUnstructuredGrid GhostLevel=\"0\">\n"
-          "    <PPointData Vectors=\"E\">\n"
-          "      <PDataArray type=\"Float64\" Name=\"E\" NumberOfComponents=\"3\"/>\n"
-          "      <PDataArray type=\"Float64\" Name=\"H\" NumberOfComponents=\"3\"/>\n"
+          "    <PPointData Vectors=\"%s\">\n",
+          host_is_little_endian() ? "LittleEndian" : "BigEndian", names[0]);
+  for (int i = 0; i < nvec; i++)
+    fprintf(f.fp, "      <PDataArray type=\"Float64\" Name=\"%s\" NumberOfComponents=\"3\"/>\n",
+            names[i]);
+  fprintf(f.fp,
           "    </PPointData>\n"
           "    <PPoints>\n"
           "      <PDataArray type=\"Float64\" Name=\"Points\" NumberOfComponents=\"3\"/>\n"
-          "    </PPoints>\n",
-          host_is_little_endian() ? "LittleEndian" : "BigEndian");
+          "    </PPoints>\n");
   for (int i = 0; i < n; i++) {
     fprintf(f.fp, "    <Piece Source=\"");
     xml_attr(f.fp, pieces[i]);

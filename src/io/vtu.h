@@ -40,6 +40,9 @@ dg_status dg_pvd_write(const char *path, int n, const double *times,
 /* Parallel collection of one snapshot: n pieces written by dg_vtu_write (one per MPI rank),
  * file names as given (relative to the .pvtu's directory). */
 dg_status dg_pvtu_write(const char *path, int n, const char *const *pieces) DG_NODISCARD;
+/* The same for pieces written by dg_vtu_write_vectors with these nvec array names. */
+dg_status dg_pvtu_write_vectors(const char *path, int n, const char *const *pieces, int nvec,
+                                const char *const *names) DG_NODISCARD;
 
 /* Building blocks, exposed for tests. */
 
