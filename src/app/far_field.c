@@ -31,7 +31,7 @@ static dg_status far_abs2(const run_state *s, const double v[3], int i, double *
 dg_status run_far_field(run_state *s, dg_run_result *r) {
   const dg_case *c = s->c;
   const dg_case_far_field *ff = &c->far_field;
-  if (!ff->on) return DG_OK;
+  if (!ff->on || s->rank != 0) return DG_OK; /* the surface DFT is gathered to rank 0 */
   const dg_surface_dft *sd = s->surface_dft;
   DG_CHECK(sd && s->dft, DG_ERR_INTERNAL, "far_field: no surface DFT after the run");
   dg_ntff_dirs d = {0};
