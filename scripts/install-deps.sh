@@ -14,7 +14,7 @@ PACKAGES="build-essential pkg-config \
   liblapacke-dev liblapack-dev libblas-dev \
   libcmocka-dev \
   oclgrind \
-  gmsh gnuplot-nox python3-vtk9"
+  gmsh gnuplot-nox python3-vtk9 python3-scipy"
 
 if [ "${1:-}" = "--list" ]; then
   echo $PACKAGES

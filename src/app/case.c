@@ -537,6 +537,59 @@ static dg_status parse_dft(const ctx *x, const cJSON *v, dg_case *c) {
   return DG_OK;
 }
 
+/* "far_field": {"planes": ["xz", ...], "step": deg, "sphere": [dtheta, dphi], "rcs": bool,
+ * "origin": [x, y, z]}: needs dft.surface (checked by the caller). */
+static dg_status parse_far_field(const ctx *x, const cJSON *v, dg_case *c) {
+  static const char *const keys[] = {"planes", "step", "sphere", "rcs", "origin", NULL};
+  static const char *const planes[] = {"xy", "xz", "yz", NULL};
+  dg_case_far_field *ff = &c->far_field;
+  DG_CHECK(cJSON_IsObject(v), DG_ERR_INPUT, "%s: far_field: expected an object, got %s",
+           x->file, type_name(v));
+  DG_CALL(check_keys(x, v, "far_field", keys));
+  ff->on = 1;
+  ff->step = 5;
+  const cJSON *it;
+  if ((it = cJSON_GetObjectItemCaseSensitive(v, "planes"))) {
+    DG_CHECK(cJSON_IsArray(it) && cJSON_GetArraySize(it) >= 1 && cJSON_GetArraySize(it) <= 3,
+             DG_ERR_INPUT, "%s: far_field.planes: expected an array of 1 to 3 of \"xy\", "
+             "\"xz\", \"yz\", got %s", x->file, type_name(it));
+    ff->n_planes = cJSON_GetArraySize(it);
+    for (int i = 0; i < ff->n_planes; ++i) {
+      char where[48];
+      int choice;
+      snprintf(where, sizeof where, "far_field.planes[%d]", i);
+      DG_CALL(get_choice(x, cJSON_GetArrayItem(it, i), where, planes, &choice));
+      for (int j = 0; j < i; ++j)
+        DG_CHECK(strcmp(ff->planes[j], planes[choice]), DG_ERR_INPUT,
+                 "%s: %s: plane \"%s\" given twice", x->file, where, planes[choice]);
+      snprintf(ff->planes[i], sizeof ff->planes[i], "%s", planes[choice]);
+    }
+  }
+  if ((it = cJSON_GetObjectItemCaseSensitive(v, "step"))) {
+    DG_CALL(get_positive(x, it, "far_field.step", &ff->step));
+    DG_CHECK(ff->step <= 360, DG_ERR_INPUT, "%s: far_field.step: at most 360 degrees, got %g",
+             x->file, ff->step);
+  }
+  if ((it = cJSON_GetObjectItemCaseSensitive(v, "sphere"))) {
+    DG_CALL(get_vec(x, it, "far_field.sphere", 2, ff->sphere_step));
+    DG_CHECK(ff->sphere_step[0] > 0 && ff->sphere_step[0] <= 180 && ff->sphere_step[1] > 0 &&
+                 ff->sphere_step[1] <= 360, DG_ERR_INPUT, "%s: far_field.sphere: expected "
+             "[theta step, phi step] in degrees, in (0, 180] and (0, 360], got [%g, %g]",
+             x->file, ff->sphere_step[0], ff->sphere_step[1]);
+    ff->has_sphere = 1;
+  }
+  DG_CHECK(ff->n_planes || ff->has_sphere, DG_ERR_INPUT, "%s: far_field: no directions: give "
+           "\"planes\" (e.g. [\"xz\", \"xy\"]) and/or \"sphere\" ([dtheta, dphi])", x->file);
+  if ((it = cJSON_GetObjectItemCaseSensitive(v, "rcs"))) {
+    DG_CHECK(cJSON_IsBool(it), DG_ERR_INPUT, "%s: far_field.rcs: expected true or false, got %s",
+             x->file, type_name(it));
+    ff->rcs = cJSON_IsTrue(it);
+  }
+  if ((it = cJSON_GetObjectItemCaseSensitive(v, "origin")))
+    DG_CALL(get_vec(x, it, "far_field.origin", 3, ff->origin));
+  return DG_OK;
+}
+
 static dg_status parse_material(const ctx *x, const cJSON *v, int i, dg_case *c) {
   static const char *const keys[] = {"volume", "eps", "mu", "sigma", NULL};
   char path[64], where[96];
@@ -902,7 +955,7 @@ dg_status dg_case_parse(dg_case *c, const char *json, const char *path) {
       "mesh", "order", "precision", "backend", "final_time", "steps", "cfl", "flux",
       "materials", "boundaries", "default_boundary", "sources", "initial", "probes", "output",
       "checkpoint", "variant", "device", "tune", "tune_budget", "pml", "tfsf", "time_stepping",
-      "dft", NULL};
+      "dft", "far_field", NULL};
   static const char *const precisions[] = {"float", "double", NULL};
   static const char *const backends[] = {"opencl", "ref", NULL};
   static const char *const fluxes[] = {"upwind", "central", NULL};
@@ -1001,6 +1054,14 @@ dg_status dg_case_parse(dg_case *c, const char *json, const char *path) {
     DG_CHECK_GOTO(done, !c->dft.normalize || c->n_dipoles || c->has_plane_wave, DG_ERR_INPUT,
                   "%s: dft.normalize: \"source\" needs a source (a dipole or a plane wave) whose "
                   "pulse divides the spectra", path);
+  }
+  if ((it = cJSON_GetObjectItemCaseSensitive(root, "far_field"))) {
+    DG_CALL_GOTO(done, parse_far_field(&x, it, c));
+    DG_CHECK_GOTO(done, c->dft.on && c->dft.surface, DG_ERR_INPUT, "%s: far_field: needs the "
+                  "surface DFT it transforms: \"dft\": {\"frequencies\": [...], \"surface\": "
+                  "{\"name\": SURFACE}}", path);
+    DG_CHECK_GOTO(done, !c->far_field.rcs || c->has_plane_wave, DG_ERR_INPUT, "%s: far_field.rcs: "
+                  "the radar cross section needs a plane_wave source (the incident wave)", path);
   }
   DG_CALL_GOTO(done, check_duplicate_groups(&x, c));
 done:

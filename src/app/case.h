@@ -65,6 +65,19 @@ typedef struct {
   int every;                /* steps between samples */
 } dg_case_dft;
 
+/* Far field from the DFT surface ("far_field": README "Far field and radar cross section";
+ * app/far_field.c): directions as cuts and/or a theta-phi grid, RCS or directivity. */
+typedef struct {
+  int on;
+  int n_planes;
+  char planes[3][4];        /* "xy", "xz", "yz" */
+  double step;              /* degrees between directions of a cut */
+  int has_sphere;
+  double sphere_step[2];    /* theta and phi steps of the grid (degrees) */
+  int rcs;                  /* 1: bistatic RCS (plane wave); 0: directivity */
+  double origin[3];         /* phase reference */
+} dg_case_far_field;
+
 typedef struct {
   char source[DG_CASE_PATH]; /* the case file, or "built-in" */
   /* mesh */
@@ -126,6 +139,7 @@ typedef struct {
   double checkpoint_seconds;/* wall seconds (0: none) */
   char restart[DG_CASE_PATH];
   dg_case_dft dft;
+  dg_case_far_field far_field;
   /* OpenCL */
   dg_tune_mode tune;        /* where the variant comes from when none is forced */
   double tune_budget;       /* seconds for tuning on a cache miss (auto) or always */

@@ -1,5 +1,6 @@
 /* dgtd run [CASE.json] [OPTIONS]: a case file (or the built-in cavity), options on top. */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,6 +111,21 @@ static void print_text(const dg_case *c, const dg_run_result *r) {
            ref ? "" : r->dft_acc_double ? " (double sums)" : " (compensated float sums)", r->dft_s,
            r->wall_s > 0 ? 100 * r->dft_s / r->wall_s : 0,
            ref ? "host wall clock" : "device kernel time from profiling events");
+  for (int i = 0; r->ff_on && i < r->ff_nfreq && i < DG_RUN_FF_SHOWN; ++i) {
+    if (i == 0)
+      printf("  far field     %d directions x %d frequencies in far_field.csv\n", r->ff_dirs,
+             r->ff_nfreq);
+    if (r->ff_rcs)
+      printf("    f = %-9.5g RCS back %.5g (%.2f dBsm), forward %.5g (%.2f dBsm), largest %.5g "
+             "(%.2f dBsm) at theta %.1f phi %.1f\n", r->ff[i].freq, r->ff[i].back,
+             10 * log10(r->ff[i].back), r->ff[i].forward, 10 * log10(r->ff[i].forward),
+             r->ff[i].max_value, 10 * log10(r->ff[i].max_value), r->ff[i].max_theta,
+             r->ff[i].max_phi);
+    else
+      printf("    f = %-9.5g radiated power %.5g, directivity %.4g (%.2f dBi) at theta %.1f "
+             "phi %.1f\n", r->ff[i].freq, r->ff[i].prad, r->ff[i].max_value,
+             10 * log10(r->ff[i].max_value), r->ff[i].max_theta, r->ff[i].max_phi);
+  }
   if (c->output_dir[0])
     printf("  output        %s (%d VTU snapshots, %d checkpoints)\n", c->output_dir, r->n_vtu, r->n_checkpoints);
   if (r->has_error) printf("  L2 error      %.6e (relative %.6e)\n", r->l2_error, r->l2_rel_error);
@@ -165,6 +181,22 @@ static void print_json(const dg_case *c, const dg_run_result *r) {
     cJSON_AddNumberToObject(o, "dft_samples", r->dft_samples);
     cJSON_AddNumberToObject(o, "dft_s", r->dft_s);
     cJSON_AddNumberToObject(o, "dft_fraction", r->wall_s > 0 ? r->dft_s / r->wall_s : 0);
+  }
+  if (r->ff_on) { /* the figures printed; the whole table is far_field.csv */
+    cJSON *ff = cJSON_AddArrayToObject(o, "far_field");
+    for (int i = 0; i < r->ff_nfreq && i < DG_RUN_FF_SHOWN; ++i) {
+      cJSON *e = cJSON_CreateObject();
+      cJSON_AddNumberToObject(e, "freq", r->ff[i].freq);
+      cJSON_AddNumberToObject(e, r->ff_rcs ? "rcs_max" : "directivity_max", r->ff[i].max_value);
+      cJSON_AddNumberToObject(e, "theta_max", r->ff[i].max_theta);
+      cJSON_AddNumberToObject(e, "phi_max", r->ff[i].max_phi);
+      cJSON_AddNumberToObject(e, "prad", r->ff[i].prad);
+      if (r->ff_rcs) {
+        cJSON_AddNumberToObject(e, "rcs_back", r->ff[i].back);
+        cJSON_AddNumberToObject(e, "rcs_forward", r->ff[i].forward);
+      }
+      cJSON_AddItemToArray(ff, e);
+    }
   }
   cJSON_AddNumberToObject(o, "vtu_snapshots", r->n_vtu);
   cJSON_AddNumberToObject(o, "checkpoints", r->n_checkpoints);

@@ -130,6 +130,9 @@ dg_status run_dft_setup(run_state *s, dg_run_result *r) DG_NODISCARD;
 dg_status run_dft_step(run_state *s, int step) DG_NODISCARD;
 dg_status run_dft_write(run_state *s, dg_run_result *r) DG_NODISCARD;
 void run_dft_free(run_state *s);
+/* far_field.c: after run_outputs_close, the far field of s->surface_dft ("far_field"):
+ * far_field.csv and the figures in r. */
+dg_status run_far_field(run_state *s, dg_run_result *r) DG_NODISCARD;
 /* setup.c: the tag of a physical group reference of the case (an error naming `what`). */
 dg_status run_group_tag(const run_state *s, int dim, const dg_group_ref *g, const char *what,
                         int *tag) DG_NODISCARD;

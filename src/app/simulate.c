@@ -141,6 +141,7 @@ dg_status dg_run(const dg_case *c, dg_run_result *r) {
   DG_CALL_GOTO(done, dg_stepper_finish(s.stepper));
   r->wall_s = dg_now_s() - s.t0_wall;
   DG_CALL_GOTO(done, run_outputs_close(&s, r));
+  DG_CALL_GOTO(done, run_far_field(&s, r));
   DG_CALL_GOTO(done, report(&s, r));
 done:
   run_state_free(&s);

@@ -9,6 +9,8 @@
 #include "backend/variant.h"
 #include "core/status.h"
 
+enum { DG_RUN_FF_SHOWN = 8 }; /* far-field frequencies the run result keeps figures of */
+
 typedef struct {
   int K, N, Np;
   long long dofs;          /* 6 * Np * K */
@@ -45,6 +47,13 @@ typedef struct {
   int dft_freqs, dft_samples;
   int dft_acc_double;      /* OpenCL: sums in double (else compensated float) */
   double dft_s;            /* time spent summing: device kernel time (OpenCL) or host wall */
+  /* far field ("far_field"; app/far_field.c): per frequency (the first DG_RUN_FF_SHOWN) the
+   * largest RCS (length^2) or directivity and where (degrees), the power through the
+   * surface and, for RCS, the backscatter and forward RCS */
+  int ff_on, ff_rcs, ff_dirs, ff_nfreq;
+  struct {
+    double freq, max_value, max_theta, max_phi, prad, back, forward;
+  } ff[DG_RUN_FF_SHOWN];
   /* OpenCL backend only */
   char device[300];        /* "P:D name" */
   char variant[DG_VARIANT_SPEC_MAX];
