@@ -41,7 +41,8 @@ def winners(name):
     return {(e["N"], e["precision"]): e["winner"] for e in d}
 c, t, l = winners("cold"), winners("transfer"), winners("long")
 for k in sorted(l):
-    print(k[0], k[1], l[k], c.get(k, ""), t.get(k, ""))
+    if k in c and k in t:  # an (N, precision) every search covered
+        print(k[0], k[1], l[k], c[k], t[k])
 PY
 : > "$out/confirm.txt"
 while read -r n p wl wc wt; do

@@ -113,6 +113,7 @@ typedef struct {
   dg_cost_model model;
   int model_on;          /* rank and prune by the model */
   int trained_prior;     /* the model had data before this search timed anything */
+  int no_prune;          /* time this list in the model's order but skip nothing */
 } ctx_t;
 
 static double elapsed(const ctx_t *c) { return dg_now_s() - c->t0; }
@@ -774,7 +775,7 @@ static int model_order(ctx_t *c, int *list, int n) {
   c->r->noise = noise;
   const double best = best_timed_ns(c);
   int m = 0;
-  if ((nerr >= 3 || (c->trained_prior && c->stage >= 1)) && isfinite(best)) {
+  if (!c->no_prune && (nerr >= 3 || (c->trained_prior && c->stage > 1)) && isfinite(best)) {
     const double u = fmax(0.10, 1.5 * (nerr >= 3 ? err : 0.3));
     for (int i = 0; i < n; ++i) {
       const dg_tune_candidate *k = &c->r->c[list[i]];
@@ -939,7 +940,13 @@ static dg_status staged_search(ctx_t *c) {
         DG_CALL_GOTO(done, push(c, &v, list, &n));
       }
       const int future = (nf - f - 1) * 16 + (6 - dim) * 2;
-      DG_CALL_GOTO(done, run_list(c, 3, list, n, future));
+      /* The vector width interacts with the family (fuse=res wants vw=4 in double on AVX2
+       * where the split kernels want 8), which the model's additive factors cannot see:
+       * its few values are always timed. */
+      c->no_prune = dim == 0;
+      st = run_list(c, 3, list, n, future);
+      c->no_prune = 0;
+      if (st != DG_OK) goto done;
       for (int i = 0; i < n; ++i)
         if (c->r->c[list[i]].status == DG_CAND_TIMED &&
             timed_better(&c->r->c[list[i]], &c->r->c[best]))
