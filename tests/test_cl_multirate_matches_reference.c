@@ -18,6 +18,7 @@
  *     next over 300 macro steps (10 000 with DGTD_TEST_ALL=1);
  *   - refusals: an ungrouped operator, and wrong levels. */
 #include "oclgrind_util.h"
+#include "test_multirate_util.h"
 #include "test_util.h"
 
 #include "backend/cl_multirate.h"
@@ -25,46 +26,9 @@
 #include "dg/cavity.h"
 #include "dg/multirate.h"
 
-typedef struct {
-  dg_mesh *m;
-  dg_refel *ref;
-  dg_geom *g;
-  dg_maxwell *p;
-  size_t n;
-  int *level;
-  dg_mr_plan plan;
-  dg_cavity_mode mode;
-} setup;
+static dg_status make(setup *s, int N) { return setup_make(s, N, 1.0, 8); }
 
-static double graded(double x) {
-  static const double nodes[4] = {0, 1.0 / 13, 4.0 / 13, 1};
-  int i = (int)floor(x * 3 + 1e-9);
-  if (i > 2) i = 2;
-  const double f = x * 3 - i;
-  return nodes[i] + f * (nodes[i + 1] - nodes[i]);
-}
-
-static dg_status make(setup *s, int N) {
-  const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
-  DG_CALL(dg_mesh_box(&s->m, lo, hi, 3, 2, 2));
-  for (int v = 0; v < s->m->Nv; ++v) s->m->VX[v] = graded(s->m->VX[v]);
-  DG_CALL(dg_refel_create(&s->ref, N));
-  DG_CALL(dg_geom_create(&s->g, s->m, s->ref));
-  DG_CALL(dg_maxwell_create(&s->p, s->g));
-  s->n = 6 * (size_t)s->m->K * s->ref->Np;
-  s->level = calloc((size_t)s->m->K, sizeof *s->level);
-  DG_CALL(dg_multirate_levels(s->p, 8, s->level, &s->plan));
-  DG_CALL(dg_cavity_mode_init(&s->mode, 1, 1, 1, NULL, lo, hi));
-  return DG_OK;
-}
-
-static void destroy(setup *s) {
-  free(s->level);
-  dg_maxwell_destroy(&s->p);
-  dg_geom_destroy(&s->g);
-  dg_refel_destroy(&s->ref);
-  dg_mesh_destroy(&s->m);
-}
+static void destroy(setup *s) { setup_destroy(s); }
 
 static int macro_steps = 6; /* 3 under Oclgrind: the start-up and one AB3 macro step */
 

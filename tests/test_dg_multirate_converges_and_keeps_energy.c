@@ -14,53 +14,18 @@
  *   - the work: RHS element-evaluations counted by the stepper equal the plan's count;
  *   - the base step: with local steps 1 : 1.9 it is lowered below the smallest local step so
  *     the slower half steps twice as long (less work), every step within its limit. */
+#include "test_multirate_util.h"
 #include "test_util.h"
 
 #include "dg/cavity.h"
 #include "dg/multirate.h"
 #include "dg/stepper.h"
 
-typedef struct {
-  dg_mesh *m;
-  dg_refel *ref;
-  dg_geom *g;
-  dg_maxwell *p;
-  size_t n;
-  int *level;
-  dg_mr_plan plan;
-  dg_cavity_mode mode;
-} setup;
-
-/* x -> the graded coordinate: 3 cells of widths 1, 3, 9 (/13). */
-static double graded(double x) {
-  static const double nodes[4] = {0, 1.0 / 13, 4.0 / 13, 1};
-  int i = (int)floor(x * 3 + 1e-9);
-  if (i > 2) i = 2;
-  const double f = x * 3 - i;
-  return nodes[i] + f * (nodes[i + 1] - nodes[i]);
-}
-
 static void make(setup *s, int N, double alpha, int max_levels) {
-  const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
-  assert_dg_ok(dg_mesh_box(&s->m, lo, hi, 3, 2, 2));
-  for (int v = 0; v < s->m->Nv; ++v) s->m->VX[v] = graded(s->m->VX[v]);
-  assert_dg_ok(dg_refel_create(&s->ref, N));
-  assert_dg_ok(dg_geom_create(&s->g, s->m, s->ref));
-  assert_dg_ok(dg_maxwell_create(&s->p, s->g));
-  s->p->alpha = alpha;
-  s->n = 6 * (size_t)s->m->K * s->ref->Np;
-  s->level = calloc((size_t)s->m->K, sizeof *s->level);
-  assert_dg_ok(dg_multirate_levels(s->p, max_levels, s->level, &s->plan));
-  assert_dg_ok(dg_cavity_mode_init(&s->mode, 1, 1, 1, NULL, lo, hi));
+  assert_dg_ok(setup_make(s, N, alpha, max_levels));
 }
 
-static void destroy(setup *s) {
-  free(s->level);
-  dg_maxwell_destroy(&s->p);
-  dg_geom_destroy(&s->g);
-  dg_refel_destroy(&s->ref);
-  dg_mesh_destroy(&s->m);
-}
+static void destroy(setup *s) { setup_destroy(s); }
 
 /* steps steps of dt from the cavity mode at t = 0 with the given stepper into q. */
 static void run(setup *s, dg_stepper *st, double dt, int steps, double *q) {
