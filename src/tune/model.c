@@ -86,12 +86,20 @@ static int features(const dg_variant *v, int N, dg_precision p, int *f) {
   f[n++] = 9 * 16 + (v->fuse != DG_FUSE_NONE ? 2 + (int)v->fuse : (int)v->lift);
   f[n++] = 10 * 16 + (int)v->flux;
   f[n++] = 11 * 16 + lg2(v->lnpw);
-  f[n++] = 12 * 16 + (v->fuse != DG_FUSE_NONE ? 9 + ((int)v->fuse - 1) * 3 + (int)v->work
-                                               : (int)v->work * 3 + (int)v->lift); /* family */
+  const int fam = v->fuse != DG_FUSE_NONE ? 9 + ((int)v->fuse - 1) * 3 + (int)v->work
+                                           : (int)v->work * 3 + (int)v->lift;
+  f[n++] = 12 * 16 + fam;
   const int nc = N <= 2 ? 0 : N <= 4 ? 1 : 2;
   f[n++] = 13 * 16 + nc * 5 + (lg2(v->vw) > 4 ? 4 : lg2(v->vw));
   f[n++] = 14 * 16 + nc * 5 + (lg2(v->kb) > 4 ? 4 : lg2(v->kb));
   f[n++] = 15 * 16 + nc * 5 + (lg2(v->lkb) > 4 ? 4 : lg2(v->lkb));
+  /* Interactions the additive factors cannot express: the best vector width and block count
+   * depend on the family (fuse=res wants 4 doubles per lane group on AVX2, the split kernels
+   * 8). One dimension per vector width in bytes (4..64) and per kb, coded by family; a
+   * family's width it has never been timed at is then not covered, so never pruned. */
+  const int vb = lg2(v->vw * (p == DG_PREC_DOUBLE ? 2 : 1));
+  f[n++] = (16 + (vb > 4 ? 4 : vb)) * 16 + fam;
+  f[n++] = (21 + (lg2(v->kb) > 4 ? 4 : lg2(v->kb))) * 16 + fam;
   return n;
 }
 
@@ -133,7 +141,7 @@ void dg_model_fit(dg_cost_model *m, const dg_model_sample *s, int n) {
   m->nsamples = 0;
   m->wsum = 0;
   if (n <= 0) return;
-  int (*fi)[16] = malloc(sizeof *fi * (size_t)n);
+  int (*fi)[DG_MODEL_DIMS] = malloc(sizeof *fi * (size_t)n);
   int *nf = malloc(sizeof *nf * (size_t)n);
   double *r = malloc(sizeof *r * (size_t)n);
   if (!fi || !nf || !r) goto out;
@@ -187,7 +195,7 @@ out:
 
 double dg_model_predict_ns(const dg_cost_model *m, const dg_variant *v, int N, dg_precision p,
                            long K) {
-  int f[16];
+  int f[DG_MODEL_DIMS];
   const int n = features(v, N, p, f);
   double l = m->b;
   for (int j = 0; j < n; ++j) l += m->f[f[j]];
@@ -195,7 +203,7 @@ double dg_model_predict_ns(const dg_cost_model *m, const dg_variant *v, int N, d
 }
 
 int dg_model_covers(const dg_cost_model *m, const dg_variant *v, int N, dg_precision p) {
-  int f[16];
+  int f[DG_MODEL_DIMS];
   const int n = features(v, N, p, f);
   for (int j = 0; j < n; ++j)
     if (!(m->w[f[j]] > 0)) return 0;

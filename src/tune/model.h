@@ -43,7 +43,8 @@ double dg_bucket_target_dofs(const dg_device_info *info, int N, dg_precision p, 
 
 /* ---- cost model ------------------------------------------------------------------------- */
 
-enum { DG_MODEL_NF = 16 * 16 };
+/* feature dimensions of 16 codes each (model.c, features) */
+enum { DG_MODEL_DIMS = 26, DG_MODEL_NF = DG_MODEL_DIMS * 16 };
 
 typedef struct {
   double b;                 /* log of (stage time / roofline bound), device-wide */

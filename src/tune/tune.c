@@ -113,7 +113,7 @@ typedef struct {
   dg_cost_model model;
   int model_on;          /* rank and prune by the model */
   int trained_prior;     /* the model had data before this search timed anything */
-  int no_prune;          /* time this list in the model's order but skip nothing */
+  int own_prior;         /* ... some of it measured on this device (earlier orders) */
 } ctx_t;
 
 static double elapsed(const ctx_t *c) { return dg_now_s() - c->t0; }
@@ -775,7 +775,10 @@ static int model_order(ctx_t *c, int *list, int n) {
   c->r->noise = noise;
   const double best = best_timed_ns(c);
   int m = 0;
-  if (!c->no_prune && (nerr >= 3 || (c->trained_prior && c->stage > 1)) && isfinite(best)) {
+  /* Prior data alone may prune the families of stage 1 only when this device measured some
+   * of it (a sweep's earlier orders): another device's family factors can mislead. */
+  const int prior_ok = c->trained_prior && (c->stage > 1 || c->own_prior);
+  if ((nerr >= 3 || prior_ok) && isfinite(best)) {
     const double u = fmax(0.10, 1.5 * (nerr >= 3 ? err : 0.3));
     for (int i = 0; i < n; ++i) {
       const dg_tune_candidate *k = &c->r->c[list[i]];
@@ -941,11 +944,9 @@ static dg_status staged_search(ctx_t *c) {
       }
       const int future = (nf - f - 1) * 16 + (6 - dim) * 2;
       /* The vector width interacts with the family (fuse=res wants vw=4 in double on AVX2
-       * where the split kernels want 8), which the model's additive factors cannot see:
-       * its few values are always timed. */
-      c->no_prune = dim == 0;
+       * where the split kernels want 8): the model has family x width factors, and a width
+       * this family was never timed at is not covered, hence timed (model.c, features). */
       st = run_list(c, 3, list, n, future);
-      c->no_prune = 0;
       if (st != DG_OK) goto done;
       for (int i = 0; i < n; ++i)
         if (c->r->c[list[i]].status == DG_CAND_TIMED &&
@@ -1347,6 +1348,7 @@ dg_status dg_tune_order(dg_device *dev, int N, dg_precision p, const dg_tune_opt
                                                              : NULL;
     dg_model_init(&c.model, &dev->info, ml);
     c.trained_prior = c.known.n > 0;
+    for (int i = 0; i < c.known.n; ++i) c.own_prior |= c.known.s[i].w >= 1;
     c.model_on = opt->use_model;
   }
 
