@@ -46,7 +46,7 @@ for k in sorted(l):
 PY
 : > "$out/confirm.txt"
 while read -r n p wl wc wt; do
-  DGTD_CACHE_DIR="$out/confirm" "$bin/dgtd" tune --order "$n" --precision "$p" -q --json \
+  DGTD_CACHE_DIR="$out/confirm" "$bin/dgtd" tune --order "$n" --precision "$p" -q --json --repeats 11 \
     --variant "$wl" --variant "$wc" --variant "$wt" > "$out/confirm-$n-$p.json"
   echo "$n $p $wl $wc $wt" >> "$out/confirm.txt"
 done < "$out/pairs.txt"

@@ -622,15 +622,14 @@ static int ranked(const ctx_t *c, int *out) {
   return n;
 }
 
-static int same_family(const dg_variant *a, const dg_variant *b, int with_place) {
+static int same_family(const dg_variant *a, const dg_variant *b) {
   if (a->path != b->path) return 0;
   if (a->path == DG_PATH_CLBLAST) return 1;
-  return a->work == b->work && a->lift == b->lift && a->fuse == b->fuse &&
-         (!with_place || (a->vplace == b->vplace && a->lplace == b->lplace));
+  return a->work == b->work && a->lift == b->lift && a->fuse == b->fuse;
 }
 
 /* Up to m distinct families (kernel path only), fastest first, as their best candidate. */
-static int best_families(const ctx_t *c, int m, int with_place, int *out) {
+static int best_families(const ctx_t *c, int m, int *out) {
   int *rk = malloc(sizeof(int) * (size_t)(c->r->n ? c->r->n : 1));
   if (!rk) return 0;
   const int n = ranked(c, rk);
@@ -639,7 +638,7 @@ static int best_families(const ctx_t *c, int m, int with_place, int *out) {
     const dg_variant *v = &c->r->c[rk[i]].v;
     if (v->path != DG_PATH_KERNELS) continue;
     int dup = 0;
-    for (int j = 0; j < k; ++j) dup |= same_family(v, &c->r->c[out[j]].v, with_place);
+    for (int j = 0; j < k; ++j) dup |= same_family(v, &c->r->c[out[j]].v);
     if (!dup) out[k++] = rk[i];
   }
   free(rk);
@@ -893,7 +892,7 @@ static dg_status staged_search(ctx_t *c) {
   DG_CALL_GOTO(done, run_list(c, 1, list, n, 2 * 8 + 2 * 16));
   /* Stage 2: placements of the best families. */
   int fam[FAMILIES];
-  int nf = best_families(c, FAMILIES, 0, fam);
+  int nf = best_families(c, FAMILIES, fam);
   n = 0;
   for (int f = 0; f < nf; ++f)
     for (int vp = 0; vp < 3; ++vp)
@@ -904,8 +903,10 @@ static dg_status staged_search(ctx_t *c) {
         DG_CALL_GOTO(done, push(c, &v, list, &n));
       }
   DG_CALL_GOTO(done, run_list(c, 2, list, n, 2 * 16));
-  /* Stage 3: coordinate descent within the best families. */
-  nf = best_families(c, FAMILIES, 1, fam);
+  /* Stage 3: coordinate descent within the best families, each from its best placement.
+   * Distinct kernel families, not placements: two placements of one family crowded out a
+   * family whose other vector width won (N = 5, 6 float: fuse=rhs at vw=8). */
+  nf = best_families(c, FAMILIES, fam);
   for (int f = 0; f < nf; ++f) {
     int best = fam[f];
     for (int dim = 0; dim < 7; ++dim) {
