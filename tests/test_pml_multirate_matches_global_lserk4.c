@@ -9,8 +9,9 @@
  *     semi-discrete system), and the energy agrees to 1e-3;
  *   - to t = 5 (40 with DGTD_TEST_ALL=1): the energy stays finite and ends below 1% of its
  *     peak (the PML absorbs; an unstable filter would grow);
- *   - the OpenCL stepper (double; separate lift, and vec/face/fused-update) matches the
- *     reference multirate stepper to 1e-10 after 120 macro steps. */
+ *   - the OpenCL stepper (double; separate lift, vec/face/fused-update, and the fused
+ *     right-hand sides fuse=rhs (kb=2) and fuse=res (kb=4), one kernel per level's range)
+ *     matches the reference multirate stepper to 1e-10 after 120 macro steps. */
 #include "test_pml_util.h"
 
 #include "backend/cl_multirate.h"
@@ -104,8 +105,10 @@ static void pml_on_levels(void **state) {
     run(&b, st, T / nm, 120, qg, NULL);
     dg_stepper_destroy(&st);
     static const char *const specs[] = {"prec=double",
-                                        "work=vec,vw=4,lift=fused-update,flux=face,prec=double"};
-    for (int i = 0; i < 2; ++i) {
+                                        "work=vec,vw=4,lift=fused-update,flux=face,prec=double",
+                                        "work=vec,vw=4,kb=2,fuse=rhs,prec=double",
+                                        "kb=4,fuse=res,prec=double"};
+    for (int i = 0; i < (int)(sizeof specs / sizeof specs[0]); ++i) {
       dg_variant v;
       dg_cl_maxwell *op = NULL;
       assert_dg_ok(dg_variant_parse(specs[i], &v));
