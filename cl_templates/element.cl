@@ -32,10 +32,7 @@
 #endif
 
 /* Work-item g: block g (VL = VW elements, one per lane); KB blocks per work-group. rk_a,
- * rk_dt: FUSE_RES only (0, 1 leaves the right-hand side itself in res). A launch over part
- * of the blocks (a multirate level's range, by global offset) ends at blk_end: items past it
- * (the global size rounded up to whole work-groups) write nothing, since those blocks belong
- * to other levels, whose results must stay as they are. */
+ * rk_dt: FUSE_RES only (0, 1 leaves the right-hand side itself in res). */
 __kernel __attribute__((reqd_work_group_size(KB, 1, 1)))
 void KNAME(FUSE_KERNEL)(__global const real_t *restrict q, __global real_t *restrict out,
                         const int fs, __global const real_t *restrict egeo,
@@ -45,7 +42,7 @@ void KNAME(FUSE_KERNEL)(__global const real_t *restrict q, __global real_t *rest
                         __global const int *restrict vmapM, __global const int *restrict vmapP,
                         __global const real_t *restrict fdata,
                         __global const real_t *restrict xyz, const real_t t_inc,
-                        const real_t rk_a, const real_t rk_dt, const int blk_end) {
+                        const real_t rk_a, const real_t rk_dt) {
 #if FUSE_MODE != FUSE_RES
   (void)rk_a, (void)rk_dt;
 #endif
@@ -56,7 +53,6 @@ void KNAME(FUSE_KERNEL)(__global const real_t *restrict q, __global real_t *rest
   (void)xyz, (void)t_inc;
 #endif
   const int blk = get_global_id(0);
-  if (blk >= blk_end) return;
 
   /* The fluxes, face by face: the face's data loaded once, the neighbours' traces gathered
    * by lane straight into registers. */

@@ -28,7 +28,7 @@ enum { LIFT_ARG_FLUX, LIFT_ARG_FFS, LIFT_ARG_RHS, LIFT_ARG_LIFTT, LIFT_ARG_FS, L
 enum { UPD_ARG_Q, UPD_ARG_RES, UPD_ARG_RHS, UPD_ARG_A, UPD_ARG_DT, UPD_ARG_B };
 enum { FUSE_ARG_Q, FUSE_ARG_OUT, FUSE_ARG_FS, FUSE_ARG_EGEO, FUSE_ARG_DRT, FUSE_ARG_DST,
        FUSE_ARG_DTT, FUSE_ARG_LIFTT, FUSE_ARG_VMAPM, FUSE_ARG_VMAPP, FUSE_ARG_FDATA,
-       FUSE_ARG_XYZ, FUSE_ARG_T, FUSE_ARG_A, FUSE_ARG_DT, FUSE_ARG_BEND };
+       FUSE_ARG_XYZ, FUSE_ARG_T, FUSE_ARG_A, FUSE_ARG_DT };
 enum { QUPD_ARG_Q, QUPD_ARG_RES, QUPD_ARG_B };
 enum { SRC_ARG_OUT_A, SRC_ARG_OUT_B, SRC_ARG_FS, SRC_ARG_PROF, SRC_ARG_NODE, SRC_ARG_FIRST,
        SRC_ARG_COUNT, SRC_ARG_GA, SRC_ARG_GB };
@@ -558,7 +558,6 @@ static dg_status set_static_args(dg_cl_maxwell *op) {
     DG_CALL(set_real_arg(op, k, FUSE_ARG_T, 0.0));
     DG_CALL(set_real_arg(op, k, FUSE_ARG_A, 0.0));
     DG_CALL(set_real_arg(op, k, FUSE_ARG_DT, 1.0));
-    DG_CALL(DG_KERNEL_ARG(k, FUSE_ARG_BEND, op->nblk)); /* set per launch */
   }
   if (op->k_qupdate) {
     DG_CALL(DG_KERNEL_ARG(op->k_qupdate, QUPD_ARG_Q, op->d_q));
@@ -1121,14 +1120,17 @@ static dg_status run_stage_range(dg_cl_maxwell *op, double ts, double a, double 
     /* One kernel for the whole rhs: it reads the neighbours' traces at once, so the halo
      * has arrived before it starts (no overlap). Then, for fuse=res, the q update. Over a
      * range (a multirate level) the launch starts at the range's first block (global
-     * offset) and stops at its last: the global size is rounded up to whole work-groups of
-     * kb (a grouped layout already makes ranges whole work-groups), the kernel writes
-     * nothing past blk_end. */
+     * offset) and covers exactly its blocks: the grouped layout starts and pads every group
+     * to whole work-groups of kb blocks (dg_cl_maxwell_create_grouped), so no work-item
+     * falls past the range, where other levels' results (their history) must stay as they
+     * are. Checked, rather than guarded in the kernel, to keep element.cl (and the tuning
+     * results keyed by the templates' hash) as it is. */
     DG_CALL(halo_end(op));
-    const size_t lf = (size_t)v->kb, gf = (nb + lf - 1) / lf * lf, of = b0;
-    const int bend = (int)(b0 + nb);
+    const size_t lf = (size_t)v->kb, gf = nb, of = b0;
+    DG_CHECK(b0 % lf == 0 && nb % lf == 0, DG_ERR_INTERNAL,
+             "fused right-hand side over blocks %zu..%zu: not whole work-groups of %zu",
+             b0, b0 + nb, lf);
     cl_kernel k = op->k_fuse;
-    DG_CALL(DG_KERNEL_ARG(k, FUSE_ARG_BEND, bend));
     if (op->pw) DG_CALL(set_real_arg(op, k, FUSE_ARG_T, ts));
     if (fuse_res) {
       DG_CALL(set_real_arg(op, k, FUSE_ARG_A, update ? a : 0.0));
