@@ -3,16 +3,19 @@
  * 2 cells of widths 1:3:9 along x, K = 72, three rate levels of 24 elements, so every level
  * is padded and starts its own slot range): from the (1,1,1) cavity mode, 6 macro steps (2
  * start-up LSERK4, 4 AB3, each of 4 sub-steps) at 1.5 x the default step.
- *   - every variant of the covering set (tests/oclgrind_util.h; make test: one per lift role
- *     and CLBlast, all with DGTD_TEST_ALL=1), float and double, at N = 2:
+ *   - every variant of the covering set (tests/oclgrind_util.h; make test: one per lift role,
+ *     the fused right-hand sides fuse=rhs (kb=4) and fuse=res (kb=2), whose one kernel runs
+ *     over each level's range of blocks, and CLBlast; all with DGTD_TEST_ALL=1), float and
+ *     double, at N = 2:
  *     relative L2 difference of the state <= 1e-10 in double, <= 2e-5 in float (a few
  *     hundred float roundings of O(1) values); the energy from the device matches the
  *     reference's to the same tolerance, and the RHS element-evaluations counted match;
  *   - the operator grouped by level gives the same right-hand side as the ungrouped one
  *     (element order is the host's in both);
  *   - under Oclgrind (--data-races --uninitialized --check-api), N = 1, 3 macro steps (the
- *     start-up and one AB3 step): vec/face/fused-update in double (with DGTD_TEST_ALL=1 also
- *     separate flux + lift in float, fused flux-lift and CLBlast): no race, no
+ *     start-up and one AB3 step): vec/face/fused-update in double and fuse=rhs (kb=2) in float
+ *     (with DGTD_TEST_ALL=1 also separate flux + lift in float, fused flux-lift, fuse=res and
+ *     CLBlast): no race, no
  *     uninitialized read, no API error, and the comparison passes;
  *   - the energy of the cavity mode (upwind, double) never grows from one macro step to the
  *     next over 300 macro steps (10 000 with DGTD_TEST_ALL=1);
@@ -126,8 +129,11 @@ static void every_variant_matches_reference(void **state) {
   const int all = getenv("DGTD_TEST_ALL") != NULL;
   for (int c = 0; c < NCOVER; ++c)
     for (int prec = 0; prec < 2; ++prec) {
-      /* make test: one variant per lift role (separate, fused-update, fused) and CLBlast */
-      if (!all && c != 0 && c != 1 && c != 3 && strcmp(covering[c], "path=clblast")) continue;
+      /* make test: one variant per lift role (separate, fused-update, fused), the fused
+       * right-hand sides and CLBlast */
+      if (!all && c != 0 && c != 1 && c != 3 && !strstr(covering[c], "fuse=") &&
+          strcmp(covering[c], "path=clblast"))
+        continue;
       ++want;
       const dg_precision p = prec ? DG_PREC_DOUBLE : DG_PREC_FLOAT;
       if (p == DG_PREC_DOUBLE && !dev->info.has_fp64) continue;
@@ -237,14 +243,18 @@ static void clean_under_oclgrind(void **state) {
   }
   static const char *const specs[] = {
       "work=vec,vw=4,kb=2,lkb=2,lift=fused-update,flux=face,prec=double",
+      "work=vec,vw=4,kb=2,fuse=rhs,prec=float",
       "prec=float",
       "work=elem,vw=2,kb=4,lkb=4,lplace=field,lift=fused,prec=float",
+      "kb=2,unroll=full,fuse=res,prec=double",
       "path=clblast,prec=float",
   };
-  /* about half a minute each on a shared core: one in make test, all under DGTD_TEST_ALL */
-  const int NJ = getenv("DGTD_TEST_ALL") ? (int)(sizeof specs / sizeof specs[0]) : 1;
-  og_job jobs[4];
-  og_outcome out[4];
+  /* about half a minute each on a shared core: two in make test (split and fused right-hand
+   * side), all under DGTD_TEST_ALL */
+  enum { NS = sizeof specs / sizeof specs[0] };
+  const int NJ = getenv("DGTD_TEST_ALL") ? NS : 2;
+  og_job jobs[NS];
+  og_outcome out[NS];
   og_device d;
   for (int j = 0; j < NJ; ++j) {
     snprintf(jobs[j].spec, sizeof jobs[j].spec, "%s", specs[j]);

@@ -454,15 +454,6 @@ static dg_status start_opencl(run_state *s, dg_run_result *r) {
   s->dev->binaries = &s->binaries;
   snprintf(r->device, sizeof r->device, "%d:%d %s", s->dev->info.P, s->dev->info.D, s->dev->info.name);
   DG_CALL(choose_variant(s, r, &v));
-  if (c->multirate && v.path == DG_PATH_KERNELS && v.fuse != DG_FUSE_NONE) {
-    /* A fused right-hand side has no per-level launches (backend/cl_maxwell.c). */
-    char was[DG_VARIANT_SPEC_MAX];
-    dg_variant_print(&v, was, sizeof was);
-    v = dg_variant_default(&s->dev->info, s->ref->N, v.precision);
-    v.fuse = DG_FUSE_NONE;
-    dg_note("multirate: variant %s has fuse=rhs|res, which runs over the whole mesh only; "
-            "using the device default instead", was);
-  }
   dg_variant_print(&v, r->variant, sizeof r->variant);
   r->precision = v.precision;
   if (c->multirate) /* each rate level a contiguous range of the layout (app/multirate.c) */

@@ -1051,9 +1051,12 @@ static dg_status run_at(dg_cl_maxwell *op, cl_kernel k, const char *name, cl_uin
 }
 
 /* Point the kernels' result at buffer r (the right-hand side alone: rhs, or res for the
- * fused lift-update) and the PML's dw/dt at wr. */
+ * fused lift-update and fuse=res) and the PML's dw/dt at wr. */
 static dg_status set_result(dg_cl_maxwell *op, cl_mem r, cl_mem wr) {
-  if (op->v.lift == DG_LIFT_FUSED_UPDATE) {
+  if (op->k_fuse) {
+    DG_CALL(DG_KERNEL_ARG(op->k_fuse, FUSE_ARG_OUT, r));
+    if (op->k_pmlsave) DG_CALL(DG_KERNEL_ARG(op->k_pmlsave, PMLSAVE_ARG_RES, r));
+  } else if (op->v.lift == DG_LIFT_FUSED_UPDATE) {
     DG_CALL(DG_KERNEL_ARG(op->k_lift, LIFT_ARG_RES, r));
     if (op->k_pmlsave) DG_CALL(DG_KERNEL_ARG(op->k_pmlsave, PMLSAVE_ARG_RES, r));
   } else {
@@ -1114,23 +1117,28 @@ static dg_status run_stage_range(dg_cl_maxwell *op, double ts, double a, double 
   if (t) memset(t, 0, sizeof *t);
   DG_CALL(halo_begin(op));
   if (op->k_fuse) {
-    /* A block's whole right-hand side per work-item, over every block: no element ranges
-     * (the multirate levels), whose launches would also write their neighbours' blocks. */
-    DG_CHECK(!part && !out, DG_ERR_UNSUPPORTED,
-             "variant %s: fuse=rhs|res runs over the whole mesh only; per-level launches "
-             "(multirate) need fuse=none", op->name_fuse);
     /* One kernel for the whole rhs: it reads the neighbours' traces at once, so the halo
-     * has arrived before it starts (no overlap). Then, for fuse=res, the q update. */
+     * has arrived before it starts (no overlap). Then, for fuse=res, the q update. Over a
+     * range (a multirate level) the launch starts at the range's first block (global
+     * offset) and covers exactly its blocks: the grouped layout starts and pads every group
+     * to whole work-groups of kb blocks (dg_cl_maxwell_create_grouped), so no work-item
+     * falls past the range, where other levels' results (their history) must stay as they
+     * are. Checked, rather than guarded in the kernel, to keep element.cl (and the tuning
+     * results keyed by the templates' hash) as it is. */
     DG_CALL(halo_end(op));
-    const size_t gf = (size_t)op->nblk, lf = (size_t)v->kb;
+    const size_t lf = (size_t)v->kb, gf = nb, of = b0;
+    DG_CHECK(b0 % lf == 0 && nb % lf == 0, DG_ERR_INTERNAL,
+             "fused right-hand side over blocks %zu..%zu: not whole work-groups of %zu",
+             b0, b0 + nb, lf);
     cl_kernel k = op->k_fuse;
     if (op->pw) DG_CALL(set_real_arg(op, k, FUSE_ARG_T, ts));
     if (fuse_res) {
       DG_CALL(set_real_arg(op, k, FUSE_ARG_A, update ? a : 0.0));
       DG_CALL(set_real_arg(op, k, FUSE_ARG_DT, update ? dt : 1.0));
-      if (op->k_pmlsave) DG_CALL(run(op, op->k_pmlsave, op->name_pmlsave, 1, &gpml, &l1, t));
+      if (op->k_pmlsave && j1 > j0)
+        DG_CALL(run_at(op, op->k_pmlsave, op->name_pmlsave, 1, opp, &gpml, &l1, t));
     }
-    DG_CALL(run(op, k, op->name_fuse, 1, &gf, &lf, t));
+    DG_CALL(run_at(op, k, op->name_fuse, 1, part ? &of : NULL, &gf, &lf, t));
     if (fuse_res && update) {
       DG_CALL(set_real_arg(op, op->k_qupdate, QUPD_ARG_B, b));
       DG_CALL(run(op, op->k_qupdate, op->name_qupdate, 1, &gupd, &l1, t));
@@ -1241,7 +1249,8 @@ dg_status dg_cl_maxwell_rhs_groups(dg_cl_maxwell *op, double t, int g0, int g1, 
            "OpenCL operator: no element groups %d..%d", g0, g1 - 1);
   const int s0 = op->n_groups ? op->gfirst[g0] : 0, s1 = op->n_groups ? op->gfirst[g1] : op->Kpad;
   DG_CALL(run_stage_range(op, t, 0, 1, 0, 0, s0, s1, NULL, NULL, tm));
-  const int in_res = op->v.path == DG_PATH_KERNELS && op->v.lift == DG_LIFT_FUSED_UPDATE;
+  const int in_res = op->v.path == DG_PATH_KERNELS &&
+                     (op->v.lift == DG_LIFT_FUSED_UPDATE || op->v.fuse == DG_FUSE_RES);
   *result = in_res ? op->d_res : op->d_rhs;
   return DG_OK;
 }
@@ -1259,7 +1268,8 @@ dg_status dg_cl_maxwell_rhs_groups_into(dg_cl_maxwell *op, double t, int g0, int
 
 dg_status dg_cl_maxwell_rhs_all(dg_cl_maxwell *op, double t, cl_mem *result) {
   DG_CALL(run_stage(op, t, 0, 1, 0, 0, NULL));
-  const int in_res = op->v.path == DG_PATH_KERNELS && op->v.lift == DG_LIFT_FUSED_UPDATE;
+  const int in_res = op->v.path == DG_PATH_KERNELS &&
+                     (op->v.lift == DG_LIFT_FUSED_UPDATE || op->v.fuse == DG_FUSE_RES);
   *result = in_res ? op->d_res : op->d_rhs;
   return DG_OK;
 }
