@@ -13,6 +13,7 @@
  *   terms, computed here, is off by more than 1e-5);
  * - the same comparison under Oclgrind (--data-races --uninitialized --check-api), float
  *   and double sums, with no message (skipped without oclgrind). */
+#include "oclgrind_util.h"
 #include "test_device.h"
 
 #include <unistd.h>
@@ -260,7 +261,7 @@ static int child(void) {
 
 static void test_oclgrind_clean(void **state) {
   (void)state;
-  if (system("command -v oclgrind >/dev/null 2>&1") != 0) skip();
+  if (!og_available()) skip(); /* not installed, or a sanitizer build */
   char cmd[256];
   snprintf(cmd, sizeof cmd,
            "oclgrind --data-races --uninitialized --check-api /proc/%d/exe --child 2>&1",

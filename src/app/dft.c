@@ -268,8 +268,10 @@ static dg_status write_volume(const run_state *s, const double *gr, const double
     npieces = 0;
     for (int r = 0; r < s->size; ++r) {
       if (count[r] <= 0) continue;
-      DG_CALL_GOTO(done, DG_ALLOC(pieces[npieces], 32));
-      snprintf(pieces[npieces++], 32, "dft_f%03d_r%d.vtu", i, r);
+      /* room for any two ints: "dft_f" + 11 + "_r" + 11 + ".vtu" + NUL */
+      enum { PIECE = 40 };
+      DG_CALL_GOTO(done, DG_ALLOC(pieces[npieces], PIECE));
+      snprintf(pieces[npieces++], PIECE, "dft_f%03d_r%d.vtu", i, r);
     }
     out_path(s, files[i], path, sizeof path);
     st = dg_pvtu_write_vectors(path, npieces, (const char *const *)pieces, 4, names);
