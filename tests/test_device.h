@@ -6,6 +6,7 @@
 
 #include "test_util.h"
 
+#include "backend/variant.h" /* dg_precision */
 #include "device/device.h"
 #include "device/program.h"
 
@@ -31,6 +32,19 @@ static inline dg_device *test_device(void **state, int need_fp64) {
   dg_device *dev = *state;
   if (!dev || (need_fp64 && !dev->info.has_fp64)) skip();
   return dev;
+}
+
+/* For tests that run whole cases (which open their own device): skips the test when there
+ * is no device; else the best precision the default device has. */
+static inline dg_precision test_device_best_precision(void) {
+  dg_device *dev = NULL;
+  if (dg_device_create(&dev, NULL) != DG_OK) {
+    dg_error_clear();
+    skip();
+  }
+  const dg_precision p = dev->info.has_fp64 ? DG_PREC_DOUBLE : DG_PREC_FLOAT;
+  dg_device_destroy(&dev);
+  return p;
 }
 
 /* A one-kernel program for build and cache tests: twice(x) doubles x. */

@@ -100,13 +100,7 @@ static void dipole_far_field(const char *dir, int cells, int pml, dg_precision p
 
 static void dipole_pattern_from_a_run(void **state) {
   test_scratch *s = *state;
-  dg_device *dev = NULL;
-  if (dg_device_create(&dev, NULL) != DG_OK) {
-    dg_error_clear();
-    skip();
-  }
-  const dg_precision prec = dev->info.has_fp64 ? DG_PREC_DOUBLE : DG_PREC_FLOAT;
-  dg_device_destroy(&dev);
+  const dg_precision prec = test_device_best_precision();
   double e1[NERR], e2[NERR];
   dipole_far_field(s->dir, 4, 1, prec, e1);
   for (int e = 0; e < NERR; ++e) assert_true(e1[e] < tol[0][e]);
