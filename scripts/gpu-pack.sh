@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
 # Bundle bin/dgtd, the GPU-relevant test binaries, every shared library they load (the GPU
 # machine has NVIDIA's driver but none of this project's libraries, and no ICD loader), an
-# ICD file naming NVIDIA's OpenCL library, cl_templates/, tuning/ and scripts/gpu-run.sh
+# ICD file naming NVIDIA's OpenCL library, MPICH's mpiexec, cl_templates/, tuning/ and
+# scripts/gpu-run.sh
 # into .gpu/dgtd-gpu.tar.gz (compressed: what travels to the device must stay under 64 MiB).
 #   usage: scripts/gpu-pack.sh        (from the project root, after `make tests`)
 # On the device machine:
-#   tar xzf .gpu/dgtd-gpu.tar.gz -C /tmp && bash /tmp/dgtd-gpu/gpu-run.sh
+#   tar xzf .gpu/dgtd-gpu.tar.gz -C /tmp && bash /tmp/dgtd-gpu/gpu-run.sh STAGE...
 set -euo pipefail
 build=${BUILD:-build}
-bins=(bin/dgtd)
-for t in test_cl_variants_match_reference test_src_cl_rhs_matches_reference_with_sources \
-         test_cl_lserk_steps_match_reference test_bench_face_flux_and_lift_blocking_match_reference \
-         test_cl_broken_variants_fail_cleanly test_pml_cl_stable_and_agrees_with_reference; do
+bins=(bin/dgtd /usr/bin/mpiexec.hydra /usr/bin/hydra_pmi_proxy)
+for t in test_cl_variants_match_reference test_cl_edge_sizes_and_halo_match_reference \
+         test_cl_lserk_steps_match_reference test_cl_multirate_matches_reference \
+         test_cl_broken_variants_fail_cleanly test_cl_cavity_converges_and_matches_reference \
+         test_src_cl_rhs_matches_reference_with_sources test_src_cl_lserk_with_sources_matches_reference \
+         test_bench_face_flux_and_lift_blocking_match_reference test_bench_pml_case_verified_and_timed_apart \
+         test_pml_cl_stable_and_agrees_with_reference test_pml_multirate_matches_global_lserk4 \
+         test_dft_device_sums_match_reference test_tfsf_leakage_fresnel_and_backends; do
   [ -x "$build/tests/$t" ] && bins+=("$build/tests/$t")
 done
 tmp=$(mktemp -d)
@@ -29,6 +34,7 @@ for b in "${bins[@]}"; do
   done
 done
 cp -r cl_templates tuning "$root/"
+ln -s mpiexec.hydra "$root/bin/mpiexec.mpich"
 cp scripts/gpu-run.sh "$root/"
 echo libnvidia-opencl.so.1 > "$root/vendors/nvidia.icd"
 cat > "$root/env.sh" <<'ENV'

@@ -1,45 +1,84 @@
 #!/usr/bin/env bash
-# The batch a lent GPU machine runs (device time is short: everything in one command).
-# Writes everything under $OUT (default /tmp/dgtd-out): where NVIDIA's OpenCL library was
-# found, `dgtd devices`, the variant verification tests in float and double, then (unless
-# QUICK=1) limits, tuning and benchmarks for N = 1..8 in both precisions.
-#   usage (on the device): tar xzf .gpu/dgtd-gpu.tar.gz -C /tmp && bash /tmp/dgtd-gpu/gpu-run.sh
+# The batches a lent GPU machine runs. Device time is short and a machine goes back 30 s
+# after a call, so each call runs a list of stages, each under its own time limit, and
+# always ends by packing everything into $OUT/gpu-results.tar.gz (the device tool returns at
+# most 8 files). The tuning cache travels between calls in .gpu/cache (carry .gpu).
+#   usage (on the device, from the project root):
+#     tar xzf .gpu/dgtd-gpu.tar.gz -C /tmp && bash /tmp/dgtd-gpu/gpu-run.sh STAGE...
+#   stages: setup verify startup limits tune:PREC[:ORDERS] bench:PREC[:ORDERS]
+#           dump:PREC:ORDERS (tuned winners' source, build log with -cl-nv-verbose, and
+#           CL_KERNEL_* info) mpi variants:PREC:N:SPEC[;SPEC...] (bench of extra variants)
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-out=${OUT:-/tmp/dgtd-out}
-mkdir -p "$out"
-export DGTD_CACHE_DIR="$out/cache"
-{
-  echo "== nvidia-smi"; nvidia-smi 2>&1 | head -20
-  echo "== libnvidia-opencl"; ldconfig -p 2>/dev/null | grep -i -E "opencl|nvidia-opencl"
-  find / -name 'libnvidia-opencl*' -not -path '/proc/*' 2>/dev/null | head
-  ls /etc/OpenCL/vendors 2>/dev/null
-} > "$out/opencl-setup.txt" 2>&1
+res=${RESULTS:-/tmp/dgtd-results}
+mkdir -p "$res" .gpu/cache
+export DGTD_CACHE_DIR=$PWD/.gpu/cache
 # shellcheck source=/dev/null
 source "$here/env.sh"
-dgtd devices > "$out/devices.txt" 2>&1
-dgtd devices --json > "$out/devices.json" 2>&1
-# Verification: every covering variant, the defaults, sources, LSERK steps.
-for t in "$here"/bin/test_*; do
-  [ -x "$t" ] || continue
-  CMOCKA_MESSAGE_OUTPUT=TAP timeout 300 "$t" > "$out/$(basename "$t").tap" 2>&1
-  echo "$(basename "$t"): exit $?" >> "$out/verification.txt"
+# No gnuplot there: a stand-in that does nothing, so `bench --plot` still writes every .gp
+# script; render them on the CPU machine with scripts/plot_bench.sh.
+command -v gnuplot > /dev/null || { printf '#!/bin/sh\nexit 0\n' > "$here/bin/gnuplot"; chmod +x "$here/bin/gnuplot"; }
+exec 3>&1 # the terminal's stdout, for stage lines (a stage's own output goes to its files)
+log() { echo "[$(date +%T)] $*" | tee -a "$res/stages.txt" >&3; }
+stage() { # name limit command...
+  local name=$1 lim=$2; shift 2
+  local t0; t0=$(date +%s)
+  timeout --kill-after=5 "$lim" "$@"
+  local rc=$?
+  log "$name: exit $rc in $(( $(date +%s) - t0 )) s (limit $lim s)"
+}
+for s in "$@"; do
+  IFS=: read -r what a b c <<< "$s"
+  case $what in
+  setup)
+    {
+      echo "== nvidia-smi"; nvidia-smi 2>&1 | head -20
+      echo "== libnvidia-opencl"; ldconfig -p 2>/dev/null | grep -i -E "opencl"
+      find / -name 'libnvidia-opencl*' -not -path '/proc/*' 2>/dev/null | head
+      ls -la /etc/OpenCL/vendors 2>&1; echo "LD_LIBRARY_PATH=$LD_LIBRARY_PATH"
+    } > "$res/opencl-setup.txt" 2>&1
+    stage devices 60 dgtd devices > "$res/devices.txt" 2>&1
+    dgtd devices --json > "$res/devices.json" 2>&1 ;;
+  verify)
+    # Every GPU-relevant test binary, 6 at a time (the CPU references use the host's cores).
+    mkdir -p "$res/verify"
+    ls "$here"/bin/test_* | xargs -P 6 -I{} sh -c \
+      'CMOCKA_MESSAGE_OUTPUT=TAP timeout 240 {} > "$0/verify/$(basename {}).tap" 2>&1; echo "$(basename {}): exit $?" >> "$0/verification.txt"' "$res"
+    log "verify: $(grep -c 'exit 0' "$res/verification.txt") of $(wc -l < "$res/verification.txt") binaries passed" ;;
+  startup)
+    cold=$(mktemp -d)
+    t0=$(date +%s.%N)
+    DGTD_CACHE_DIR=$cold dgtd run --quiet --tune never > "$res/run-cold.txt" 2>&1
+    t1=$(date +%s.%N)
+    DGTD_CACHE_DIR=$cold dgtd run --quiet --tune never > "$res/run-warm.txt" 2>&1
+    t2=$(date +%s.%N)
+    echo "start-up + default run (make run's case): cold cache $(echo "$t1 - $t0" | bc) s, warm $(echo "$t2 - $t1" | bc) s" | tee "$res/startup.txt" ;;
+  limits) stage limits 120 dgtd tune --measure-limits > "$res/limits.txt" 2>&1 ;;
+  tune)
+    stage "tune $a ${b:-1-8}" "${c:-300}" dgtd tune --order "${b:-1-8}" --precision "$a" \
+      --csv "$res/tune-$a.csv" > "$res/tune-$a.txt" 2> "$res/tune-$a.log" ;;
+  bench)
+    stage "bench $a ${b:-1-8}" "${c:-150}" dgtd bench --order "${b:-1-8}" --precision "$a" \
+      --save "$res/bench-$a.json" --plot "$res/bench-$a" > "$res/bench-$a.txt" 2>&1 ;;
+  dump)
+    for n in $(seq "${b%-*}" "${b#*-}"); do
+      DGTD_CL_OPTIONS=-cl-nv-verbose stage "dump $a N=$n" 60 dgtd run --quiet --order "$n" \
+        --precision "$a" --steps 1 --box 8 --dump-kernels "$res/dump-$a-N$n" > /dev/null 2>&1
+    done ;;
+  variants)
+    args=(); IFS=';' read -ra specs <<< "$c"
+    for v in "${specs[@]}"; do args+=(--variant "$v"); done
+    stage "variants $a N=$b" 200 dgtd bench --order "$b" --precision "$a" "${args[@]}" \
+      --save "$res/variants-$a-N$b.json" > "$res/variants-$a-N$b.txt" 2>&1 ;;
+  mpi)
+    stage "mpi 1 rank" 60 dgtd run --quiet --json --order 3 --box 8 > "$res/mpi-1.json" 2>&1
+    stage "mpi 2 ranks" 90 mpiexec.mpich -n 2 dgtd run --quiet --json --order 3 --box 8 \
+      > "$res/mpi-2.json" 2>&1 ;;
+  *) log "unknown stage '$s'" ;;
+  esac
 done
-start() { date +%s.%N; }
-t0=$(start); dgtd run --quiet --tune never > "$out/run-cold.txt" 2>&1; t1=$(start)
-dgtd run --quiet --tune never > "$out/run-warm.txt" 2>&1; t2=$(start)
-echo "start-up + default run: cold $(echo "$t1 - $t0" | bc) s, warm $(echo "$t2 - $t1" | bc) s" > "$out/startup.txt"
-[ "${QUICK:-0}" = 1 ] && exit 0
-dgtd tune --measure-limits > "$out/limits.txt" 2>&1
-dgtd tune --order 1-8 --precision both --csv "$out/tune.csv" --plot "$out/tune.png" \
-  > "$out/tune.txt" 2> "$out/tune.log"
-cp "$DGTD_CACHE_DIR"/*.json "$out/" 2>/dev/null
-for p in float double; do
-  dgtd bench --order 1-8 --precision "$p" --save "$out/bench-$p.json" --plot "$out/bench-$p" \
-    > "$out/bench-$p.txt" 2>&1
-done
-# MPI on one GPU with 2 ranks (same device) vs 1 rank.
-if command -v mpiexec.mpich > /dev/null; then
-  dgtd run --quiet --tune never --json > "$out/mpi-1.json" 2>&1
-  mpiexec.mpich -n 2 dgtd run --quiet --tune never --json > "$out/mpi-2.json" 2>&1
-fi
+cp -r .gpu/cache "$res/cache"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv \
+  > "$res/gpu-state.csv" 2>&1
+mkdir -p "${OUT:-/tmp}"
+tar czf "${OUT:-/tmp}/gpu-results.tar.gz" -C "$(dirname "$res")" "$(basename "$res")"

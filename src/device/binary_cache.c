@@ -145,7 +145,8 @@ dg_status dg_program_build_cached(dg_binary_cache *bc, dg_device *dev, const cha
     DG_CALL(dg_program_build(dev, source, options, label, dump_dir, out));
     return DG_OK;
   }
-  const char *opts = options ? options : "";
+  char merged[1024];
+  const char *opts = dg_program_options(options, merged, sizeof merged);
   const uint64_t h1 = key_hash(DG_FNV_OFFSET, &dev->info, source, opts);
   const uint64_t h2 = key_hash(0x84222325cbf29ce4ull, &dev->info, source, opts);
   char path[1100];
@@ -176,7 +177,7 @@ dg_status dg_program_build_cached(dg_binary_cache *bc, dg_device *dev, const cha
   }
   free(file);
   bc->misses++;
-  DG_CALL(dg_program_build(dev, source, opts, label, NULL, out));
+  DG_CALL(dg_program_build(dev, source, options, label, NULL, out));
   if (save(bc->dir, path, *out, h1, h2))
     bc->saves++;
   else

@@ -108,6 +108,48 @@ static void dump_failed(const char *dump_dir, const char *stem, const char *sour
            stem);
 }
 
+const char *dg_program_options(const char *options, char *buf, size_t cap) {
+  const char *extra = getenv("DGTD_CL_OPTIONS");
+  snprintf(buf, cap, "%s%s%s", options ? options : "", options && *options && extra ? " " : "",
+           extra ? extra : "");
+  return buf;
+}
+
+/* What the implementation says of each kernel of a built program, one line per kernel:
+ * what one reads to see register pressure or local-memory limits on a device. */
+static void dump_kernel_info(const char *dir, const char *stem, cl_program p, cl_device_id d) {
+  cl_uint n = 0;
+  if (clCreateKernelsInProgram(p, 0, NULL, &n) != CL_SUCCESS || n == 0) return;
+  cl_kernel *k = calloc(n, sizeof *k);
+  char *text = malloc((size_t)n * 256 + 128);
+  if (!k || !text || clCreateKernelsInProgram(p, n, k, NULL) != CL_SUCCESS) n = 0;
+  size_t used = 0;
+  if (text)
+    used = (size_t)snprintf(text, 128, "# kernel work_group_size preferred_multiple "
+                                       "local_mem_bytes private_mem_bytes\n");
+  for (cl_uint i = 0; i < n; ++i) {
+    char name[128] = "?";
+    size_t wg = 0, mult = 0;
+    cl_ulong lmem = 0, pmem = 0;
+    /* Each query is best effort: a value the implementation will not give stays 0. */
+    (void)clGetKernelInfo(k[i], CL_KERNEL_FUNCTION_NAME, sizeof name, name, NULL);
+    name[sizeof name - 1] = '\0';
+    (void)clGetKernelWorkGroupInfo(k[i], d, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
+    (void)clGetKernelWorkGroupInfo(k[i], d, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+                                   sizeof mult, &mult, NULL);
+    (void)clGetKernelWorkGroupInfo(k[i], d, CL_KERNEL_LOCAL_MEM_SIZE, sizeof lmem, &lmem, NULL);
+    (void)clGetKernelWorkGroupInfo(k[i], d, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof pmem, &pmem,
+                                   NULL);
+    used += (size_t)snprintf(text + used, 256, "%.120s %zu %zu %llu %llu\n", name, wg, mult,
+                             (unsigned long long)lmem, (unsigned long long)pmem);
+  }
+  for (cl_uint i = 0; k && i < n; ++i) clReleaseKernel(k[i]);
+  char path[DG_PATH_MAX];
+  if (text) (void)write_beside(dir, stem, "kernels", text, path, sizeof path);
+  free(text);
+  free(k);
+}
+
 dg_status dg_program_build(dg_device *dev, const char *source, const char *options,
                            const char *label, const char *dump_dir, cl_program *out) {
   dg_status st = DG_OK;
@@ -117,7 +159,8 @@ dg_status dg_program_build(dg_device *dev, const char *source, const char *optio
   cl_int err;
   *out = NULL;
   DG_CHECK(dev && source, DG_ERR_INTERNAL, "dg_program_build: no device or no source");
-  if (!options) options = "";
+  char merged[1024];
+  options = dg_program_options(options, merged, sizeof merged);
   file_stem(label, stem, sizeof stem);
   if (dump_dir) {
     DG_CALL(dg_mkdir_p(dump_dir));
@@ -152,6 +195,7 @@ dg_status dg_program_build(dg_device *dev, const char *source, const char *optio
                       label ? label : stem, options, where, (int)keep, shown, more);
     goto fail;
   }
+  if (dump_dir) dump_kernel_info(dump_dir, stem, program, dev->info.device);
   free(log);
   *out = program;
   return DG_OK;

@@ -10,11 +10,16 @@
 #include "device/cl_check.h"
 #include "device/device.h"
 
-/* Build `source` with `options` (may be NULL) for dev. `label` names the program in messages
+/* options, then $DGTD_CL_OPTIONS (extra compiler options for every program, e.g.
+ * -cl-nv-verbose for NVIDIA's register and spill counts in the build log), into buf. */
+const char *dg_program_options(const char *options, char *buf, size_t cap);
+
+/* Build `source` with `options` (may be NULL) and $DGTD_CL_OPTIONS for dev. `label` names the program in messages
  * and file names (NULL: "program").
  * - dump_dir non-NULL (`--dump-kernels DIR`): DIR is created if needed and always receives
- *   <label>.cl (the exact source), <label>.options and, if the compiler said anything,
- *   <label>.log.
+ *   <label>.cl (the exact source), <label>.options, if the compiler said anything,
+ *   <label>.log, and <label>.kernels: per kernel the CL_KERNEL_* work-group, local and
+ *   private memory sizes (private memory is register spills on GPUs).
  * - On a failed build the same files go to dump_dir, or else to a fresh directory under
  *   $TMPDIR (or /tmp), and DG_ERR_OPENCL is raised with the start of the build log and the
  *   path of the source in the message. */
