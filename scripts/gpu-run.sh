@@ -11,6 +11,8 @@
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 res=${RESULTS:-/tmp/dgtd-results}
+# A machine still warm from the last call keeps /tmp: start from an empty results folder.
+rm -rf "$res"
 mkdir -p "$res" .gpu/cache
 export DGTD_CACHE_DIR=$PWD/.gpu/cache
 # shellcheck source=/dev/null
@@ -52,7 +54,7 @@ for s in "$@"; do
     t1=$(date +%s.%N)
     DGTD_CACHE_DIR=$cold dgtd run --quiet --tune never > "$res/run-warm.txt" 2>&1
     t2=$(date +%s.%N)
-    echo "start-up + default run (make run's case): cold cache $(echo "$t1 - $t0" | bc) s, warm $(echo "$t2 - $t1" | bc) s" | tee "$res/startup.txt" ;;
+    echo "start-up + default run (make run's case): cold cache $(awk "BEGIN{print $t1 - $t0}") s, warm $(awk "BEGIN{print $t2 - $t1}") s" | tee "$res/startup.txt" ;;
   limits) stage limits 120 dgtd tune --measure-limits > "$res/limits.txt" 2>&1 ;;
   tune)
     stage "tune $a ${b:-1-8}" "${c:-300}" dgtd tune --order "${b:-1-8}" --precision "$a" \
@@ -77,7 +79,7 @@ for s in "$@"; do
   *) log "unknown stage '$s'" ;;
   esac
 done
-cp -r .gpu/cache "$res/cache"
+cp -r .gpu/cache "$res/cache" # the whole cache; the next call carries it back in .gpu/cache
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv \
   > "$res/gpu-state.csv" 2>&1
 mkdir -p "${OUT:-/tmp}"
