@@ -104,13 +104,33 @@ static void test_checks_name_the_device_limit(void **state) {
   assert_false(dg_variant_check(&v, &info, 5, why, sizeof why));
   assert_non_null(strstr(why, "literal"));
   assert_true(dg_variant_check(&v, &info, 3, why, sizeof why));
-  /* fuse: a work-group of kb work-items, one block each; only up to the fuse order. */
+  /* fuse with vector lanes: a work-group of kb work-items, one block each; only up to the
+   * fuse order. */
   v = dg_variant_baseline(DG_PREC_FLOAT);
+  v.work = DG_WORK_VEC;
+  v.vw = 4;
   v.fuse = DG_FUSE_RES;
   v.kb = 16;
   assert_true(dg_variant_check(&v, &info, 5, why, sizeof why));
   assert_false(dg_variant_check(&v, &info, DG_VARIANT_FUSE_MAX_N + 1, why, sizeof why));
   assert_non_null(strstr(why, "fuse=res only for N <="));
+  /* fuse with work=node: Np x kb work-items, the kb elements' fields and fluxes in local
+   * memory, so past the fuse order too while they fit (N=3 float: 6 (20 + 40) 4 B = 1440 B
+   * per element; 16 KiB hold 11), one node per work-item. */
+  v.work = DG_WORK_NODE;
+  v.vw = 1;
+  v.kb = 1;
+  assert_true(dg_variant_check(&v, &info, DG_VARIANT_FUSE_MAX_N + 1, why, sizeof why));
+  v.kb = 11;
+  assert_int_equal(dg_variant_local_bytes_volume(&v, 3), 11 * 1440);
+  assert_true(dg_variant_check(&v, &info, 3, why, sizeof why));
+  v.kb = 12;
+  assert_false(dg_variant_check(&v, &info, 3, why, sizeof why));
+  assert_non_null(strstr(why, "local memory"));
+  v.kb = 1;
+  v.lnpw = 2;
+  assert_false(dg_variant_check(&v, &info, 3, why, sizeof why));
+  assert_non_null(strstr(why, "lnpw=1"));
 }
 
 static void test_enumeration_prunes_with_reasons(void **state) {

@@ -416,7 +416,8 @@ static dg_status render_source(dg_cl_maxwell *op, const double *ops_t[4], char *
   DG_CALL(dg_kernel_spec_file(&s, "flux.cl"));
   DG_CALL(dg_kernel_spec_file(&s, "lift.cl"));
   DG_CALL(dg_kernel_spec_file(&s, "update.cl"));
-  if (!blas && v->fuse != DG_FUSE_NONE) DG_CALL(dg_kernel_spec_file(&s, "element.cl"));
+  if (!blas && v->fuse != DG_FUSE_NONE)
+    DG_CALL(dg_kernel_spec_file(&s, v->work == DG_WORK_NODE ? "element_node.cl" : "element.cl"));
   DG_CALL(dg_kernel_spec_file(&s, "energy.cl"));
   if (blas) DG_CALL(dg_kernel_spec_file(&s, "blas_pointwise.cl"));
   if (op->phys->n_sources) DG_CALL(dg_kernel_spec_file(&s, "source.cl"));
@@ -1126,10 +1127,13 @@ static dg_status run_stage_range(dg_cl_maxwell *op, double ts, double a, double 
      * are. Checked, rather than guarded in the kernel, to keep element.cl (and the tuning
      * results keyed by the templates' hash) as it is. */
     DG_CALL(halo_end(op));
+    /* work=node: NP x kb work-items per group (element_node.cl); else kb blocks */
     const size_t lf = (size_t)v->kb, gf = nb, of = b0;
     DG_CHECK(b0 % lf == 0 && nb % lf == 0, DG_ERR_INTERNAL,
              "fused right-hand side over blocks %zu..%zu: not whole work-groups of %zu",
              b0, b0 + nb, lf);
+    const int node = v->work == DG_WORK_NODE;
+    const size_t np = (size_t)op->NP, gf2[2] = {np, gf}, lf2[2] = {np, lf}, of2[2] = {0, of};
     cl_kernel k = op->k_fuse;
     if (op->pw) DG_CALL(set_real_arg(op, k, FUSE_ARG_T, ts));
     if (fuse_res) {
@@ -1138,7 +1142,10 @@ static dg_status run_stage_range(dg_cl_maxwell *op, double ts, double a, double 
       if (op->k_pmlsave && j1 > j0)
         DG_CALL(run_at(op, op->k_pmlsave, op->name_pmlsave, 1, opp, &gpml, &l1, t));
     }
-    DG_CALL(run_at(op, k, op->name_fuse, 1, part ? &of : NULL, &gf, &lf, t));
+    if (node)
+      DG_CALL(run_at(op, k, op->name_fuse, 2, part ? of2 : NULL, gf2, lf2, t));
+    else
+      DG_CALL(run_at(op, k, op->name_fuse, 1, part ? &of : NULL, &gf, &lf, t));
     if (fuse_res && update) {
       DG_CALL(set_real_arg(op, op->k_qupdate, QUPD_ARG_B, b));
       DG_CALL(run(op, op->k_qupdate, op->name_qupdate, 1, &gupd, &l1, t));

@@ -273,6 +273,8 @@ size_t dg_variant_local_bytes_volume(const dg_variant *v, int N) {
   if (v->path != DG_PATH_KERNELS) return 0;
   const size_t np = (size_t)dg_variant_np(N), rs = real_bytes(v);
   const size_t vl = (size_t)dg_variant_layout_width(v);
+  if (v->fuse != DG_FUSE_NONE && v->work == DG_WORK_NODE) /* element_node.cl: fields, fluxes */
+    return 6 * (size_t)v->kb * ((size_t)dg_variant_npp(N) + (size_t)dg_variant_fluxp(N)) * rs;
   if (v->vplace == DG_PLACE_MATRIX) return 3 * np * np * rs;
   if (v->vplace == DG_PLACE_FIELD) return 6 * (size_t)v->kb * (size_t)dg_variant_npp(N) * vl * rs;
   return 0;
@@ -321,7 +323,9 @@ int dg_variant_check(const dg_variant *v, const dg_device_info *info, int N, cha
         v->lift != DG_LIFT_SEPARATE || v->flux != DG_FLUX_POINT)
       FAIL("fuse=%s is one kernel without local memory: vplace, lkb, lplace, lift and flux "
            "take their baseline values", fz);
-    if (N > DG_VARIANT_FUSE_MAX_N)
+    if (v->work == DG_WORK_NODE && v->lnpw > 1)
+      FAIL("fuse=%s with work=node lifts one node per work-item: lnpw=1", fz);
+    if (v->work != DG_WORK_NODE && N > DG_VARIANT_FUSE_MAX_N)
       FAIL("fuse=%s only for N <= %d (its private flux array grows as N^2; N=%d)", fz,
            DG_VARIANT_FUSE_MAX_N, N);
   }
@@ -333,10 +337,11 @@ int dg_variant_check(const dg_variant *v, const dg_device_info *info, int N, cha
       FAIL("literal operators need %zu B of constant memory, device has %llu", cbytes,
            (unsigned long long)info->max_constant_buffer_size);
   }
-  /* fuse: one work-item per block, a work-group of kb of them (the lift is not run) */
-  const int fused = v->fuse != DG_FUSE_NONE;
+  /* fuse: one work-item per block, a work-group of kb of them, or with work=node np x kb
+   * (the lift is not run) */
+  const int fused = v->fuse != DG_FUSE_NONE, fnode = fused && v->work == DG_WORK_NODE;
   const int kbs[2] = {v->kb, v->lkb};
-  const int nps[2] = {fused ? 1 : np, fused ? 1 : dg_variant_lift_items(v, N)};
+  const int nps[2] = {fused ? (fnode ? np : 1) : np, fused ? 1 : dg_variant_lift_items(v, N)};
   for (int i = 0; i < 2; ++i) {
     const size_t items = (size_t)nps[i] * (size_t)kbs[i];
     if (items > info->max_work_group_size || (size_t)nps[i] > info->max_work_item_size[0] ||

@@ -45,7 +45,10 @@
  *                          Takes work=node|vec and the baseline vplace, lkb, lplace, lift,
  *                          flux; kb is the kernel's work-group size (blocks per group), lnpw
  *                          the nodes that share each flux value loaded in its lift.
- *                          N <= DG_VARIANT_FUSE_MAX_N (the private flux array grows as N^2)
+ *                          N <= DG_VARIANT_FUSE_MAX_N (the private flux array grows as N^2).
+ *                          With work=node (element_node.cl, the GPU form) the work-group is
+ *                          Np x kb work-items, one per node, the kb elements' fields and
+ *                          fluxes in local memory; lnpw=1, any N the local memory allows
  *   test=flip|syntax       test only, never enumerated: a sign flipped in the volume kernel,
  *                          or a syntax error in common.cl; printed only when set
  * Keys added after the first release (flux, lnpw, fuse) are printed only when they differ from the

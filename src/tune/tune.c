@@ -819,15 +819,19 @@ int dg_tune_stage1_variants(const dg_device_info *info, int N, dg_precision p,
       if (!dg_variant_check(&v, info, N, why, sizeof why)) v.kb = v.lkb = 1;
       if (dg_variant_check(&v, info, N, why, sizeof why)) out[n++] = v;
     }
-  /* the fused right-hand side (fuse=rhs|res) with vector lanes */
-  for (int fz = DG_FUSE_RHS; fz <= DG_FUSE_RES; ++fz) {
-    dg_variant v = dg_variant_baseline(p);
-    v.work = DG_WORK_VEC;
-    v.vw = widest_vec(p);
-    v.unroll = dflt.unroll;
-    v.fuse = (dg_fuse)fz;
-    if (dg_variant_check(&v, info, N, why, sizeof why)) out[n++] = v;
-  }
+  /* the fused right-hand side (fuse=rhs|res) with vector lanes, and one work-item per node
+   * (work=node: element_node.cl, the GPU form) */
+  for (int w = 0; w < 2; ++w)
+    for (int fz = DG_FUSE_RHS; fz <= DG_FUSE_RES; ++fz) {
+      dg_variant v = dg_variant_baseline(p);
+      v.work = w ? DG_WORK_NODE : DG_WORK_VEC;
+      v.vw = w ? 1 : widest_vec(p);
+      v.kb = w ? dflt.kb : v.kb;
+      v.unroll = dflt.unroll;
+      v.fuse = (dg_fuse)fz;
+      if (!dg_variant_check(&v, info, N, why, sizeof why)) v.kb = 1;
+      if (dg_variant_check(&v, info, N, why, sizeof why)) out[n++] = v;
+    }
   dg_variant blas = dg_variant_baseline(p);
   blas.path = DG_PATH_CLBLAST;
   if (dg_variant_check(&blas, info, N, why, sizeof why)) out[n++] = blas;

@@ -197,7 +197,7 @@ dg_status dg_tune_device_limits(dg_device *dev, const dg_tune_options *opt,
  * work split and lift mode with nothing in local memory, the two fused right-hand sides
  * with vector lanes, plus the CLBlast path), those
  * dg_variant_check accepts, into out; returns their number. */
-enum { DG_TUNE_STAGE1_MAX = 12 };
+enum { DG_TUNE_STAGE1_MAX = 16 };
 int dg_tune_stage1_variants(const dg_device_info *info, int N, dg_precision p,
                             dg_variant out[DG_TUNE_STAGE1_MAX]);
 

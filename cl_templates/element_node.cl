@@ -1,0 +1,122 @@
+/* element_node.cl: the whole right-hand side of KB elements in one work-group of NP x KB
+ * work-items, one per node (FUSE_MODE with work=node: the GPU form of element.cl, whose
+ * one-element-per-work-item loops leave a GPU's lanes uncoalesced and its registers full).
+ * The group puts its elements' fields and their 4 NFP face fluxes (flux.cl's flux_point) in
+ * local memory; after one barrier each work-item sums its node's volume term and lift and
+ * writes it once:
+ *   rhs     (FUSE_RHS)  out = rhs; the update kernel (update.cl) follows;
+ *   rhsres  (FUSE_RES)  out = res = rk_a res + rk_dt rhs; qupdate (update.cl) follows.
+ * Against volume + fluxlift + update no rhs makes a round trip through global memory (it is
+ * written, read and written again there: 3 x 6 NP reals per element) and one launch fewer.
+ * q cannot be updated here: other groups still read its traces. */
+#if FUSE_MODE != FUSE_NONE
+
+#if FUSE_MODE == FUSE_RES
+#define FUSE_KERNEL rhsres
+#else
+#define FUSE_KERNEL rhs
+#endif
+#if DG_LITERAL_OPS
+#define E_DR(i) c_DrT[i]
+#define E_DS(i) c_DsT[i]
+#define E_DT(i) c_DtT[i]
+#define E_LIFT(i) c_LIFTT[i]
+#else
+#define E_DR(i) DrT[i]
+#define E_DS(i) DsT[i]
+#define E_DT(i) DtT[i]
+#define E_LIFT(i) LIFTT[i]
+#endif
+
+/* Work-item (n, b): node n of element get_global_id(1) (VL = 1: element-major layout).
+ * rk_a, rk_dt: FUSE_RES only (0, 1 leave the right-hand side itself in res). */
+__kernel __attribute__((reqd_work_group_size(NP, KB, 1)))
+void KNAME(FUSE_KERNEL)(__global const real_t *restrict q, __global real_t *restrict out,
+                        const int fs, __global const real_t *restrict egeo,
+                        __global const real_t *restrict DrT, __global const real_t *restrict DsT,
+                        __global const real_t *restrict DtT,
+                        __global const real_t *restrict LIFTT,
+                        __global const int *restrict vmapM, __global const int *restrict vmapP,
+                        __global const real_t *restrict fdata,
+                        __global const real_t *restrict xyz, const real_t t_inc,
+                        const real_t rk_a, const real_t rk_dt) {
+#if FUSE_MODE != FUSE_RES
+  (void)rk_a, (void)rk_dt;
+#endif
+#if DG_LITERAL_OPS
+  (void)DrT, (void)DsT, (void)DtT, (void)LIFTT;
+#endif
+  const int n = get_local_id(0);
+  const int b = get_local_id(1);
+  const int k = get_global_id(1);
+  const int lid = b * NP + n;
+
+  __local real_t s_q[6 * KB * NPP];   /* s_q[(f KB + b) NPP + j] */
+  __local real_t s_f[6 * KB * FLUXP]; /* s_f[(f KB + b) FLUXP + j] */
+#pragma unroll
+  for (int f = 0; f < 6; ++f) s_q[(f * KB + b) * NPP + n] = q[f * fs + k * NPP + n];
+  /* The group's KB elements' face nodes are contiguous flux indices; padding face nodes
+   * (j >= 4 NFP) come out zero and are never read. */
+  const int first = (k - b) * FLUXP;
+  for (int p = lid; p < KB * FLUXP; p += NP * KB) {
+    const int e = p / FLUXP, j = p - e * FLUXP;
+    real_t o[6];
+    flux_point(first + p, q, fs, vmapM, vmapP, fdata, xyz, t_inc, o);
+#pragma unroll
+    for (int f = 0; f < 6; ++f) s_f[(f * KB + e) * FLUXP + j] = o[f];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+
+  /* acc[3f + d]: derivative d (r, s, t) of field f at node n */
+  real_t acc[18];
+#pragma unroll
+  for (int i = 0; i < 18; ++i) acc[i] = 0;
+  UNROLL_LOOP
+  for (int j = 0; j < NP; ++j) {
+    const real_t dr = E_DR(j * NP + n), ds = E_DS(j * NP + n), dt = E_DT(j * NP + n);
+#pragma unroll
+    for (int f = 0; f < 6; ++f) {
+      const real_t x = s_q[(f * KB + b) * NPP + j];
+      acc[3 * f + 0] += dr * x;
+      acc[3 * f + 1] += ds * x;
+      acc[3 * f + 2] += dt * x;
+    }
+  }
+  __global const real_t *g = egeo + k * EG;
+  const real_t rx = g[0], ry = g[1], rz = g[2], sx = g[3], sy = g[4], sz = g[5];
+  const real_t tx = g[6], ty = g[7], tz = g[8], ieps = g[9], imu = g[10], sige = g[11];
+  const real_t hsign = DG_TEST_FLIP ? 1 : -1; /* -curl E; +1 only in the sign-flip test */
+#define DX(f) (rx * acc[3 * (f)] + sx * acc[3 * (f) + 1] + tx * acc[3 * (f) + 2])
+#define DY(f) (ry * acc[3 * (f)] + sy * acc[3 * (f) + 1] + ty * acc[3 * (f) + 2])
+#define DZ(f) (rz * acc[3 * (f)] + sz * acc[3 * (f) + 1] + tz * acc[3 * (f) + 2])
+  real_t r[6];
+  r[0] = ieps * (DY(5) - DZ(4)) - sige * s_q[(0 * KB + b) * NPP + n];
+  r[1] = ieps * (DZ(3) - DX(5)) - sige * s_q[(1 * KB + b) * NPP + n];
+  r[2] = ieps * (DX(4) - DY(3)) - sige * s_q[(2 * KB + b) * NPP + n];
+  r[3] = hsign * imu * (DY(2) - DZ(1));
+  r[4] = hsign * imu * (DZ(0) - DX(2));
+  r[5] = hsign * imu * (DX(1) - DY(0));
+#undef DX
+#undef DY
+#undef DZ
+  UNROLL_LOOP
+  for (int j = 0; j < 4 * NFP; ++j) {
+    const real_t l = E_LIFT(j * NP + n);
+#pragma unroll
+    for (int f = 0; f < 6; ++f) r[f] += l * s_f[(f * KB + b) * FLUXP + j];
+  }
+  const int o = k * NPP + n;
+#pragma unroll
+  for (int f = 0; f < 6; ++f) {
+#if FUSE_MODE == FUSE_RES
+    out[f * fs + o] = rk_a * out[f * fs + o] + rk_dt * r[f];
+#else
+    out[f * fs + o] = r[f];
+#endif
+  }
+}
+#undef E_DR
+#undef E_DS
+#undef E_DT
+#undef E_LIFT
+#endif
