@@ -44,7 +44,7 @@ for s in "$@"; do
   verify)
     # Every GPU-relevant test binary, 6 at a time (the CPU references use the host's cores).
     mkdir -p "$res/verify"
-    ls "$here"/bin/test_* | xargs -P 6 -I{} sh -c \
+    ls "$here"/bin/test_* | timeout 110 xargs -P 6 -I{} sh -c \
       'CMOCKA_MESSAGE_OUTPUT=TAP timeout 150 {} > "$0/verify/$(basename {}).tap" 2>&1; echo "$(basename {}): exit $?" >> "$0/verification.txt"' "$res"
     log "verify: $(grep -c 'exit 0' "$res/verification.txt") of $(wc -l < "$res/verification.txt") binaries passed" ;;
   startup)
