@@ -8,7 +8,10 @@
  *   rhsres  (FUSE_RES)  out = res = rk_a res + rk_dt rhs; qupdate (update.cl) follows.
  * Against volume + fluxlift + update no rhs makes a round trip through global memory (it is
  * written, read and written again there: 3 x 6 NP reals per element) and one launch fewer.
- * q cannot be updated here: other groups still read its traces. */
+ * q cannot be updated here: other groups still read its traces.
+ * With UNROLL != 1 the node loops read the local fields and fluxes 4 at a time (one 4-wide
+ * local load per field feeds 4 multiply-adds instead of one: otherwise the loops issue as
+ * many local loads as multiply-adds and are bound by the local-memory pipe). */
 #if FUSE_MODE != FUSE_NONE
 
 #if FUSE_MODE == FUSE_RES
@@ -16,6 +19,7 @@
 #else
 #define FUSE_KERNEL rhs
 #endif
+#define REAL4 DG_CAT(REAL, 4)
 #if DG_LITERAL_OPS
 #define E_DR(i) c_DrT[i]
 #define E_DS(i) c_DsT[i]
@@ -51,8 +55,11 @@ void KNAME(FUSE_KERNEL)(__global const real_t *restrict q, __global real_t *rest
   const int k = get_global_id(1);
   const int lid = b * NP + n;
 
-  __local real_t s_q[6 * KB * NPP];   /* s_q[(f KB + b) NPP + j] */
-  __local real_t s_f[6 * KB * FLUXP]; /* s_f[(f KB + b) FLUXP + j] */
+  /* Declared as 4-vectors so 4-wide reads are aligned (NPP and FLUXP = 4 NFP are multiples
+   * of 4); s_q[(f KB + b) NPP + j], s_f[(f KB + b) FLUXP + j]. */
+  __local REAL4 s_q4[6 * KB * NPP / 4];
+  __local REAL4 s_f4[6 * KB * FLUXP / 4];
+  __local real_t *s_q = (__local real_t *)s_q4, *s_f = (__local real_t *)s_f4;
 #pragma unroll
   for (int f = 0; f < 6; ++f) s_q[(f * KB + b) * NPP + n] = q[f * fs + k * NPP + n];
   /* The group's KB elements' face nodes are contiguous flux indices; padding face nodes
@@ -71,8 +78,27 @@ void KNAME(FUSE_KERNEL)(__global const real_t *restrict q, __global real_t *rest
   real_t acc[18];
 #pragma unroll
   for (int i = 0; i < 18; ++i) acc[i] = 0;
+  int j0 = 0;
+#if UNROLL != 1
   UNROLL_LOOP
-  for (int j = 0; j < NP; ++j) {
+  for (; j0 + 4 <= NP; j0 += 4) {
+    real_t dr[4], ds[4], dt[4];
+#pragma unroll
+    for (int u = 0; u < 4; ++u) {
+      dr[u] = E_DR((j0 + u) * NP + n), ds[u] = E_DS((j0 + u) * NP + n);
+      dt[u] = E_DT((j0 + u) * NP + n);
+    }
+#pragma unroll
+    for (int f = 0; f < 6; ++f) {
+      const REAL4 x = s_q4[((f * KB + b) * NPP + j0) / 4];
+      acc[3 * f + 0] += dr[0] * x.s0 + dr[1] * x.s1 + dr[2] * x.s2 + dr[3] * x.s3;
+      acc[3 * f + 1] += ds[0] * x.s0 + ds[1] * x.s1 + ds[2] * x.s2 + ds[3] * x.s3;
+      acc[3 * f + 2] += dt[0] * x.s0 + dt[1] * x.s1 + dt[2] * x.s2 + dt[3] * x.s3;
+    }
+  }
+#endif
+  UNROLL_LOOP
+  for (int j = j0; j < NP; ++j) {
     const real_t dr = E_DR(j * NP + n), ds = E_DS(j * NP + n), dt = E_DT(j * NP + n);
 #pragma unroll
     for (int f = 0; f < 6; ++f) {
@@ -99,12 +125,25 @@ void KNAME(FUSE_KERNEL)(__global const real_t *restrict q, __global real_t *rest
 #undef DX
 #undef DY
 #undef DZ
+#if UNROLL != 1
+  UNROLL_LOOP
+  for (int j = 0; j < 4 * NFP; j += 4) {
+    const real_t l0 = E_LIFT(j * NP + n), l1 = E_LIFT((j + 1) * NP + n);
+    const real_t l2 = E_LIFT((j + 2) * NP + n), l3 = E_LIFT((j + 3) * NP + n);
+#pragma unroll
+    for (int f = 0; f < 6; ++f) {
+      const REAL4 x = s_f4[((f * KB + b) * FLUXP + j) / 4];
+      r[f] += l0 * x.s0 + l1 * x.s1 + l2 * x.s2 + l3 * x.s3;
+    }
+  }
+#else
   UNROLL_LOOP
   for (int j = 0; j < 4 * NFP; ++j) {
     const real_t l = E_LIFT(j * NP + n);
 #pragma unroll
     for (int f = 0; f < 6; ++f) r[f] += l * s_f[(f * KB + b) * FLUXP + j];
   }
+#endif
   const int o = k * NPP + n;
 #pragma unroll
   for (int f = 0; f < 6; ++f) {
@@ -119,4 +158,5 @@ void KNAME(FUSE_KERNEL)(__global const real_t *restrict q, __global real_t *rest
 #undef E_DS
 #undef E_DT
 #undef E_LIFT
+#undef REAL4
 #endif

@@ -1099,7 +1099,8 @@ static dg_status run_stage_range(dg_cl_maxwell *op, double ts, double a, double 
       (v->path == DG_PATH_KERNELS && v->lift == DG_LIFT_FUSED_UPDATE) || fuse_res;
   const cl_mem R = out ? out : fused_update ? op->d_res : op->d_rhs;
   if (out) DG_CALL(set_result(op, out, wout));
-  const size_t gupd = 6 * op->fs, gcurl = op->fs, l1 = WG1;
+  /* update.cl: two reals per work-item (6 fs / 2 is a multiple of WG1: 16 | Kpad, 4 | NPP) */
+  const size_t gupd = 6 * op->fs / 2, gcurl = op->fs, l1 = WG1;
   /* the PML nodes of the range: a group's when the range is one group (grouped op) */
   int j0 = 0, j1 = op->npn;
   if (part && op->pml_pos) { /* groups [g0, g1) with gfirst[g0] = s0, gfirst[g1] = s1 */
