@@ -14,8 +14,8 @@
  * -cl-nv-verbose for NVIDIA's register and spill counts in the build log), into buf. */
 const char *dg_program_options(const char *options, char *buf, size_t cap);
 
-/* Build `source` with `options` (may be NULL) and $DGTD_CL_OPTIONS for dev. `label` names the program in messages
- * and file names (NULL: "program").
+/* Build `source` with `options` (may be NULL) and $DGTD_CL_OPTIONS for dev. `label` names
+ * the program in messages and file names (NULL: "program").
  * - dump_dir non-NULL (`--dump-kernels DIR`): DIR is created if needed and always receives
  *   <label>.cl (the exact source), <label>.options, if the compiler said anything,
  *   <label>.log, and <label>.kernels: per kernel the CL_KERNEL_* work-group, local and
