@@ -526,9 +526,15 @@ static dg_status plot_variants(const char *dir, const char *dev, const dg_bench_
       "set style data histograms\nset style histogram rowstacked title offset 0,-0.5\n"
       "set style fill solid 0.9 border -1\nset boxwidth 0.8\nset key outside right\n"
       "set xtics rotate by -45 font ',8'\nset bmargin 8\nset yrange [0:*]\n"
-      "colors = '#1f77b4 #ff7f0e #2ca02c #9467bd #8c564b #e377c2 #7f7f7f #bcbd22 #17becf #aaaaaa'\n"
-      "plot ",
+      "colors = '",
       180 + 150 * (n > 0 ? n : 1), dev, n ? dg_precision_name(r[0].precision) : "");
+  /* One colour per kernel kind (gnuplot's word() of a missing index is no colour at all). */
+  static const char *const colors[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b",
+                                       "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#d62728",
+                                       "#393b79", "#e7ba52", "#637939", "#aaaaaa"};
+  _Static_assert(sizeof colors / sizeof *colors >= DG_KERNEL_KINDS, "a colour per kernel kind");
+  for (int k = 0; k < DG_KERNEL_KINDS; ++k) fprintf(f, "%s%s", k ? " " : "", colors[k]);
+  fprintf(f, "'\nplot ");
   /* Only the kinds some variant has, so the key lists what is drawn. */
   int used[DG_KERNEL_KINDS] = {0};
   for (int j = 0; j < n; ++j)
