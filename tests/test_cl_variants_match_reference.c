@@ -1,6 +1,9 @@
 /* Every dimension value of the variant space, at N = 1..4 in float and double, gives the
  * reference RHS on PoCL within the precision's tolerance (DGTD_TEST_ALL=1: every covering
- * variant at every N and precision, plus an evenly spaced sample of the enumeration). */
+ * variant at every N and precision, plus an evenly spaced sample of the enumeration). The
+ * node-fused kernel (work=node, fuse) also runs with its 4-wide loads where Np is no
+ * multiple of 4 (N = 4, Np = 35: a scalar remainder) and past the vector-lane form's order
+ * limit (N = 7). */
 #include "test_device.h"
 
 #include "backend/verify.h"
@@ -23,6 +26,8 @@ static const struct {
     {"path=clblast,prec=double", 4},
     {"work=vec,vw=8,kb=4,unroll=4,ops=literal,fuse=rhs,prec=float", 3},
     {"kb=2,unroll=full,fuse=res,prec=double", 2},
+    {"kb=4,unroll=4,fuse=rhs,prec=float", 4},
+    {"kb=2,unroll=full,fuse=res,prec=double", 7},
     {"work=vec,vw=16,unroll=4,fuse=res,prec=float", 1},
     {"work=vec,vw=4,fuse=rhs,lnpw=2,prec=double", 4},
 };
