@@ -245,7 +245,7 @@ static void clean_under_oclgrind(void **state) {
       "work=vec,vw=4,kb=2,lkb=2,lift=fused-update,flux=face,prec=double",
       "work=vec,vw=4,kb=2,fuse=rhs,prec=float",
       "prec=float",
-      "work=elem,vw=2,kb=4,lkb=4,lplace=field,lift=fused,prec=float",
+      "work=elem,vw=2,kb=4,lkb=4,lplace=matrix,lift=fused,prec=float",
       "kb=2,unroll=full,fuse=res,prec=double",
       "path=clblast,prec=float",
   };
