@@ -376,6 +376,32 @@ static dg_status define_incident(dg_kernel_spec *s, const dg_plane_wave *pw, int
   return DG_OK;
 }
 
+int dg_cl_maxwell_template_files(const dg_variant *v, int sources, int pml,
+                                 const char *names[DG_CL_MAX_TEMPLATE_FILES]) {
+  const int blas = v->path == DG_PATH_CLBLAST;
+  int n = 0;
+  names[n++] = "common.cl";
+  if (!blas) names[n++] = "volume.cl";
+  names[n++] = "incident.cl";
+  names[n++] = "flux.cl";
+  names[n++] = "lift.cl";
+  names[n++] = "update.cl";
+  if (!blas && v->fuse != DG_FUSE_NONE)
+    names[n++] = v->work == DG_WORK_NODE ? "element_node.cl" : "element.cl";
+  names[n++] = "energy.cl";
+  if (blas) names[n++] = "blas_pointwise.cl";
+  if (sources) names[n++] = "source.cl";
+  if (pml) names[n++] = "pml.cl";
+  return n;
+}
+
+dg_status dg_cl_maxwell_templates_hash(const dg_variant *v, uint64_t *hash) {
+  const char *files[DG_CL_MAX_TEMPLATE_FILES];
+  const int n = dg_cl_maxwell_template_files(v, 0, 0, files);
+  DG_CALL(dg_codegen_files_hash(NULL, files, n, hash));
+  return DG_OK;
+}
+
 static dg_status render_source(dg_cl_maxwell *op, const double *ops_t[4], char **src) {
   const dg_variant *v = &op->v;
   dg_kernel_spec s;
@@ -410,18 +436,10 @@ static dg_status render_source(dg_cl_maxwell *op, const double *ops_t[4], char *
   if (op->pw) DG_CALL(define_incident(&s, op->pw, v->precision == DG_PREC_FLOAT));
   if (v->test == DG_VTEST_FLIP) DG_CALL(dg_kernel_spec_define(&s, "DG_TEST_FLIP", "1"));
   if (v->test == DG_VTEST_SYNTAX) DG_CALL(dg_kernel_spec_define(&s, "DG_TEST_SYNTAX", "1"));
-  DG_CALL(dg_kernel_spec_file(&s, "common.cl"));
-  if (!blas) DG_CALL(dg_kernel_spec_file(&s, "volume.cl"));
-  DG_CALL(dg_kernel_spec_file(&s, "incident.cl"));
-  DG_CALL(dg_kernel_spec_file(&s, "flux.cl"));
-  DG_CALL(dg_kernel_spec_file(&s, "lift.cl"));
-  DG_CALL(dg_kernel_spec_file(&s, "update.cl"));
-  if (!blas && v->fuse != DG_FUSE_NONE)
-    DG_CALL(dg_kernel_spec_file(&s, v->work == DG_WORK_NODE ? "element_node.cl" : "element.cl"));
-  DG_CALL(dg_kernel_spec_file(&s, "energy.cl"));
-  if (blas) DG_CALL(dg_kernel_spec_file(&s, "blas_pointwise.cl"));
-  if (op->phys->n_sources) DG_CALL(dg_kernel_spec_file(&s, "source.cl"));
-  if (op->phys->pml_K) DG_CALL(dg_kernel_spec_file(&s, "pml.cl"));
+  const char *files[DG_CL_MAX_TEMPLATE_FILES];
+  const int nf = dg_cl_maxwell_template_files(v, op->phys->n_sources > 0, op->phys->pml_K > 0,
+                                              files);
+  for (int i = 0; i < nf; ++i) DG_CALL(dg_kernel_spec_file(&s, files[i]));
   if (v->literal && !blas) {
     const int np2 = op->NP * op->NP;
     DG_CALL(dg_kernel_spec_array(&s, "c_DrT", ops_t[0], np2));

@@ -43,6 +43,17 @@ dg_status dg_cl_maxwell_create(dg_cl_maxwell **out, dg_device *dev, const dg_max
                                const dg_variant *v, const char *dump_dir) DG_NODISCARD;
 void dg_cl_maxwell_destroy(dg_cl_maxwell **op);
 
+/* The template files (cl_templates/) v's program is rendered from, in order, for a problem
+ * with or without point sources and a PML; returns how many (at most
+ * DG_CL_MAX_TEMPLATE_FILES). */
+enum { DG_CL_MAX_TEMPLATE_FILES = 16 };
+int dg_cl_maxwell_template_files(const dg_variant *v, int sources, int pml,
+                                 const char *names[DG_CL_MAX_TEMPLATE_FILES]);
+/* FNV-1a over those files (names and contents) for the tuner's problem (no sources, no
+ * PML): it changes when a template v's program is built from changes, and not when one it
+ * does not use is added or edited; the tuning cache keys an entry's freshness by it. */
+dg_status dg_cl_maxwell_templates_hash(const dg_variant *v, uint64_t *hash) DG_NODISCARD;
+
 /* Host state in the reference layout (6*K*Np doubles, dg/maxwell.h). set_state also zeros
  * the RK residual. get_state waits for queued steps. */
 dg_status dg_cl_maxwell_set_state(dg_cl_maxwell *op, const double *q) DG_NODISCARD;

@@ -170,6 +170,28 @@ fail:
 
 /* ---- template hash ---------------------------------------------------------------------- */
 
+dg_status dg_codegen_files_hash(const char *dir_in, const char *const *names, int n,
+                                uint64_t *hash) {
+  char dir[DG_CG_PATH];
+  if (dir_in && *dir_in)
+    snprintf(dir, sizeof dir, "%s", dir_in);
+  else
+    DG_CALL(dg_codegen_template_dir(dir, sizeof dir));
+  uint64_t h = DG_FNV_OFFSET;
+  for (int i = 0; i < n; ++i) {
+    char path[DG_CG_PATH + 260];
+    snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+    char *text = NULL;
+    size_t len = 0;
+    DG_CALL(dg_codegen_read_file(path, &text, &len));
+    h = dg_fnv1a(h, names[i], strlen(names[i]) + 1);
+    h = dg_fnv1a(h, text, len);
+    dg_free(&text);
+  }
+  *hash = h;
+  return DG_OK;
+}
+
 static int cmp_str(const void *a, const void *b) {
   return strcmp(*(const char *const *)a, *(const char *const *)b);
 }

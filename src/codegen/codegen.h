@@ -69,6 +69,11 @@ dg_status dg_codegen_template_dir(char *buf, size_t cap) DG_NODISCARD;
  * order, names and contents both: a changed, added or removed template changes it. */
 dg_status dg_codegen_templates_hash(const char *dir, uint64_t *hash) DG_NODISCARD;
 
+/* The same over the n named files of dir (dir NULL or "": the template directory), in the
+ * order given: what one program is built from. */
+dg_status dg_codegen_files_hash(const char *dir, const char *const *names, int n,
+                                uint64_t *hash) DG_NODISCARD;
+
 /* Read a whole file into a NUL-terminated buffer (free with dg_free). */
 dg_status dg_codegen_read_file(const char *path, char **text, size_t *len) DG_NODISCARD;
 

@@ -1,5 +1,7 @@
 #include "tune/cache.h"
 
+#include "backend/cl_maxwell.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -544,4 +546,15 @@ done:
   cJSON_Delete(doc);
   free(text);
   return st;
+}
+
+int dg_tune_entry_fresh(const dg_tune_entry *e, uint64_t dir_hash) {
+  if (e->template_hash == dir_hash) return 1;
+  dg_variant v;
+  uint64_t h = 0;
+  if (dg_variant_parse(e->winner, &v) != DG_OK || dg_cl_maxwell_templates_hash(&v, &h) != DG_OK) {
+    dg_error_clear(); /* an unreadable winner or template: not fresh */
+    return 0;
+  }
+  return e->template_hash == h;
 }

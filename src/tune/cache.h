@@ -17,9 +17,12 @@
  *   ranking keeps every variant timed, with its median, min and max)
  *
  * A file holds several device records (the same device name under other drivers shares the
- * slug). An entry is keyed by (device key, N, precision, kernel_set) and is stale when its
- * template_hash differs from the templates' hash now (a changed template may change the
- * winner, or make it wrong). Writes merge with what is on disk under an exclusive flock on
+ * slug). An entry is keyed by (device key, N, precision, kernel_set). Its template_hash is the
+ * hash of the template files its winner's program is built from
+ * (dg_cl_maxwell_templates_hash); it is stale when those changed (a changed template may
+ * change the winner, or make it wrong), and stays fresh when only templates its winner does
+ * not use were added or edited. Entries written before that hash existed hold the hash of
+ * the whole template directory, and are fresh while it matches (dg_tune_entry_fresh). Writes merge with what is on disk under an exclusive flock on
  * <file>.lock and replace the file atomically (temp file in the same directory + rename), so
  * concurrent tuners and killed processes always leave a complete, valid file. */
 #ifndef DG_TUNE_CACHE_H
@@ -99,6 +102,10 @@ typedef struct {
   dg_tune_reject *reject;
 } dg_tune_entry;
 void dg_tune_entry_free(dg_tune_entry *e); /* frees rank and reject */
+/* 1 if e was tuned with the templates its winner is built from now: its template_hash is the
+ * winner's program hash (dg_cl_maxwell_templates_hash), or the whole directory's dir_hash
+ * (dg_codegen_templates_hash; older entries). */
+int dg_tune_entry_fresh(const dg_tune_entry *e, uint64_t dir_hash);
 
 /* A parsed cache file. */
 typedef struct {

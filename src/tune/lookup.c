@@ -53,7 +53,7 @@ static const dg_tune_entry *usable(const dg_tune_device_rec *rec, const dg_devic
     const dg_tune_entry *e = &rec->entries[j];
     if (e->N != N || e->precision != p) continue;
     if ((e->bucket == want_bucket) != (pass == 0)) continue;
-    if (e->template_hash != hash) {
+    if (!dg_tune_entry_fresh(e, hash)) {
       if (stale) *stale = 1;
       continue;
     }

@@ -270,6 +270,7 @@ static void scan_file(const char *path, const dg_device_key *key, const dg_devic
     const double w = sim == 4 ? 1.0 : 0.15 * sim;
     for (int j = 0; j < rec->n; ++j) {
       const dg_tune_entry *e = &rec->entries[j];
+      const int fresh = dg_tune_entry_fresh(e, hash);
       /* Measurements: every ranking, fresh or stale (a template change rarely moves the
        * factors much), bounded by the limits of the device that measured them. */
       for (int r = 0; r < e->n_rank; ++r) {
@@ -280,10 +281,10 @@ static void scan_file(const char *path, const dg_device_key *key, const dg_devic
         }
         const double b = lim ? bound_with(lim, e->N, e->precision, e->K) : 0;
         if (e->K > 0 && !add_sample(k, &v, e->N, e->precision, e->K, e->rank[r].median_ns,
-                                    e->template_hash == hash ? w : 0.5 * w, b))
+                                    fresh ? w : 0.5 * w, b))
           break;
       }
-      if (sim == 4 && e->bucket == (int)bucket && e->template_hash == hash &&
+      if (sim == 4 && e->bucket == (int)bucket && fresh &&
           ((abs(e->N - N) == 1 && e->precision == p) || (e->N == N && e->precision != p)))
         for (int r = 0; r < e->n_rank && r < 2; ++r) {
           dg_variant v;
@@ -302,7 +303,7 @@ static void scan_file(const char *path, const dg_device_key *key, const dg_devic
             snprintf(k->own_seeds[k->n_own_seeds++], DG_VARIANT_SPEC_MAX, "%s", spec);
         }
       if (e->N != N || e->precision != p) continue;
-      if (sim == 4 && e->bucket == (int)bucket && (!k->self.n_rank || e->template_hash == hash)) {
+      if (sim == 4 && e->bucket == (int)bucket && (!k->self.n_rank || fresh)) {
         dg_tune_entry_free(&k->self);
         k->self = *e;
         k->self.rank = NULL;
@@ -314,7 +315,7 @@ static void scan_file(const char *path, const dg_device_key *key, const dg_devic
         } else {
           dg_error_clear();
         }
-        k->self_stale = e->template_hash != hash;
+        k->self_stale = !fresh;
         continue;
       }
       if (sim == 4 || sim < k->seed_score) continue;

@@ -426,7 +426,7 @@ static dg_status collect_dir(const char *dir, const char *source, uint64_t hash,
         r->vs_base = e->baseline_ns > 0 ? e->baseline_ns / e->median_ns : 0;
         r->tune_s = e->tune_seconds;
         r->model_rank = e->model_rank;
-        r->stale = e->template_hash != hash;
+        r->stale = !dg_tune_entry_fresh(e, hash);
       }
     dg_tune_file_free(&f);
   }

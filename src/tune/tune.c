@@ -21,6 +21,8 @@
 #include "tune/timing.h"
 #include "tune/tune.h"
 
+#include "backend/cl_maxwell.h"
+
 enum {
   FAMILIES = 2,      /* families carried into stages 2 and 3 */
   FINALISTS = 4,     /* variants re-timed in stage 4 besides baseline and default */
@@ -1023,6 +1025,8 @@ static dg_status make_entry(ctx_t *c) {
   if (w >= 0) {
     const dg_tune_candidate *k = &r->c[w];
     snprintf(e->winner, sizeof e->winner, "%s", k->spec);
+    /* Fresh while the templates the winner is built from are unchanged (tune/cache.h). */
+    DG_CALL(dg_cl_maxwell_templates_hash(&k->v, &e->template_hash));
     e->median_ns = k->median_ns;
     e->min_ns = k->min_ns;
     e->max_ns = k->max_ns;
@@ -1278,7 +1282,7 @@ dg_status dg_tune_order(dg_device *dev, int N, dg_precision p, const dg_tune_opt
           for (int j = 0; j < f.devices[i].n; ++j) {
             dg_tune_entry *e = &f.devices[i].entries[j];
             if (e->N != N || e->precision != p || e->bucket != opt->bucket) continue;
-            if (e->template_hash != c.hash) {
+            if (!dg_tune_entry_fresh(e, c.hash)) {
               snprintf(out->note, sizeof out->note,
                        "cached result in %s is stale (templates changed): re-tuning", out->cache_path);
               continue;
