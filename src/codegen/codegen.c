@@ -222,18 +222,7 @@ dg_status dg_codegen_templates_hash(const char *dir_in, uint64_t *hash) {
     n++;
   }
   qsort(names, (size_t)n, sizeof *names, cmp_str);
-  uint64_t h = DG_FNV_OFFSET;
-  for (int i = 0; i < n; ++i) {
-    char path[DG_CG_PATH + 260];
-    snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-    char *text = NULL;
-    size_t len = 0;
-    DG_CALL_GOTO(done, dg_codegen_read_file(path, &text, &len));
-    h = dg_fnv1a(h, names[i], strlen(names[i]) + 1);
-    h = dg_fnv1a(h, text, len);
-    dg_free(&text);
-  }
-  *hash = h;
+  DG_CALL_GOTO(done, dg_codegen_files_hash(dir, (const char *const *)names, n, hash));
 done:
   for (int i = 0; i < n; ++i) free(names[i]);
   free(names);
