@@ -4,7 +4,7 @@
  * own best width by a clear margin, which additive per-feature factors alone cannot (they
  * give every family the same width ratio); and a width a family was never timed at is not
  * covered, so the search times it rather than pruning it on the other families' data. */
-#include "test_util.h"
+#include "test_tune_util.h"
 
 #include <string.h>
 
@@ -19,11 +19,7 @@ static dg_variant parse(const char *spec) {
 
 static void test_interaction(void **state) {
   (void)state;
-  dg_device_limits lim;
-  memset(&lim, 0, sizeof lim);
-  lim.bandwidth_gbs = 20;
-  lim.fma_gflops[0] = 100;
-  lim.fma_gflops[1] = 50;
+  const dg_device_limits lim = tt_limits(20, 100, 50);
   dg_cost_model m;
   dg_model_init(&m, NULL, &lim);
   const int N = 3;

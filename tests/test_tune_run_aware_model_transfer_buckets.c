@@ -84,11 +84,7 @@ static void short_run_skips_tuning(void **state) {
 static void model_learns_factors(void **state) {
   (void)state;
   dg_device_info info = tt_info("cpu", "V", "1");
-  dg_device_limits l;
-  memset(&l, 0, sizeof l);
-  l.bandwidth_gbs = 30;
-  l.fma_gflops[0] = 200;
-  l.fma_gflops[1] = 100;
+  const dg_device_limits l = tt_limits(30, 200, 100);
   dg_cost_model m;
   dg_model_init(&m, &info, &l);
   dg_model_sample s[64];

@@ -43,6 +43,16 @@ static inline void tt_paths(dg_tune_paths *p, char root[64]) {
 
 static inline void tt_rmrf(const char *root) { assert_int_equal(test_rmrf(root), 0); }
 
+/* Device limits of bw GB/s and f32 / f64 GFLOP/s (nothing else set). */
+static inline dg_device_limits tt_limits(double bw, double f32, double f64) {
+  dg_device_limits l;
+  memset(&l, 0, sizeof l);
+  l.bandwidth_gbs = bw;
+  l.fma_gflops[0] = f32;
+  l.fma_gflops[1] = f64;
+  return l;
+}
+
 /* A complete entry for (N, p) whose winner is spec (canonicalised). */
 static inline dg_tune_entry tt_entry(int N, dg_precision p, uint64_t hash, const char *spec) {
   dg_tune_entry e;
