@@ -86,7 +86,7 @@ static void third_order_in_time(void **state) {
   long long evals = 0;
   for (int r = 0; r < 3; ++r) {
     const int steps = macro << r;
-    assert_dg_ok(dg_stepper_multirate_create(&st, s.p, s.level, s.plan.n_levels, &evals));
+    assert_dg_ok(dg_stepper_multirate_create(&st, s.p, s.level, s.plan.n_levels, NULL, &evals));
     evals = 0;
     run(&s, st, T / steps, steps, q);
     dg_stepper_destroy(&st);
@@ -117,7 +117,7 @@ static void same_error_as_global_lserk4(void **state) {
   run(&s, st, T / n_global, n_global, q);
   dg_stepper_destroy(&st);
   assert_dg_ok(dg_maxwell_l2_error(s.g, q, dg_cavity_mode_eval, &s.mode, T, &err[0], &norm));
-  assert_dg_ok(dg_stepper_multirate_create(&st, s.p, s.level, s.plan.n_levels, NULL));
+  assert_dg_ok(dg_stepper_multirate_create(&st, s.p, s.level, s.plan.n_levels, NULL, NULL));
   const int n_macro = (int)ceil(T / dg_multirate_macro_dt(&s.plan, 1.0));
   run(&s, st, T / n_macro, n_macro, q);
   dg_stepper_destroy(&st);
@@ -140,7 +140,7 @@ static void energy_never_grows(void **state) {
     make(&s, 2, alpha, 8);
     double *q = malloc(s.n * sizeof *q);
     dg_stepper *st = NULL;
-    assert_dg_ok(dg_stepper_multirate_create(&st, s.p, s.level, s.plan.n_levels, NULL));
+    assert_dg_ok(dg_stepper_multirate_create(&st, s.p, s.level, s.plan.n_levels, NULL, NULL));
     dg_maxwell_interpolate(s.g, dg_cavity_mode_eval, &s.mode, 0.0, q);
     assert_dg_ok(dg_stepper_put_state(st, q));
     const double H = dg_multirate_macro_dt(&s.plan, 1.0);

@@ -1,7 +1,8 @@
 /* MPI: `mpiexec.mpich -n 2` and `-n 3` runs of a case with every boundary type, two
  * materials, a dipole and a plane wave give the same probe and energy series as one rank
- * (1e-12 relative), on the OpenCL backend (PoCL) and the reference backend; a 2-rank run
- * restarted from its per-rank checkpoints reproduces the uninterrupted one. */
+ * (1e-12 relative), on the OpenCL backend (PoCL) and the reference backend, with global
+ * LSERK4 and with multirate AB3; a 2-rank run restarted from its per-rank checkpoints
+ * reproduces the uninterrupted one. */
 #include "test_util.h"
 
 #include <sys/wait.h>
@@ -123,6 +124,62 @@ static void pml_and_tfsf_ranks_agree(void **state) {
   case_json = "tests/fixtures/mpi_case.json";
 }
 
+/* The line of the run summary in base/NAME.log that starts with key (leading blanks
+ * skipped), into line. */
+static void summary_line(const char *name, const char *key, char *line, size_t cap) {
+  char path[256];
+  snprintf(path, sizeof path, "%s/%s.log", base, name);
+  FILE *f = fopen(path, "r");
+  if (!f) fail_msg("cannot open %s", path);
+  while (fgets(line, (int)cap, f)) {
+    const char *p = line;
+    while (*p == ' ') ++p;
+    if (!strncmp(p, key, strlen(key))) {
+      fclose(f);
+      return;
+    }
+  }
+  fclose(f);
+  fail_msg("%s: no '%s' line", path, key);
+}
+
+/* Multirate AB3 on the same case (the two materials give 4 rate levels, 9/264/192/3
+ * elements): the levels are those of the whole mesh on every rank, the ghosts' traces are
+ * exchanged once per sub-step after the dense outputs, so 2 and 3 ranks give one rank's
+ * series; the level histogram and the RHS work summed over the ranks are one rank's, and
+ * the partition is balanced in evaluations per macro step. */
+static void multirate_ranks_agree(void **state) {
+  (void)state;
+  if (!have_mpiexec()) skip();
+  for (int b = 0; b < 2; ++b) {
+    const char *backend = b ? "ref" : "opencl";
+    char name[3][32];
+    for (int p = 0; p < 3; ++p) {
+      snprintf(name[p], sizeof name[p], "mr_%s_%d", backend, p + 1);
+      run(p + 1, backend, name[p], "--time-stepping multirate");
+    }
+    char one[2][256], many[256];
+    summary_line(name[0], "levels", one[0], sizeof one[0]);
+    summary_line(name[0], "RHS work", one[1], sizeof one[1]);
+    assert_non_null(strstr(one[0], "0: 9, 1: 264, 2: 192, 3: 3 elements"));
+    for (int p = 1; p < 3; ++p) {
+      assert_series_match(name[0], name[p], "probes.csv", 1e-12);
+      assert_series_match(name[0], name[p], "energy.csv", 1e-12);
+      summary_line(name[p], "levels", many, sizeof many);
+      assert_string_equal(one[0], many);
+      summary_line(name[p], "RHS work", many, sizeof many);
+      assert_string_equal(one[1], many);
+      summary_line(name[p], "MPI", many, sizeof many);
+      double imbalance = 0;
+      const char *at = strstr(many, "imbalance ");
+      assert_non_null(at);
+      assert_int_equal(sscanf(at, "imbalance %lf", &imbalance), 1);
+      assert_non_null(strstr(many, "(in RHS evaluations per macro step)"));
+      if (!(imbalance < 1.05)) fail_msg("%s: %s", name[p], many);
+    }
+  }
+}
+
 static void restart_on_two_ranks(void **state) {
   (void)state;
   if (!have_mpiexec()) skip();
@@ -151,6 +208,7 @@ int main(void) {
       cmocka_unit_test(ranks_agree),
       cmocka_unit_test(restart_on_two_ranks),
       cmocka_unit_test(pml_and_tfsf_ranks_agree),
+      cmocka_unit_test(multirate_ranks_agree),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

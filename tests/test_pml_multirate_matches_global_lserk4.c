@@ -78,7 +78,7 @@ static void pml_on_levels(void **state) {
   const int ng = (int)ceil(T / dg_maxwell_dt(b.p, 0.5));
   run(&b, st, T / ng, ng, qg, NULL);
   dg_stepper_destroy(&st);
-  assert_dg_ok(dg_stepper_multirate_create(&st, b.p, level, plan.n_levels, NULL));
+  assert_dg_ok(dg_stepper_multirate_create(&st, b.p, level, plan.n_levels, NULL, NULL));
   const double H0 = dg_multirate_macro_dt(&plan, 1.0);
   const int nm = (int)ceil(T / H0);
   run(&b, st, T / nm, nm, qm, NULL);
@@ -103,7 +103,7 @@ static void pml_on_levels(void **state) {
     printf("# no OpenCL device with double: OpenCL comparison skipped\n");
   } else {
     const int nc = 400;
-    assert_dg_ok(dg_stepper_multirate_create(&st, b.p, level, plan.n_levels, NULL));
+    assert_dg_ok(dg_stepper_multirate_create(&st, b.p, level, plan.n_levels, NULL, NULL));
     run(&b, st, T / nm, nc, qg, NULL);
     dg_stepper_destroy(&st);
     /* the comparison covers the PML terms only if the field has reached the PML */

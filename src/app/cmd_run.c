@@ -81,8 +81,9 @@ static void print_text(const dg_case *c, const dg_run_result *r) {
   }
   printf("  flux          %s\n", c->alpha == 1.0 ? "upwind" : c->alpha == 0.0 ? "central" : "alpha");
   if (r->nranks > 1)
-    printf("  MPI           %d ranks, partition imbalance %.3f, %d cut faces; exchange %.3f s, "
-           "of it waiting %.3f s (rank 0)\n", r->nranks, r->imbalance, r->cut_faces,
+    printf("  MPI           %d ranks, partition imbalance %.3f%s, %d cut faces; exchange %.3f s, "
+           "of it waiting %.3f s (rank 0)\n", r->nranks, r->imbalance,
+           c->multirate ? " (in RHS evaluations per macro step)" : "", r->cut_faces,
            r->exchange_s, r->exchange_wait_s);
   printf("  K             %d\n", r->K);
   printf("  N             %d (Np = %d)\n", r->N, r->Np);

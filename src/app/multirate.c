@@ -10,19 +10,19 @@
 
 dg_status run_multirate_time_step(run_state *s, double *dt_max) {
   const dg_case *c = s->c;
-  DG_CHECK(s->size == 1, DG_ERR_INPUT,
-           "%s: time_stepping.scheme \"multirate\" runs on one process only so far (%d MPI ranks): "
-           "the partition does not yet keep rate levels balanced across ranks; run it without "
-           "mpiexec, or use \"lserk4\"", c->source, s->size);
-  DG_CALL(DG_ALLOC(s->mr_level, s->mesh->K + 1));
-  DG_CALL(dg_multirate_levels(s->phys, c->max_levels, s->mr_level, &s->mr_plan));
+  if (!s->mr_level) { /* one process; on several ranks the whole mesh's, app/setup.c */
+    DG_CALL(DG_ALLOC(s->mr_level, s->mesh->K + 1));
+    DG_CALL(dg_multirate_levels(s->phys, c->max_levels, s->mr_level, &s->mr_plan));
+  }
   *dt_max = dg_multirate_macro_dt(&s->mr_plan, c->cfl);
   return DG_OK;
 }
 
 dg_status run_multirate_stepper(run_state *s, dg_run_result *r) {
+  dg_trace_exchange h;
+  if (s->size > 1) DG_CALL(run_trace_exchange(s, sizeof(double), &h));
   DG_CALL(dg_stepper_multirate_create(&s->stepper, s->phys, s->mr_level, s->mr_plan.n_levels,
-                                      &s->rhs_evals));
+                                      s->size > 1 ? &h : NULL, &s->rhs_evals));
   snprintf(r->variant, sizeof r->variant, "ref");
   r->precision = DG_PREC_DOUBLE;
   return DG_OK;
@@ -34,19 +34,24 @@ dg_status run_multirate_cl_stepper(run_state *s, dg_cl_maxwell *op) {
   return DG_OK;
 }
 
-void run_multirate_report(const run_state *s, dg_run_result *r) {
+dg_status run_multirate_report(const run_state *s, dg_run_result *r) {
   const double K = s->global->K, T = r->steps * s->dt;
-  const double dt_lserk = dg_maxwell_dt(s->phys, s->c->cfl); /* one process: no reduction */
+  double dt_lserk = dg_maxwell_dt(s->phys, s->c->cfl);
   r->multirate = s->c->multirate;
   if (!r->multirate) {
     r->rhs_evals = (long long)(K * DG_LSERK_STAGES * r->steps);
     r->rhs_evals_global = (double)r->rhs_evals;
-    return;
+    return DG_OK;
   }
+  /* over the ranks: the smallest step, and the evaluations of their owned elements */
+  double evals = (double)s->rhs_evals;
+  DG_CALL(run_min(s, &dt_lserk));
+  DG_CALL(run_sum(s, &evals));
   r->n_levels = s->mr_plan.n_levels;
   for (int l = 0; l < r->n_levels; ++l) r->level_count[l] = s->mr_plan.count[l];
   r->h0 = s->dt / (double)(1 << (r->n_levels - 1));
-  r->rhs_evals = s->rhs_evals;
+  r->rhs_evals = (long long)evals;
   r->rhs_evals_global = K * DG_LSERK_STAGES * ceil(T / dt_lserk - 1e-12);
-  r->dofs_per_s = r->wall_s > 0 ? 6.0 * s->ref->Np * (double)r->rhs_evals / r->wall_s : 0;
+  r->dofs_per_s = r->wall_s > 0 ? 6.0 * s->ref->Np * evals / r->wall_s : 0;
+  return DG_OK;
 }

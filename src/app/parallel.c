@@ -2,6 +2,7 @@
  * broadcasts the owners; each rank keeps its part plus ghost copies of its neighbours'
  * elements and exchanges their face traces every RK stage. On one process (MPI not
  * initialised) every function here is the identity. Every MPI call is checked (DG_MPI). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,8 +53,8 @@ dg_status run_share_status(const run_state *s, dg_status st, const char *what) {
   return s->rank == 0 ? st : DG_ERROR(DG_ERR_INTERNAL, "rank 0 failed: %s", what);
 }
 
-dg_status run_bcast_spec(const run_state *s, char *spec, size_t cap) {
-  if (s->size > 1) DG_MPI(MPI_Bcast(spec, (int)cap, MPI_CHAR, 0, MPI_COMM_WORLD));
+dg_status run_bcast(const run_state *s, void *buf, int bytes) {
+  if (s->size > 1) DG_MPI(MPI_Bcast(buf, bytes, MPI_BYTE, 0, MPI_COMM_WORLD));
   return DG_OK;
 }
 
@@ -67,14 +68,20 @@ void run_rank_path(const run_state *s, const char *path, char *buf, size_t cap) 
   snprintf(buf, cap, "%.*s_r%d%s", (int)(dot - path), path, s->rank, dot);
 }
 
-dg_status run_distribute(run_state *s, dg_run_result *r) {
-  DG_CHECK(s->size <= s->global->K, DG_ERR_INPUT, "%d ranks for a mesh of %d elements", s->size,
-           s->global->K);
-  DG_CALL(DG_ALLOC(s->part, s->global->K));
+dg_status run_distribute(run_state *s, dg_run_result *r, const int *level, int n_levels) {
+  const int K = s->global->K;
+  DG_CHECK(s->size <= K, DG_ERR_INPUT, "%d ranks for a mesh of %d elements", s->size, K);
+  DG_CALL(DG_ALLOC(s->part, K));
   dg_partition_stats stats;
   memset(&stats, 0, sizeof stats);
   dg_status st = DG_OK;
-  if (s->rank == 0) st = dg_partition(s->global, s->size, NULL, s->part, &stats);
+  double *weight = NULL;
+  if (s->rank == 0 && level) { /* element evaluations per macro step: 2^(L-1-l) */
+    st = DG_ALLOC(weight, K);
+    for (int k = 0; st == DG_OK && k < K; ++k) weight[k] = ldexp(1.0, n_levels - 1 - level[k]);
+  }
+  if (s->rank == 0 && st == DG_OK) st = dg_partition(s->global, s->size, weight, s->part, &stats);
+  dg_free(&weight);
   st = run_share_status(s, st, "partitioning");
   if (st == DG_OK && s->rank == 0) {
     r->imbalance = stats.imbalance;

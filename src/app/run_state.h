@@ -54,7 +54,8 @@ typedef struct {
   dg_device *dev;            /* OpenCL only */
   dg_binary_cache binaries;  /* compiled programs kept between runs */
   dg_stepper *stepper;
-  int *mr_level;             /* multirate: each element's rate level (app/multirate.c) */
+  int *mr_level;             /* multirate: each element's rate level (app/multirate.c;
+                                on several ranks set with the partition, app/setup.c) */
   dg_mr_plan mr_plan;
   long long rhs_evals;       /* element RHS evaluations (counted by the multirate stepper) */
   /* Outputs. */
@@ -93,18 +94,22 @@ dg_status run_multirate_time_step(run_state *s, double *dt_max) DG_NODISCARD;
 dg_status run_multirate_stepper(run_state *s, dg_run_result *r) DG_NODISCARD;
 /* The OpenCL multirate stepper over op (created grouped by s->mr_level; owned from now on). */
 dg_status run_multirate_cl_stepper(run_state *s, dg_cl_maxwell *op) DG_NODISCARD;
-void run_multirate_report(const run_state *s, dg_run_result *r);
+/* The level histogram and the work against global LSERK4 (collective over the ranks). */
+dg_status run_multirate_report(const run_state *s, dg_run_result *r) DG_NODISCARD;
 
 /* parallel.c */
 dg_status run_mpi_init(run_state *s) DG_NODISCARD;
-dg_status run_distribute(run_state *s, dg_run_result *r) DG_NODISCARD;
+/* level (global K, may be NULL): multirate rate levels of the n_levels, which weight each
+ * element in the partition by its evaluations per macro step */
+dg_status run_distribute(run_state *s, dg_run_result *r, const int *level,
+                         int n_levels) DG_NODISCARD;
 dg_status run_trace_exchange(run_state *s, size_t value_bytes, dg_trace_exchange *h) DG_NODISCARD;
 dg_status run_sum(const run_state *s, double *x) DG_NODISCARD;   /* over ranks */
 dg_status run_min(const run_state *s, double *x) DG_NODISCARD;
 dg_status run_max(const run_state *s, double *x) DG_NODISCARD;
 dg_status run_any(const run_state *s, int *flag) DG_NODISCARD;   /* 1 if set on any rank */
 dg_status run_share_status(const run_state *s, dg_status st, const char *what) DG_NODISCARD;
-dg_status run_bcast_spec(const run_state *s, char *spec, size_t cap) DG_NODISCARD;
+dg_status run_bcast(const run_state *s, void *buf, int bytes) DG_NODISCARD; /* rank 0's */
 dg_status run_barrier(const run_state *s) DG_NODISCARD;
 dg_status run_gather_sum(const run_state *s, double *x, int n) DG_NODISCARD; /* to rank 0 */
 dg_status run_node_device(const run_state *s, char *spec, size_t cap) DG_NODISCARD;

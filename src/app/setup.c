@@ -333,6 +333,36 @@ static dg_status check_host_memory(const run_state *s, double K) {
   return DG_OK;
 }
 
+/* The operator on s->mesh with the case's materials, boundaries and PML. */
+static dg_status setup_phys(run_state *s) {
+  DG_CALL(dg_geom_create(&s->geom, s->mesh, s->ref));
+  DG_CALL(dg_maxwell_create(&s->phys, s->geom));
+  DG_CALL(apply_materials_and_boundaries(s));
+  if (s->c->has_pml) DG_CALL(setup_pml(s));
+  return DG_OK;
+}
+
+/* Multirate on several ranks: the rate levels of the whole mesh (*level, global K) and the
+ * plan, before the mesh is split, so that the partition can weight each element by its
+ * evaluations per macro step and every rank gives its elements and ghosts the levels one
+ * process would. Rank 0 computes them on a whole-mesh operator (freed again; it is smaller
+ * than the run's state on one process) and broadcasts them. */
+static dg_status whole_mesh_levels(run_state *s, int **level) {
+  dg_status st = DG_OK;
+  DG_CALL(DG_ALLOC(*level, s->global->K + 1));
+  if (s->rank == 0) {
+    st = setup_phys(s);
+    if (st == DG_OK)
+      st = dg_multirate_levels(s->phys, s->c->max_levels, *level, &s->mr_plan);
+    dg_maxwell_destroy(&s->phys);
+    dg_geom_destroy(&s->geom);
+  }
+  DG_CALL(run_share_status(s, st, "the multirate levels of the whole mesh"));
+  DG_CALL(run_bcast(s, &s->mr_plan, (int)sizeof s->mr_plan));
+  DG_CALL(run_bcast(s, *level, (int)(s->global->K * sizeof **level)));
+  return DG_OK;
+}
+
 dg_status run_setup_problem(run_state *s, dg_run_result *r) {
   const dg_case *c = s->c;
   double lo[3], hi[3];
@@ -356,17 +386,24 @@ dg_status run_setup_problem(run_state *s, dg_run_result *r) {
   }
   DG_CALL(dg_case_check_groups(c, s->global));
   s->mesh = s->global;
-  if (s->size > 1) DG_CALL(run_distribute(s, r));
+  DG_CALL(dg_refel_create(&s->ref, c->order));
+  if (s->size > 1) {
+    int *glevel = NULL;
+    dg_status st = c->multirate ? whole_mesh_levels(s, &glevel) : DG_OK;
+    if (st == DG_OK) st = run_distribute(s, r, glevel, s->mr_plan.n_levels);
+    if (st == DG_OK && glevel) { /* each local element's (and ghost's) level */
+      st = DG_ALLOC(s->mr_level, s->mesh->K + 1);
+      for (int k = 0; st == DG_OK && k < s->mesh->K; ++k) s->mr_level[k] = glevel[s->dist->l2g[k]];
+    }
+    dg_free(&glevel);
+    DG_CALL(st);
+  }
   DG_CALL(check_host_memory(s, s->mesh->K));
   if (c->has_cavity_mode) {
     if (c->mesh_file[0]) DG_CALL(check_mesh_is_box(s->global, c->mesh_file, lo, hi));
     DG_CALL(dg_case_cavity_mode(c, lo, hi, &s->mode));
   }
-  DG_CALL(dg_refel_create(&s->ref, c->order));
-  DG_CALL(dg_geom_create(&s->geom, s->mesh, s->ref));
-  DG_CALL(dg_maxwell_create(&s->phys, s->geom));
-  DG_CALL(apply_materials_and_boundaries(s));
-  if (c->has_pml) DG_CALL(setup_pml(s));
+  DG_CALL(setup_phys(s));
   DG_CALL(add_sources(s));
   if (c->has_tfsf) DG_CALL(setup_tfsf(s));
   if (c->n_probes) DG_CALL(setup_probes(s));
@@ -425,7 +462,7 @@ static dg_status choose_variant(run_state *s, dg_run_result *r, dg_variant *v) {
   }
   DG_CALL(run_share_status(s, st, "choosing the kernel variant"));
   if (s->size > 1) {
-    DG_CALL(run_bcast_spec(s, spec, sizeof spec));
+    DG_CALL(run_bcast(s, spec, (int)sizeof spec));
     if (s->rank != 0) {
       DG_CALL(dg_variant_parse(spec, v));
       snprintf(r->variant_source, sizeof r->variant_source, "rank 0's choice");

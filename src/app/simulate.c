@@ -67,7 +67,7 @@ static dg_status report(run_state *s, dg_run_result *r) {
   r->steps = s->steps - s->first_step;
   DG_CALL(run_max(s, &r->wall_s)); /* the slowest rank's time */
   r->dofs_per_s = r->wall_s > 0 ? (double)r->dofs * DG_LSERK_STAGES * r->steps / r->wall_s : 0;
-  run_multirate_report(s, r);
+  DG_CALL(run_multirate_report(s, r));
   r->programs_built = s->binaries.misses;
   r->programs_loaded = s->binaries.loads;
   if (s->xchg) {

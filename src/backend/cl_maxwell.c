@@ -678,8 +678,6 @@ dg_status dg_cl_maxwell_create_grouped(dg_cl_maxwell **out, dg_device *dev,
   if (group) {
     DG_CHECK_GOTO(fail, n_groups >= 1 && n_groups <= DG_CL_MAX_GROUPS, DG_ERR_INPUT,
                   "OpenCL operator: %d element groups, must be 1..%d", n_groups, DG_CL_MAX_GROUPS);
-    DG_CHECK_GOTO(fail, g->mesh->K_owned == g->K, DG_ERR_UNSUPPORTED,
-                  "OpenCL operator: element groups on one process only (this rank has ghosts)");
     int count[DG_CL_MAX_GROUPS] = {0};
     for (int k = 0; k < op->K; ++k) {
       DG_CHECK_GOTO(fail, group[k] >= 0 && group[k] < n_groups, DG_ERR_INPUT,
@@ -1108,7 +1106,11 @@ static dg_status run_stage_range(dg_cl_maxwell *op, double ts, double a, double 
   const size_t gflux = (gflux0 + WG1 - 1) / WG1 * WG1; /* see dg_cl_maxwell_create_grouped */
   const size_t oflux = fface ? 4 * b0 : b0 * op->VL * op->FLUXP / (size_t)vw;
   const size_t *o2p = part ? o2 : NULL, *ofp = part ? &oflux : NULL;
-  if (s1 <= s0) return DG_OK;
+  if (s1 <= s0) { /* nothing to evaluate here, but the neighbour ranks exchange with this one */
+    DG_CALL(halo_begin(op));
+    DG_CALL(halo_end(op));
+    return DG_OK;
+  }
   DG_CHECK(!out || (!update && v->path == DG_PATH_KERNELS && (wout || !op->k_pml)),
            DG_ERR_INTERNAL, "stage result buffer: the right-hand side alone, kernels path");
   const int fuse_res = v->path == DG_PATH_KERNELS && v->fuse == DG_FUSE_RES;
@@ -1317,6 +1319,7 @@ void dg_cl_maxwell_layout(const dg_cl_maxwell *op, dg_cl_layout *l) {
   l->wres = op->d_pwres;
   for (int i = 0; i <= op->n_groups; ++i) l->pfirst[i] = op->pml_pos ? op->pfirst[i] * op->NP : 0;
   l->slot = op->slot;
+  l->halo = op->halo_n > 0;
 }
 
 dg_status dg_cl_maxwell_time_stage(dg_cl_maxwell *op, dg_cl_stage_timing *t) {

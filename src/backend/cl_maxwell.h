@@ -124,7 +124,8 @@ enum { DG_CL_MAX_GROUPS = 12 };
  * 0..n_groups-1): each group's elements get contiguous slots of the device layout, its range
  * starting at a multiple of the kernels' launch granularity (padding between groups), so
  * the volume, flux and lift kernels can run over one group (dg_cl_maxwell_rhs_group). The
- * host state keeps the reference element order. One process only. */
+ * host state keeps the reference element order. On an MPI rank the ghosts get slots in
+ * their groups too (their values there are scratch, as in the ungrouped layout). */
 dg_status dg_cl_maxwell_create_grouped(dg_cl_maxwell **out, dg_device *dev,
                                        const dg_maxwell *phys, const dg_variant *v,
                                        const char *dump_dir, const int *group,
@@ -167,6 +168,9 @@ typedef struct {
   int npn;
   cl_mem w, wres;
   int pfirst[DG_CL_MAX_GROUPS + 1];
+  /* traces are exchanged with other ranks (dg_cl_maxwell_set_halo) in every evaluation,
+   * which must then run on every rank, over no elements too */
+  int halo;
 } dg_cl_layout;
 void dg_cl_maxwell_layout(const dg_cl_maxwell *op, dg_cl_layout *l);
 

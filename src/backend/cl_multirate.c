@@ -155,7 +155,7 @@ static dg_status evaluate(clmr *s, int l0, int l1, double t, int c, dg_cl_stage_
     s->f0[l] = c;
     if (s->evals) *s->evals += s->n_elems[l];
   }
-  if (s->lay.gfirst[l1] <= s->lay.gfirst[l0]) return DG_OK;
+  if (s->lay.gfirst[l1] <= s->lay.gfirst[l0] && !s->lay.halo) return DG_OK;
   if (s->direct) {
     if (tm) memset(tm, 0, sizeof *tm);
     DG_CALL(dg_cl_maxwell_rhs_groups_into(s->op, t, l0, l1, s->d_hist[c], s->d_whist[c]));
@@ -415,7 +415,7 @@ dg_status dg_stepper_cl_multirate_create(dg_stepper **out, dg_cl_maxwell *op, co
   dg_cl_maxwell_layout(s->op, &s->lay);
   const dg_maxwell *phys = s->lay.phys;
   const dg_geom *g = phys->geom;
-  const int K = g->K;
+  const int K = g->K, Ko = g->mesh->K_owned;
   DG_CHECK_GOTO(fail, n_levels >= 1 && n_levels <= DG_MR_MAX_LEVELS &&
                           n_levels <= DG_CL_MAX_GROUPS && s->lay.n_groups == n_levels &&
                           s->lay.slot,
@@ -438,7 +438,7 @@ dg_status dg_stepper_cl_multirate_create(dg_stepper **out, dg_cl_maxwell *op, co
     DG_CHECK_GOTO(fail, s->lay.slot[k] >= s->lay.gfirst[level[k]] &&
                             s->lay.slot[k] < s->lay.gfirst[level[k] + 1],
                   DG_ERR_INPUT, "OpenCL multirate: element %d is not in its level's group", k);
-    ++s->n_elems[level[k]];
+    if (k < Ko) ++s->n_elems[level[k]]; /* ghosts are stepped (as scratch) but not counted */
   }
   /* Border lists, grouped by d then by level, as slots. */
   DG_CALL_GOTO(fail, DG_ALLOC(list, (size_t)K * (n_levels > 1 ? n_levels - 1 : 1) + 1));
@@ -446,7 +446,7 @@ dg_status dg_stepper_cl_multirate_create(dg_stepper **out, dg_cl_maxwell *op, co
   for (int d = 0; d + 1 < n_levels; ++d)
     for (int l = d + 1; l < n_levels; ++l) {
       s->bfirst[d][l] = n;
-      for (int k = 0; k < K; ++k) {
+      for (int k = 0; k < Ko; ++k) {
         if (level[k] != l) continue;
         int touches = 0;
         for (int f = 0; f < 4; ++f) touches |= level[g->mesh->EToE[4 * k + f]] <= d;

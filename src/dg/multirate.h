@@ -20,7 +20,7 @@
  * stepping"), so per RHS evaluation the two schemes advance about the same time.
  *
  * The state layout is the reference one (dg/maxwell.h); the elements keep their numbering
- * (each level is a list of element indices). */
+ * (each level is a list of element indices). On MPI ranks see dg_stepper_multirate_create. */
 #ifndef DG_DG_MULTIRATE_H
 #define DG_DG_MULTIRATE_H
 
@@ -63,8 +63,13 @@ double dg_multirate_evals_per_time(const dg_mr_plan *plan, double H);
 /* The MRAB3 stepper on phys (borrowed, must outlive it) with the given levels (copied).
  * dg_stepper_step(t, H) advances one macro step H; the first two after put_state (or after
  * H changes) are global LSERK4 at H / 2^(n_levels-1) to start the history. evals, when
- * not NULL, is incremented by every element RHS evaluation (borrowed). One process only. */
+ * not NULL, is incremented by every element RHS evaluation (borrowed).
+ * On several ranks (halo: the trace exchange, copied; NULL or n = 0 on one process) level
+ * covers the ghosts too, with the levels their owners give them (the levels of the whole
+ * mesh, so every rank runs the same sub-steps); the ghosts' traces are exchanged once per
+ * sub-step, after the dense outputs, and once per start-up stage. */
 dg_status dg_stepper_multirate_create(dg_stepper **out, dg_maxwell *phys, const int *level,
-                                      int n_levels, long long *evals) DG_NODISCARD;
+                                      int n_levels, const dg_trace_exchange *halo,
+                                      long long *evals) DG_NODISCARD;
 
 #endif

@@ -17,7 +17,9 @@
 
 typedef struct {
   dg_maxwell *phys; /* borrowed */
+  dg_trace_exchange halo; /* n = 0 on one process */
   int L, M, K, Np;
+  int Ko;           /* owned elements 0..Ko-1; the rest are ghosts (other ranks' elements) */
   size_t n;         /* 6 K Np */
   int *level;       /* per element */
   int *elems[DG_MR_MAX_LEVELS], n_elems[DG_MR_MAX_LEVELS];
@@ -85,6 +87,20 @@ static void complete_level(mr_stepper *s, int l, double h0) {
   for (int e = 0; e < s->n_pml_of[l]; ++e) aux_combine(s, l, s->pml_of[l][e], h, full);
 }
 
+/* On several ranks: the ghosts' face traces of state from their owners (which hold there
+ * the values their own due elements read, dense outputs included). Every rank calls this
+ * at the same points of the same sub-step sequence (the levels are global). */
+static dg_status exchange(mr_stepper *s, double *state) {
+  const dg_trace_exchange *h = &s->halo;
+  if (!h->n) return DG_OK;
+  double *send = h->send, *recv = h->recv;
+  for (size_t b = 0; b < h->n; ++b) send[b] = state[h->send_slot[b]];
+  DG_CALL(h->begin(h->ctx));
+  DG_CALL(h->end(h->ctx));
+  for (size_t b = 0; b < h->n; ++b) state[h->recv_slot[b]] = recv[b];
+  return DG_OK;
+}
+
 static void evaluate_level(mr_stepper *s, int l, double t) {
   s->head[l] = (s->head[l] + 2) % 3;
   dg_maxwell_rhs_elems_aux(s->phys, t, s->qe, NULL, s->w, s->hist[s->head[l]],
@@ -93,7 +109,7 @@ static void evaluate_level(mr_stepper *s, int l, double t) {
   if (s->evals) *s->evals += s->n_elems[l];
 }
 
-static void mrab_macro_step(mr_stepper *s, double t, double H) {
+static dg_status mrab_macro_step(mr_stepper *s, double t, double H) {
   const double h0 = H / s->M;
   for (int m = 0; m < s->M; ++m) {
     int d = 0;
@@ -108,22 +124,25 @@ static void mrab_macro_step(mr_stepper *s, double t, double H) {
         ab3_weights((double)(m % span) / span, c);
         ab_combine(s, l, k, h0 * span, c, s->qe);
       }
+    DG_CALL(exchange(s, s->qe));
     for (int l = 0; l <= d; ++l) evaluate_level(s, l, t + m * h0);
   }
   for (int l = 0; l < s->L; ++l) complete_level(s, l, h0);
+  return DG_OK;
 }
 
 /* Global LSERK4 at h_0 over one macro step (start-up number `started`, 0 or 1), keeping
  * f(T - h_l) and f(T - 2 h_l) of each level, T the time AB3 starts at (two macro steps
  * after the history was reset). */
-static void lserk_macro_step(mr_stepper *s, double t, double H) {
+static dg_status lserk_macro_step(mr_stepper *s, double t, double H) {
   const double h0 = H / s->M;
   for (int m = 0; m < s->M; ++m) {
     const int sub = s->started * s->M + m; /* sub-steps since the reset; T is at 2M */
     for (int st = 0; st < DG_LSERK_STAGES; ++st) {
+      DG_CALL(exchange(s, s->q));
       dg_maxwell_rhs_aux(s->phys, t + (m + dg_lserk_c[st]) * h0, s->q, NULL, s->w, s->rhs,
                          s->rhs_w);
-      if (s->evals) *s->evals += s->K;
+      if (s->evals) *s->evals += s->Ko;
       if (st == 0)
         for (int l = 0; l < s->L; ++l) {
           const int span = 1 << l, slot = sub == 2 * s->M - span ? 0 : sub == 2 * s->M - 2 * span ? 1 : -1;
@@ -150,6 +169,7 @@ static void lserk_macro_step(mr_stepper *s, double t, double H) {
       }
     }
   }
+  return DG_OK;
 }
 
 static dg_status mr_step(void *impl, double t, double dt) {
@@ -161,14 +181,14 @@ static dg_status mr_step(void *impl, double t, double dt) {
       memset(s->res, 0, s->n * sizeof *s->res);
       if (s->nw) memset(s->wres, 0, s->nw * sizeof *s->wres);
     }
-    lserk_macro_step(s, t, dt);
+    DG_CALL(lserk_macro_step(s, t, dt));
     if (++s->started == 2) {
       for (int l = 0; l < s->L; ++l) s->head[l] = 0;
       memcpy(s->qe, s->q, s->n * sizeof *s->qe);
     }
     return DG_OK;
   }
-  mrab_macro_step(s, t, dt);
+  DG_CALL(mrab_macro_step(s, t, dt));
   return DG_OK;
 }
 
@@ -218,16 +238,20 @@ static const dg_stepper_ops mr_ops = {mr_step,   mr_get_state, mr_put_state, NUL
                                       mr_energy, mr_destroy,   NULL,         NULL};
 
 dg_status dg_stepper_multirate_create(dg_stepper **out, dg_maxwell *phys, const int *level,
-                                      int n_levels, long long *evals) {
+                                      int n_levels, const dg_trace_exchange *halo,
+                                      long long *evals) {
   dg_status st = DG_OK;
   const dg_geom *g = phys->geom;
+  const int Ko = g->mesh->K_owned;
   DG_CHECK(n_levels >= 1 && n_levels <= DG_MR_MAX_LEVELS, DG_ERR_INPUT,
            "multirate: %d levels, must be 1..%d", n_levels, DG_MR_MAX_LEVELS);
-  DG_CHECK(g->mesh->K_owned == g->K, DG_ERR_INPUT,
-           "multirate time stepping runs on one process only (this rank has ghost elements)");
+  DG_CHECK(Ko == g->K || (halo && halo->n), DG_ERR_INPUT,
+           "multirate: this rank has ghost elements but no trace exchange");
   mr_stepper *s = NULL;
   DG_CALL(DG_ALLOC(s, 1));
   s->phys = phys;
+  if (halo) s->halo = *halo;
+  s->Ko = Ko;
   s->L = n_levels;
   s->M = 1 << (n_levels - 1);
   s->K = g->K;
@@ -240,16 +264,18 @@ dg_status dg_stepper_multirate_create(dg_stepper **out, dg_maxwell *phys, const 
     DG_CHECK_GOTO(fail, level[k] >= 0 && level[k] < n_levels, DG_ERR_INPUT,
                   "multirate: element %d has level %d, not in 0..%d", k, level[k], n_levels - 1);
     s->level[k] = level[k];
-    ++s->n_elems[level[k]];
+    if (k < Ko) ++s->n_elems[level[k]];
   }
   for (int l = 0; l < n_levels; ++l) {
     DG_CALL_GOTO(fail, DG_ALLOC(s->elems[l], s->n_elems[l] + 1));
     DG_CALL_GOTO(fail, DG_ALLOC(s->border[l], g->K + 1));
     s->n_elems[l] = 0;
   }
-  for (int k = 0; k < g->K; ++k) s->elems[level[k]][s->n_elems[level[k]]++] = k;
+  /* Ghosts (k >= Ko) are other ranks' elements: their owners step them; a ghost's level
+   * only says whether an owned element next to it needs a dense output. */
+  for (int k = 0; k < Ko; ++k) s->elems[level[k]][s->n_elems[level[k]]++] = k;
   for (int d = 0; d + 1 < n_levels; ++d)
-    for (int k = 0; k < g->K; ++k) {
+    for (int k = 0; k < Ko; ++k) {
       if (level[k] <= d) continue;
       int touches = 0;
       for (int f = 0; f < 4; ++f) touches |= level[g->mesh->EToE[4 * k + f]] <= d;
@@ -257,6 +283,7 @@ dg_status dg_stepper_multirate_create(dg_stepper **out, dg_maxwell *phys, const 
     }
   for (int l = 0; l < n_levels; ++l) DG_CALL_GOTO(fail, DG_ALLOC(s->pml_of[l], phys->pml_K + 1));
   for (int e = 0; e < phys->pml_K; ++e) {
+    if (phys->pml_elem[e] >= Ko) continue;
     const int l = level[phys->pml_elem[e]];
     s->pml_of[l][s->n_pml_of[l]++] = e;
   }
