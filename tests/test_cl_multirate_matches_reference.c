@@ -29,7 +29,7 @@
 #include "dg/cavity.h"
 #include "dg/multirate.h"
 
-static dg_status make(setup *s, int N) { return setup_make(s, N, 1.0, 8); }
+static dg_status make(setup *s, int N) { return setup_make(s, N, 1.0, 8, DG_MR_AB3); }
 
 static void destroy(setup *s) { setup_destroy(s); }
 
@@ -58,7 +58,7 @@ static dg_status compare(dg_device *dev, const dg_variant *v, int N, double *dif
   DG_CALL_GOTO(done, make(&s, N));
   DG_CALL_GOTO(done, DG_ALLOC(qr, s.n));
   DG_CALL_GOTO(done, DG_ALLOC(qc, s.n));
-  DG_CALL_GOTO(done, dg_stepper_multirate_create(&ref, s.p, s.level, s.plan.n_levels, NULL, &er));
+  DG_CALL_GOTO(done, dg_stepper_multirate_create(&ref, s.p, s.level, s.plan.n_levels, DG_MR_AB3, NULL, &er));
   DG_CALL_GOTO(done, run_steps(&s, ref, qr, &e_ref));
   dg_cl_maxwell *op = NULL;
   DG_CALL_GOTO(done, dg_cl_maxwell_create_grouped(&op, dev, s.p, v, NULL, s.level, s.plan.n_levels));

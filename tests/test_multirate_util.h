@@ -33,8 +33,10 @@ static inline double graded(double x) {
   return nodes[i] + f * (nodes[i + 1] - nodes[i]);
 }
 
-/* Order N, flux parameter alpha, at most max_levels rate levels; the (1,1,1) cavity mode. */
-static inline dg_status setup_make(setup *s, int N, double alpha, int max_levels) {
+/* Order N, flux parameter alpha, at most max_levels rate levels of the scheme; the (1,1,1)
+ * cavity mode. */
+static inline dg_status setup_make(setup *s, int N, double alpha, int max_levels,
+                                   dg_mr_scheme scheme) {
   const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
   DG_CALL(dg_mesh_box(&s->m, lo, hi, 3, 2, 2));
   for (int v = 0; v < s->m->Nv; ++v) s->m->VX[v] = graded(s->m->VX[v]);
@@ -45,7 +47,7 @@ static inline dg_status setup_make(setup *s, int N, double alpha, int max_levels
   s->n = 6 * (size_t)s->m->K * s->ref->Np;
   s->level = calloc((size_t)s->m->K, sizeof *s->level);
   DG_CHECK(s->level, DG_ERR_MEMORY, "test: out of memory");
-  DG_CALL(dg_multirate_levels(s->p, max_levels, s->level, &s->plan));
+  DG_CALL(dg_multirate_levels(s->p, scheme, max_levels, s->level, &s->plan));
   DG_CALL(dg_cavity_mode_init(&s->mode, 1, 1, 1, NULL, lo, hi));
   return DG_OK;
 }

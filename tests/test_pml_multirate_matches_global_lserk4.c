@@ -61,7 +61,7 @@ static void pml_on_levels(void **state) {
   const size_t n = 6 * (size_t)b.g->K * b.g->Np;
   int *level = calloc((size_t)b.g->K, sizeof *level);
   dg_mr_plan plan;
-  assert_dg_ok(dg_multirate_levels(b.p, 8, level, &plan));
+  assert_dg_ok(dg_multirate_levels(b.p, DG_MR_AB3, 8, level, &plan));
   int pml_levels = 0;
   for (int l = 0; l < plan.n_levels; ++l) {
     int c = 0;
@@ -78,7 +78,7 @@ static void pml_on_levels(void **state) {
   const int ng = (int)ceil(T / dg_maxwell_dt(b.p, 0.5));
   run(&b, st, T / ng, ng, qg, NULL);
   dg_stepper_destroy(&st);
-  assert_dg_ok(dg_stepper_multirate_create(&st, b.p, level, plan.n_levels, NULL, NULL));
+  assert_dg_ok(dg_stepper_multirate_create(&st, b.p, level, plan.n_levels, DG_MR_AB3, NULL, NULL));
   const double H0 = dg_multirate_macro_dt(&plan, 1.0);
   const int nm = (int)ceil(T / H0);
   run(&b, st, T / nm, nm, qm, NULL);
@@ -103,7 +103,7 @@ static void pml_on_levels(void **state) {
     printf("# no OpenCL device with double: OpenCL comparison skipped\n");
   } else {
     const int nc = 400;
-    assert_dg_ok(dg_stepper_multirate_create(&st, b.p, level, plan.n_levels, NULL, NULL));
+    assert_dg_ok(dg_stepper_multirate_create(&st, b.p, level, plan.n_levels, DG_MR_AB3, NULL, NULL));
     run(&b, st, T / nm, nc, qg, NULL);
     dg_stepper_destroy(&st);
     /* the comparison covers the PML terms only if the field has reached the PML */

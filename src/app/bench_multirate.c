@@ -83,7 +83,7 @@ dg_status dg_bench_multirate(dg_device *dev, const dg_bench_mr_options *o, FILE 
   DG_CALL_GOTO(done, dg_geom_create(&b.g, b.m, b.ref));
   DG_CALL_GOTO(done, dg_maxwell_create(&b.p, b.g));
   DG_CALL_GOTO(done, DG_ALLOC(b.level, b.m->K + 1));
-  DG_CALL_GOTO(done, dg_multirate_levels(b.p, o->max_levels, b.level, &b.plan));
+  DG_CALL_GOTO(done, dg_multirate_levels(b.p, DG_MR_AB3, o->max_levels, b.level, &b.plan));
   b.n = 6 * (size_t)b.m->K * b.ref->Np;
   DG_CALL_GOTO(done, DG_ALLOC(b.q, b.n));
   dg_verify_random_fields(7, b.n, b.q);

@@ -733,14 +733,15 @@ static dg_status parse_checkpoint(const ctx *x, const cJSON *v, dg_case *c) {
 
 static dg_status parse_time_stepping(const ctx *x, const cJSON *v, dg_case *c) {
   static const char *const keys[] = {"scheme", "max_levels", NULL};
-  static const char *const schemes[] = {"lserk4", "multirate", NULL};
+  static const char *const schemes[] = {"lserk4", "multirate", "multirate-lserk4", NULL};
   DG_CHECK(cJSON_IsObject(v), DG_ERR_INPUT, "%s: time_stepping: expected an object", x->file);
   DG_CALL(check_keys(x, v, "time_stepping", keys));
   const cJSON *it;
   int choice;
   if ((it = cJSON_GetObjectItemCaseSensitive(v, "scheme"))) {
     DG_CALL(get_choice(x, it, "time_stepping.scheme", schemes, &choice));
-    c->multirate = choice;
+    c->multirate = choice > 0;
+    c->mr_scheme = choice == 2 ? DG_MR_LSERK4 : DG_MR_AB3;
   }
   if ((it = cJSON_GetObjectItemCaseSensitive(v, "max_levels")))
     DG_CALL(get_int(x, it, "time_stepping.max_levels", 1, DG_MR_MAX_LEVELS, &c->max_levels));
@@ -925,6 +926,7 @@ void dg_case_problem_hash(const dg_case *c, uint64_t parts[DG_CHECKPOINT_PARTS])
   if (c->multirate) { /* lserk4 keeps the hash of the checkpoints written before */
     hash_int(&h[DG_CHECKPOINT_TIME], 1);
     hash_int(&h[DG_CHECKPOINT_TIME], c->max_levels);
+    if (c->mr_scheme != DG_MR_AB3) hash_int(&h[DG_CHECKPOINT_TIME], (int)c->mr_scheme);
   }
   dg_checksum *pml = &h[DG_CHECKPOINT_PML];
   if (c->has_pml) {

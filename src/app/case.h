@@ -98,6 +98,7 @@ typedef struct {
   double cfl;
   double alpha;             /* flux: 1 upwind, 0 central */
   int multirate;            /* time_stepping.scheme: 0 lserk4, 1 multirate (dg/multirate.h) */
+  dg_mr_scheme mr_scheme;   /* multirate: "multirate" is AB3, "multirate-lserk4" LSERK4 */
   int max_levels;           /* time_stepping.max_levels: rate levels at most (multirate) */
   /* media and boundaries */
   int n_materials;

@@ -44,10 +44,11 @@ static void run_usage(FILE *f) {
           "  --final-time T         simulated time (default 1)\n"
           "  --steps N              take exactly N steps of the automatic time step instead\n"
           "  --cfl C                factor on the automatic time step (default 1)\n"
-          "  --time-stepping lserk4|multirate[:L]  global LSERK4 (default), or multirate\n"
-          "                         Adams-Bashforth 3 on at most L power-of-two rate levels\n"
-          "                         (default 6; one process); the step is\n"
-          "                         then the macro step of the coarsest level\n"
+          "  --time-stepping lserk4|multirate[:L]|multirate-lserk4[:L]  global LSERK4 (default),\n"
+          "                         or multirate Adams-Bashforth 3, or multirate LSERK4 (reference\n"
+          "                         backend only so far), on at most L power-of-two rate levels\n"
+          "                         (default 6); the step is then the macro step of the\n"
+          "                         coarsest level\n"
           "  --mode m,n,p[:A,B,C]   start from this cavity mode (and report the error against it);\n"
           "                         amplitudes must be divergence-free; default A=B=1 and C from\n"
           "                         div E = 0, or (0,0,1) when p = 0\n"
@@ -95,8 +96,9 @@ static void print_text(const dg_case *c, const dg_run_result *r) {
   printf("  wall time     %.3f s\n", r->wall_s);
   printf("  DOF/s         %.4g (DOFs x RHS evaluations / s)\n", r->dofs_per_s);
   if (r->multirate) {
-    printf("  time stepping multirate AB3, %d level%s (at most %d), finest step %.6g, macro step %.6g\n",
-           r->n_levels, r->n_levels > 1 ? "s" : "", c->max_levels, r->h0, r->dt);
+    printf("  time stepping multirate %s, %d level%s (at most %d), finest step %.6g, macro step %.6g\n",
+           c->mr_scheme == DG_MR_LSERK4 ? "LSERK4" : "AB3", r->n_levels, r->n_levels > 1 ? "s" : "",
+           c->max_levels, r->h0, r->dt);
     printf("  levels       ");
     for (int l = 0; l < r->n_levels; ++l)
       printf(" %d: %d%s", l, r->level_count[l], l + 1 < r->n_levels ? "," : " elements\n");
@@ -171,7 +173,9 @@ static void print_json(const dg_case *c, const dg_run_result *r) {
   cJSON_AddNumberToObject(o, "final_time", r->final_time);
   cJSON_AddNumberToObject(o, "wall_s", r->wall_s);
   cJSON_AddNumberToObject(o, "dofs_per_s", r->dofs_per_s);
-  cJSON_AddStringToObject(o, "time_stepping", r->multirate ? "multirate" : "lserk4");
+  cJSON_AddStringToObject(o, "time_stepping", !r->multirate ? "lserk4"
+                                              : c->mr_scheme == DG_MR_LSERK4 ? "multirate-lserk4"
+                                                                             : "multirate");
   cJSON_AddNumberToObject(o, "rhs_evals", (double)r->rhs_evals);
   cJSON_AddNumberToObject(o, "rhs_evals_global", r->rhs_evals_global);
   if (r->multirate) {
@@ -269,16 +273,19 @@ static dg_status parse_checkpoint(const char *s, dg_case *c) {
   return dg_cli_int("--checkpoint-every", s, 1, 1 << 30, &c->checkpoint_every);
 }
 
-/* --time-stepping lserk4 | multirate[:L] (L: the most rate levels). */
+/* --time-stepping lserk4 | multirate[:L] | multirate-lserk4[:L] (L: the most rate levels). */
 static dg_status parse_time_stepping(const char *s, dg_case *c) {
   if (!strcmp(s, "lserk4")) {
     c->multirate = 0;
     return DG_OK;
   }
-  DG_CHECK(!strncmp(s, "multirate", 9) && (s[9] == '\0' || s[9] == ':'), DG_ERR_INPUT,
-           "--time-stepping: expected lserk4 or multirate[:MAX_LEVELS], got '%s'", s);
+  const size_t n = !strncmp(s, "multirate-lserk4", 16) ? 16 : !strncmp(s, "multirate", 9) ? 9 : 0;
+  DG_CHECK(n && (s[n] == '\0' || s[n] == ':'), DG_ERR_INPUT,
+           "--time-stepping: expected lserk4, multirate[:MAX_LEVELS] or "
+           "multirate-lserk4[:MAX_LEVELS], got '%s'", s);
   c->multirate = 1;
-  if (s[9] == ':') DG_CALL(dg_cli_int("--time-stepping max levels", s + 10, 1, DG_MR_MAX_LEVELS, &c->max_levels));
+  c->mr_scheme = n == 16 ? DG_MR_LSERK4 : DG_MR_AB3;
+  if (s[n] == ':') DG_CALL(dg_cli_int("--time-stepping max levels", s + n + 1, 1, DG_MR_MAX_LEVELS, &c->max_levels));
   return DG_OK;
 }
 

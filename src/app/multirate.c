@@ -10,9 +10,12 @@
 
 dg_status run_multirate_time_step(run_state *s, double *dt_max) {
   const dg_case *c = s->c;
+  DG_CHECK(c->mr_scheme == DG_MR_AB3 || c->backend == DG_BACKEND_REF, DG_ERR_UNSUPPORTED,
+           "%s: time_stepping.scheme \"multirate-lserk4\" runs on the reference backend only so "
+           "far (--backend ref); on OpenCL use \"multirate\" (AB3)", c->source);
   if (!s->mr_level) { /* one process; on several ranks the whole mesh's, app/setup.c */
     DG_CALL(DG_ALLOC(s->mr_level, s->mesh->K + 1));
-    DG_CALL(dg_multirate_levels(s->phys, c->max_levels, s->mr_level, &s->mr_plan));
+    DG_CALL(dg_multirate_levels(s->phys, c->mr_scheme, c->max_levels, s->mr_level, &s->mr_plan));
   }
   *dt_max = dg_multirate_macro_dt(&s->mr_plan, c->cfl);
   return DG_OK;
@@ -22,7 +25,7 @@ dg_status run_multirate_stepper(run_state *s, dg_run_result *r) {
   dg_trace_exchange h;
   if (s->size > 1) DG_CALL(run_trace_exchange(s, sizeof(double), &h));
   DG_CALL(dg_stepper_multirate_create(&s->stepper, s->phys, s->mr_level, s->mr_plan.n_levels,
-                                      s->size > 1 ? &h : NULL, &s->rhs_evals));
+                                      s->c->mr_scheme, s->size > 1 ? &h : NULL, &s->rhs_evals));
   snprintf(r->variant, sizeof r->variant, "ref");
   r->precision = DG_PREC_DOUBLE;
   return DG_OK;

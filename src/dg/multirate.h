@@ -30,6 +30,10 @@
 
 enum { DG_MR_MAX_LEVELS = 12 };
 
+/* The scheme on the levels: multirate AB3, or multirate LSERK4 (each level takes LSERK4
+ * steps of its own length; see dg_stepper_multirate_create). */
+typedef enum { DG_MR_AB3, DG_MR_LSERK4 } dg_mr_scheme;
+
 /* The finest MRAB3 step as a fraction of the LSERK4 step rule (dg_maxwell_dt). */
 #define DG_MRAB3_CFL 0.115
 /* In a PML element the finest step also keeps h beta <= DG_MRAB3_PML (beta the element's
@@ -37,6 +41,7 @@ enum { DG_MR_MAX_LEVELS = 12 };
 #define DG_MRAB3_PML 0.3
 
 typedef struct {
+  dg_mr_scheme scheme;          /* the scheme the levels are for (its step rule) */
   int n_levels;                 /* levels in use, 1..max_levels */
   int count[DG_MR_MAX_LEVELS];  /* elements per level */
   double dt_min;                /* the base step b (cfl 1): level l steps with 2^l b */
@@ -49,10 +54,11 @@ typedef struct {
  * with the base b in (dt_smallest/2, dt_smallest] that minimises the element evaluations
  * per unit time, sum_k 2^-l_k / b (b = dt_smallest when the local steps are powers of two
  * apart; lowering b a little can lift many elements a level). */
-dg_status dg_multirate_levels(const dg_maxwell *p, int max_levels, int *level,
-                              dg_mr_plan *plan) DG_NODISCARD;
+dg_status dg_multirate_levels(const dg_maxwell *p, dg_mr_scheme scheme, int max_levels,
+                              int *level, dg_mr_plan *plan) DG_NODISCARD;
 
-/* The macro step 2^(n_levels-1) h_0 with h_0 = cfl DG_MRAB3_CFL dt_min (the base). */
+/* The macro step 2^(n_levels-1) h_0 with h_0 = cfl R dt_min (the base), R = DG_MRAB3_CFL
+ * for AB3 and 1 for LSERK4 (the global LSERK4 step rule, dg_maxwell_dt). */
 double dg_multirate_macro_dt(const dg_mr_plan *plan, double cfl);
 
 /* Element right-hand-side evaluations per unit of simulated time at macro step H, once the
@@ -60,16 +66,25 @@ double dg_multirate_macro_dt(const dg_mr_plan *plan, double cfl);
  * (5 K / dt). */
 double dg_multirate_evals_per_time(const dg_mr_plan *plan, double H);
 
-/* The MRAB3 stepper on phys (borrowed, must outlive it) with the given levels (copied).
+/* The multirate stepper on phys (borrowed, must outlive it) with the given levels (copied).
  * dg_stepper_step(t, H) advances one macro step H; the first two after put_state (or after
  * H changes) are global LSERK4 at H / 2^(n_levels-1) to start the history. evals, when
  * not NULL, is incremented by every element RHS evaluation (borrowed).
+ * DG_MR_LSERK4: level l takes LSERK4 steps of h_l, fastest first. The first stage of every
+ * step is the synchronous evaluation of f at its start (as AB3's, coarser neighbours by
+ * their AB3 polynomials from these evaluations); stages 2-5 run once every finer level has
+ * reached the step's end, a coarser neighbour again by its AB3 polynomial, a finer one by
+ * the quadratic through its state and f at its step point before the stage time and its
+ * state at the one after. Both couplings are third order; the scheme is third order where
+ * levels meet and LSERK4 (fourth order, its stability region) inside each level.
  * On several ranks (halo: the trace exchange, copied; NULL or n = 0 on one process) level
  * covers the ghosts too, with the levels their owners give them (the levels of the whole
- * mesh, so every rank runs the same sub-steps); the ghosts' traces are exchanged once per
- * sub-step, after the dense outputs, and once per start-up stage. */
+ * mesh, so every rank runs the same sub-steps); the ghosts' traces are exchanged before
+ * every evaluation (AB3: once per sub-step after the dense outputs; LSERK4: also before
+ * each of stages 2-5 of a level) and once per start-up stage. */
 dg_status dg_stepper_multirate_create(dg_stepper **out, dg_maxwell *phys, const int *level,
-                                      int n_levels, const dg_trace_exchange *halo,
+                                      int n_levels, dg_mr_scheme scheme,
+                                      const dg_trace_exchange *halo,
                                       long long *evals) DG_NODISCARD;
 
 #endif

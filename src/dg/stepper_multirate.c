@@ -1,10 +1,15 @@
-/* Multirate Adams-Bashforth 3 on rate levels (the scheme: dg/multirate.h), on the
- * reference operator. Per macro step H = M h_0 (M = 2^(L-1)), at sub-time m = 0..M-1 the
- * due levels are 0..d with 2^d the largest power of two dividing m (all at m = 0):
+/* Multirate time stepping on rate levels (the schemes: dg/multirate.h), on the reference
+ * operator. Per macro step H = M h_0 (M = 2^(L-1)), at sub-time m = 0..M-1 the due levels
+ * are 0..d with 2^d the largest power of two dividing m (all at m = 0).
+ * AB3:
  *   1. due levels (m > 0) complete the AB3 step begun 2^l sub-steps ago;
  *   2. the coarser elements next to a due one get their dense output in the evaluation
  *      state qe (every other element of qe that is read is current);
  *   3. each due level evaluates f(t_m) into its history, the oldest entry dropped.
+ * LSERK4 (mr_rk_macro_step): the same synchronous evaluation of f(t_m) is the first stage
+ * of each due level's LSERK4 step; stages 2-5 run when every finer level has reached the
+ * step's end (fastest first), with finer neighbours interpolated from their trajectory and
+ * coarser ones extrapolated by their AB3 polynomial.
  * At the end every level completes its step, so the state is synchronised at t + H. */
 #include <math.h>
 #include <stdlib.h>
@@ -17,6 +22,7 @@
 
 typedef struct {
   dg_maxwell *phys; /* borrowed */
+  dg_mr_scheme scheme;
   dg_trace_exchange halo; /* n = 0 on one process */
   int L, M, K, Np;
   int Ko;           /* owned elements 0..Ko-1; the rest are ghosts (other ranks' elements) */
@@ -38,6 +44,18 @@ typedef struct {
   int *pml_of[DG_MR_MAX_LEVELS], n_pml_of[DG_MR_MAX_LEVELS];
   size_t nw;
   double *w, *wres, *rhs_w, *whist[3];
+  /* LSERK4 scheme: qs = each element's state at its step start (q is the working state);
+   * finer[l] / coarser[l]: elements of a finer / coarser level next to one of level l;
+   * the trajectory of each element k with a coarser neighbour (top[k] > level[k], the
+   * coarsest neighbour's level): its states at its step points over the current step of
+   * level top[k], traj_q + tq_at[k] (P + 1 points, P = 2^(top - level)), and f at the
+   * first P, traj_f + tf_at[k] (tq_at[k] < 0: none) */
+  double *qs;
+  int *finer[DG_MR_MAX_LEVELS], n_finer[DG_MR_MAX_LEVELS];
+  int *coarser[DG_MR_MAX_LEVELS], n_coarser[DG_MR_MAX_LEVELS];
+  int *top;
+  long *tq_at, *tf_at;
+  double *traj_q, *traj_f;
 } mr_stepper;
 
 /* Copy or combine the aux values of PML element e: dst = src (+ h sum c_i f_i). */
@@ -56,14 +74,16 @@ static double *field_of(const mr_stepper *s, double *a, int f, int k) {
   return a + (size_t)f * s->K * s->Np + (size_t)k * s->Np;
 }
 
-/* q_k += h (c0 f0 + c1 f1 + c2 f2) into dst for one element (dst may be q). */
+/* dst_k = base_k + h (c0 f0 + c1 f1 + c2 f2) for one element (dst may be base); the base
+ * is the element's state at its step start: q for AB3, qs for LSERK4. */
 static void ab_combine(mr_stepper *s, int l, int k, double h, const double c[3], double *dst) {
   const double *f0 = s->hist[s->head[l]], *f1 = s->hist[(s->head[l] + 1) % 3],
                *f2 = s->hist[(s->head[l] + 2) % 3];
+  const double *base = s->scheme == DG_MR_LSERK4 ? s->qs : s->q;
   for (int f = 0; f < DG_NFIELDS; ++f) {
     const size_t o = (size_t)f * s->K * s->Np + (size_t)k * s->Np;
     for (int i = 0; i < s->Np; ++i)
-      dst[o + i] = s->q[o + i] + h * (c[0] * f0[o + i] + c[1] * f1[o + i] + c[2] * f2[o + i]);
+      dst[o + i] = base[o + i] + h * (c[0] * f0[o + i] + c[1] * f1[o + i] + c[2] * f2[o + i]);
   }
 }
 
@@ -131,6 +151,161 @@ static dg_status mrab_macro_step(mr_stepper *s, double t, double H) {
   return DG_OK;
 }
 
+/* ---- LSERK4 on the levels --------------------------------------------------------------- */
+
+static void copy_elem(const mr_stepper *s, double *dst, const double *src, int k) {
+  for (int f = 0; f < DG_NFIELDS; ++f) {
+    const size_t o = (size_t)f * s->K * s->Np + (size_t)k * s->Np;
+    memcpy(dst + o, src + o, (size_t)s->Np * sizeof *dst);
+  }
+}
+
+/* Point p of element k's trajectory of states (q) or right-hand sides (f), packed. */
+static double *traj_at(const mr_stepper *s, int q, int k, int p) {
+  return (q ? s->traj_q + s->tq_at[k] : s->traj_f + s->tf_at[k]) +
+         (size_t)p * DG_NFIELDS * s->Np;
+}
+
+static void pack_elem(const mr_stepper *s, double *dst, const double *src, int k) {
+  for (int f = 0; f < DG_NFIELDS; ++f)
+    memcpy(dst + (size_t)f * s->Np, src + (size_t)f * s->K * s->Np + (size_t)k * s->Np,
+           (size_t)s->Np * sizeof *dst);
+}
+
+/* Element k has reached sub-time m (its state in q): a trajectory point, the last of the
+ * current step of level top[k] when m ends it. */
+static void traj_record_q(mr_stepper *s, int k, int m) {
+  if (s->tq_at[k] < 0) return;
+  const int j = s->level[k], span = 1 << s->top[k];
+  pack_elem(s, traj_at(s, 1, k, m % span ? (m % span) >> j : span >> j), s->q, k);
+}
+
+/* Element k (level j) at sub-time tau, inside the step of level top[k] that starts at tb:
+ * the quadratic through its state and f at the step point before tau and its state at the
+ * one after (a third-order interpolant), into dst. */
+static void traj_eval(mr_stepper *s, int k, int tb, double tau, double h0, double *dst) {
+  const int j = s->level[k], P = 1 << (s->top[k] - j);
+  int p = (int)floor((tau - tb) / (1 << j));
+  p = p < 0 ? 0 : p > P - 1 ? P - 1 : p;
+  const double hj = h0 * (1 << j), x = (tau - tb - (double)p * (1 << j)) * h0, r = x / hj;
+  const double *qa = traj_at(s, 1, k, p), *qb = traj_at(s, 1, k, p + 1), *fa = traj_at(s, 0, k, p);
+  for (int f = 0; f < DG_NFIELDS; ++f) {
+    double *d = dst + (size_t)f * s->K * s->Np + (size_t)k * s->Np;
+    const size_t o = (size_t)f * s->Np;
+    for (int i = 0; i < s->Np; ++i)
+      d[i] = qa[o + i] + fa[o + i] * x + (qb[o + i] - qa[o + i] - fa[o + i] * hj) * r * r;
+  }
+}
+
+/* Stages 2-5 of level l's step [m - 2^l, m] (every finer level has reached m): per stage the
+ * level's own working states, its finer neighbours from their trajectories and its coarser
+ * ones from their AB3 polynomials (both third order) make up qe. */
+static dg_status rk_complete_level(mr_stepper *s, int l, int m, double t, double h0) {
+  const int span = 1 << l, T = m - span;
+  const double h = h0 * span;
+  for (int st = 1; st < DG_LSERK_STAGES; ++st) {
+    const double tau = T + dg_lserk_c[st] * span;
+    for (int e = 0; e < s->n_elems[l]; ++e) copy_elem(s, s->qe, s->q, s->elems[l][e]);
+    for (int e = 0; e < s->n_finer[l]; ++e) {
+      const int k = s->finer[l][e];
+      traj_eval(s, k, (T >> s->top[k]) << s->top[k], tau, h0, s->qe);
+    }
+    for (int e = 0; e < s->n_coarser[l]; ++e) {
+      const int k = s->coarser[l][e], lc = s->level[k], tc = (T >> lc) << lc;
+      double c[3];
+      ab3_weights((tau - tc) / (1 << lc), c);
+      ab_combine(s, lc, k, h0 * (1 << lc), c, s->qe);
+    }
+    DG_CALL(exchange(s, s->qe));
+    dg_maxwell_rhs_elems_aux(s->phys, t + tau * h0, s->qe, NULL, s->w, s->rhs,
+                             s->nw ? s->rhs_w : NULL, s->elems[l], s->n_elems[l], s->pml_of[l],
+                             s->n_pml_of[l]);
+    if (s->evals) *s->evals += s->n_elems[l];
+    const double a = dg_lserk_a[st], b = dg_lserk_b[st];
+    for (int e = 0; e < s->n_elems[l]; ++e)
+      for (int f = 0; f < DG_NFIELDS; ++f) {
+        const size_t o = (size_t)f * s->K * s->Np + (size_t)s->elems[l][e] * s->Np;
+        for (int i = 0; i < s->Np; ++i) {
+          s->res[o + i] = a * s->res[o + i] + h * s->rhs[o + i];
+          s->q[o + i] += b * s->res[o + i];
+        }
+      }
+    const size_t nP = (size_t)s->phys->pml_K * s->Np;
+    for (int e = 0; e < s->n_pml_of[l]; ++e)
+      for (int c = 0; c < DG_PML_AUX; ++c) {
+        const size_t o = (size_t)c * nP + (size_t)s->pml_of[l][e] * s->Np;
+        for (int i = 0; i < s->Np; ++i) {
+          s->wres[o + i] = a * s->wres[o + i] + h * s->rhs_w[o + i];
+          s->w[o + i] += b * s->wres[o + i];
+        }
+      }
+  }
+  for (int e = 0; e < s->n_elems[l]; ++e) {
+    copy_elem(s, s->qe, s->q, s->elems[l][e]);
+    traj_record_q(s, s->elems[l][e], m);
+  }
+  return DG_OK;
+}
+
+/* Multirate LSERK4 over one macro step: at each sub-time m, the due levels finish the steps
+ * that end there, fine to coarse; then they evaluate f(t_m) together (coarser neighbours
+ * from their AB3 polynomials), which is both their history and the first stage of their
+ * next step. */
+static dg_status mr_rk_macro_step(mr_stepper *s, double t, double H) {
+  const double h0 = H / s->M;
+  for (int m = 0; m <= s->M; ++m) {
+    int d = 0;
+    if (m == 0 || m == s->M) d = s->L - 1;
+    else while (d < s->L - 1 && m % (2 << d) == 0) ++d;
+    if (m > 0)
+      for (int l = 0; l <= d; ++l) DG_CALL(rk_complete_level(s, l, m, t, h0));
+    if (m == s->M) break;
+    for (int l = 0; l <= d; ++l) /* coarser levels' stages left interpolated values there */
+      for (int e = 0; e < s->n_elems[l]; ++e) copy_elem(s, s->qe, s->q, s->elems[l][e]);
+    if (d < s->L - 1)
+      for (int e = 0; e < s->n_border[d]; ++e) {
+        const int k = s->border[d][e], l = s->level[k], span = 1 << l;
+        double c[3];
+        ab3_weights((double)(m % span) / span, c);
+        ab_combine(s, l, k, h0 * span, c, s->qe);
+      }
+    DG_CALL(exchange(s, s->qe));
+    for (int l = 0; l <= d; ++l) evaluate_level(s, l, t + m * h0);
+    const double a = dg_lserk_a[0], b = dg_lserk_b[0];
+    for (int l = 0; l <= d; ++l) {
+      const double h = h0 * (1 << l);
+      const double *f0 = s->hist[s->head[l]];
+      for (int e = 0; e < s->n_elems[l]; ++e) {
+        const int k = s->elems[l][e];
+        copy_elem(s, s->qs, s->q, k);
+        if (s->tq_at[k] >= 0) {
+          const int span = 1 << s->top[k];
+          if (m % span == 0) pack_elem(s, traj_at(s, 1, k, 0), s->q, k);
+          pack_elem(s, traj_at(s, 0, k, (m % span) >> l), f0, k);
+        }
+        for (int f = 0; f < DG_NFIELDS; ++f) {
+          const size_t o = (size_t)f * s->K * s->Np + (size_t)k * s->Np;
+          for (int i = 0; i < s->Np; ++i) {
+            s->res[o + i] = a * s->res[o + i] + h * f0[o + i];
+            s->q[o + i] += b * s->res[o + i];
+          }
+        }
+      }
+      const size_t nP = (size_t)s->phys->pml_K * s->Np;
+      const double *w0 = s->nw ? s->whist[s->head[l]] : NULL;
+      for (int e = 0; e < s->n_pml_of[l]; ++e)
+        for (int c = 0; c < DG_PML_AUX; ++c) {
+          const size_t o = (size_t)c * nP + (size_t)s->pml_of[l][e] * s->Np;
+          for (int i = 0; i < s->Np; ++i) {
+            s->wres[o + i] = a * s->wres[o + i] + h * w0[o + i];
+            s->w[o + i] += b * s->wres[o + i];
+          }
+        }
+    }
+  }
+  return DG_OK;
+}
+
 /* Global LSERK4 at h_0 over one macro step (start-up number `started`, 0 or 1), keeping
  * f(T - h_l) and f(T - 2 h_l) of each level, T the time AB3 starts at (two macro steps
  * after the history was reset). */
@@ -188,7 +363,8 @@ static dg_status mr_step(void *impl, double t, double dt) {
     }
     return DG_OK;
   }
-  DG_CALL(mrab_macro_step(s, t, dt));
+  if (s->scheme == DG_MR_LSERK4) DG_CALL(mr_rk_macro_step(s, t, dt));
+  else DG_CALL(mrab_macro_step(s, t, dt));
   return DG_OK;
 }
 
@@ -221,7 +397,15 @@ static void mr_destroy(void *impl) {
     dg_free(&s->elems[l]);
     dg_free(&s->border[l]);
     dg_free(&s->pml_of[l]);
+    dg_free(&s->finer[l]);
+    dg_free(&s->coarser[l]);
   }
+  dg_free(&s->qs);
+  dg_free(&s->top);
+  dg_free(&s->tq_at);
+  dg_free(&s->tf_at);
+  dg_free(&s->traj_q);
+  dg_free(&s->traj_f);
   dg_free(&s->w);
   dg_free(&s->wres);
   dg_free(&s->rhs_w);
@@ -237,9 +421,51 @@ static void mr_destroy(void *impl) {
 static const dg_stepper_ops mr_ops = {mr_step,   mr_get_state, mr_put_state, NULL,
                                       mr_energy, mr_destroy,   NULL,         NULL};
 
+/* LSERK4: qs, the finer and coarser neighbours of each level, the trajectories. */
+static dg_status rk_setup(mr_stepper *s, const dg_mesh *m) {
+  const size_t en = DG_NFIELDS * (size_t)s->Np;
+  int *mark = NULL;
+  dg_status st = DG_OK;
+  DG_CALL(DG_ALLOC(s->qs, s->n));
+  DG_CALL(DG_ALLOC(s->top, s->K + 1));
+  DG_CALL(DG_ALLOC(s->tq_at, s->K + 1));
+  DG_CALL(DG_ALLOC(s->tf_at, s->K + 1));
+  DG_CALL(DG_ALLOC(mark, (size_t)s->K * s->L + 1));
+  for (int l = 0; l < s->L; ++l) {
+    DG_CALL_GOTO(done, DG_ALLOC(s->finer[l], s->Ko + 1));
+    DG_CALL_GOTO(done, DG_ALLOC(s->coarser[l], s->Ko + 1));
+  }
+  size_t nq = 0, nf = 0;
+  for (int k = 0; k < s->Ko; ++k) {
+    const int lk = s->level[k];
+    s->top[k] = lk;
+    for (int f = 0; f < 4; ++f) {
+      const int j = m->EToE[4 * k + f], lj = s->level[j]; /* j may be a ghost */
+      if (lj == lk || mark[(size_t)k * s->L + lj]) continue;
+      mark[(size_t)k * s->L + lj] = 1;
+      if (lj > lk) s->finer[lj][s->n_finer[lj]++] = k;
+      else s->coarser[lj][s->n_coarser[lj]++] = k;
+      if (lj > s->top[k]) s->top[k] = lj;
+    }
+    s->tq_at[k] = s->tf_at[k] = -1;
+    if (s->top[k] > lk) {
+      const size_t P = (size_t)1 << (s->top[k] - lk);
+      s->tq_at[k] = (long)(nq * en);
+      s->tf_at[k] = (long)(nf * en);
+      nq += P + 1;
+      nf += P;
+    }
+  }
+  DG_CALL_GOTO(done, DG_ALLOC(s->traj_q, nq * en + 1));
+  DG_CALL_GOTO(done, DG_ALLOC(s->traj_f, nf * en + 1));
+done:
+  dg_free(&mark);
+  return st;
+}
+
 dg_status dg_stepper_multirate_create(dg_stepper **out, dg_maxwell *phys, const int *level,
-                                      int n_levels, const dg_trace_exchange *halo,
-                                      long long *evals) {
+                                      int n_levels, dg_mr_scheme scheme,
+                                      const dg_trace_exchange *halo, long long *evals) {
   dg_status st = DG_OK;
   const dg_geom *g = phys->geom;
   const int Ko = g->mesh->K_owned;
@@ -250,6 +476,7 @@ dg_status dg_stepper_multirate_create(dg_stepper **out, dg_maxwell *phys, const 
   mr_stepper *s = NULL;
   DG_CALL(DG_ALLOC(s, 1));
   s->phys = phys;
+  s->scheme = scheme;
   if (halo) s->halo = *halo;
   s->Ko = Ko;
   s->L = n_levels;
@@ -299,6 +526,7 @@ dg_status dg_stepper_multirate_create(dg_stepper **out, dg_maxwell *phys, const 
   for (int i = 0; i < 3; ++i) DG_CALL_GOTO(fail, DG_ALLOC(s->hist[i], s->n));
   DG_CALL_GOTO(fail, DG_ALLOC(s->res, s->n));
   DG_CALL_GOTO(fail, DG_ALLOC(s->rhs, s->n));
+  if (scheme == DG_MR_LSERK4) DG_CALL_GOTO(fail, rk_setup(s, g->mesh));
   DG_CALL(dg_stepper_wrap(out, &mr_ops, s));
   return DG_OK;
 fail:
@@ -310,13 +538,14 @@ fail:
  * geometric one, and in a PML element the bound from its largest filter rate beta, a decay
  * on the negative real axis: AB3 reaches 6/11 there, so h beta <= DG_MRAB3_PML (about half
  * of it) at h = DG_MRAB3_CFL dt. */
-static double local_dt(const dg_maxwell *p, int k, const double *beta) {
+static double local_dt(const dg_maxwell *p, int k, const double *beta, dg_mr_scheme scheme) {
   const dg_geom *g = p->geom;
   const double n1 = g->N + 1.0;
   double fs = 0;
   for (int f = 0; f < 4; ++f) fs = fmax(fs, g->Fscale[4 * k + f]);
   double dt = sqrt(p->eps[k] * p->mu[k]) / (fs * n1 * n1);
-  if (beta && beta[k] > 0) dt = fmin(dt, DG_MRAB3_PML / DG_MRAB3_CFL / beta[k]);
+  if (beta && beta[k] > 0) /* LSERK4: dg_maxwell_dt's beta dt <= 1 */
+    dt = fmin(dt, scheme == DG_MR_AB3 ? DG_MRAB3_PML / DG_MRAB3_CFL / beta[k] : 1 / beta[k]);
   return dt;
 }
 
@@ -331,8 +560,8 @@ static int by_crossing(const void *a, const void *b) {
   return (xa > xb) - (xa < xb);
 }
 
-dg_status dg_multirate_levels(const dg_maxwell *p, int max_levels, int *level,
-                              dg_mr_plan *plan) {
+dg_status dg_multirate_levels(const dg_maxwell *p, dg_mr_scheme scheme, int max_levels,
+                              int *level, dg_mr_plan *plan) {
   const dg_geom *g = p->geom;
   dg_status st = DG_OK;
   double *beta = NULL, *u = NULL;
@@ -340,6 +569,7 @@ dg_status dg_multirate_levels(const dg_maxwell *p, int max_levels, int *level,
   DG_CHECK(max_levels >= 1 && max_levels <= DG_MR_MAX_LEVELS, DG_ERR_INPUT,
            "multirate: max_levels must be 1..%d, got %d", DG_MR_MAX_LEVELS, max_levels);
   memset(plan, 0, sizeof *plan);
+  plan->scheme = scheme;
   if (p->pml_K) { /* each PML element's largest beta (dg/pml.h's coefficients) */
     const size_t nP = (size_t)p->pml_K * g->Np;
     DG_CALL(DG_ALLOC(beta, g->K + 1));
@@ -354,7 +584,7 @@ dg_status dg_multirate_levels(const dg_maxwell *p, int max_levels, int *level,
   DG_CALL_GOTO(done, DG_ALLOC(u, g->K + 1));
   DG_CALL_GOTO(done, DG_ALLOC(order, g->K + 1));
   for (int k = 0; k < g->K; ++k) {
-    const double dt = local_dt(p, k, beta);
+    const double dt = local_dt(p, k, beta, scheme);
     DG_CHECK_GOTO(done, isfinite(dt) && dt > 0, DG_ERR_INPUT,
                   "multirate: element %d has local step %g", k, dt);
     lo = fmin(lo, dt);
@@ -403,7 +633,8 @@ done:
 }
 
 double dg_multirate_macro_dt(const dg_mr_plan *plan, double cfl) {
-  return cfl * DG_MRAB3_CFL * plan->dt_min * (double)(1 << (plan->n_levels - 1));
+  const double rule = plan->scheme == DG_MR_AB3 ? DG_MRAB3_CFL : 1.0;
+  return cfl * rule * plan->dt_min * (double)(1 << (plan->n_levels - 1));
 }
 
 double dg_multirate_evals_per_time(const dg_mr_plan *plan, double H) {
