@@ -8,7 +8,9 @@
  *     AB3 at the finest step would do, and the final energy agrees with global LSERK4's to 1e-4
  *     relative (both integrate the same semi-discrete system); the OpenCL backend's multirate
  *     run in double has the same levels, steps and work and its final energy is the
- *     reference multirate run's to 1e-9;
+ *     reference multirate run's to 1e-9; multirate LSERK4 has the same levels, 5 evaluations
+ *     per element step (less work than global LSERK4) and the same final energy to 1e-4, and
+ *     is refused on the OpenCL backend;
  *   - bad settings are refused naming the key: unknown keys, schemes, level counts, the
  *     and on the command line. */
 #include "test_util.h"
@@ -84,6 +86,19 @@ static void two_materials_two_levels(void **state) {
   assert_true(g.energy_end > 0);
   if (!(fabs(m.energy_end / g.energy_end - 1) <= 1e-4))
     fail_msg("final energy %.12e (multirate) vs %.12e (LSERK4)", m.energy_end, g.energy_end);
+  /* multirate LSERK4: the same levels, 5 evaluations per element step (less work than
+   * global LSERK4 at its step), and the same final energy */
+  dg_run_result k;
+  snprintf(json, sizeof json, "%s, \"time_stepping\": {\"scheme\": \"multirate-lserk4\"}}", base);
+  run_json(json, &k);
+  printf("# multirate LSERK4: %d macro steps, RHS work %lld; energy %.10e\n", k.steps, k.rhs_evals,
+         k.energy_end);
+  assert_int_equal(k.n_levels, m.n_levels);
+  for (int l = 0; l < m.n_levels; ++l) assert_int_equal(k.level_count[l], m.level_count[l]);
+  assert_int_equal(k.rhs_evals, 2LL * 5 * k.K * (1 << (k.n_levels - 1)) + (k.steps - 2) * 5 * per_macro);
+  assert_true(k.rhs_evals < g.rhs_evals);
+  if (!(fabs(k.energy_end / g.energy_end - 1) <= 1e-4))
+    fail_msg("final energy %.12e (multirate LSERK4) vs %.12e (LSERK4)", k.energy_end, g.energy_end);
   /* the same multirate run on the OpenCL backend in double (sources, three kinds of walls,
    * two materials): the same levels, steps and work, the same final energy to 1e-9 */
   dg_device *dev = NULL;
@@ -127,7 +142,18 @@ static void bad_settings_refused(void **state) {
   assert_dg_ok(dg_case_parse(&c, "{\"default_boundary\": \"pec\", \"time_stepping\": {\"scheme\": \"multirate\"}}",
                              "x.json"));
   assert_int_equal(c.multirate, 1);
+  assert_int_equal(c.mr_scheme, DG_MR_AB3);
   assert_int_equal(c.max_levels, DG_CASE_MAX_LEVELS);
+  dg_case_free(&c);
+  /* multirate LSERK4: parsed; on the OpenCL backend refused before any device work */
+  dg_case_default(&c);
+  assert_dg_ok(dg_case_parse(&c, "{\"default_boundary\": \"pec\", \"backend\": \"opencl\", "
+                                 "\"time_stepping\": {\"scheme\": \"multirate-lserk4\"}}", "x.json"));
+  assert_int_equal(c.multirate, 1);
+  assert_int_equal(c.mr_scheme, DG_MR_LSERK4);
+  c.quiet = 1;
+  dg_run_result rr;
+  assert_dg_error(dg_run(&c, &rr), DG_ERR_UNSUPPORTED, "reference backend only");
   dg_case_free(&c);
   /* the command line */
   const char *bin = getenv("BIN") ? getenv("BIN") : "bin";
