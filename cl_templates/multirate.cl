@@ -9,6 +9,10 @@
  * up to whole work-groups, hence the i1 bound. The coefficients come premultiplied by the
  * step, so each is q + c0 f0 + c1 f1 + c2 f2. */
 
+/* Node n of the element in slot k, within a field (the layout of backend/cl_maxwell.h; VL
+ * is a power of two: a mask, not k % VL, beside k / VL, see energy.cl). */
+int mr_node(int k, int n) { return (k / VL) * NPP * VL + n * VL + (k & (VL - 1)); }
+
 /* A level completes its AB3 step: q = q + c0 f0 + c1 f1 + c2 f2, and the evaluation state
  * qe takes the new value. */
 __kernel __attribute__((reqd_work_group_size(WG1, 1, 1)))
@@ -33,9 +37,7 @@ __kernel void mr_dense(__global real_t *restrict qe, __global const real_t *rest
                        __global const int *restrict list, const int first,
                        const real_t c0, const real_t c1, const real_t c2) {
   const int n = get_global_id(0);
-  const int k = list[first + get_global_id(1)];
-  /* VL is a power of two: a mask, not k % VL, beside k / VL (see energy.cl) */
-  const int base = (k / VL) * NPP * VL + n * VL + (k & (VL - 1));
+  const int base = mr_node(list[first + get_global_id(1)], n);
   for (int f = 0; f < 6; ++f) {
     const int j = f * fs + base;
     qe[j] = q[j] + c0 * f0[j] + c1 * f1[j] + c2 * f2[j];
@@ -119,4 +121,52 @@ void mr_complete_levels(__global real_t *restrict q, __global real_t *restrict q
                                c2 * mr_hist(h0, h1, h2, heads, l, 2)[j]);
   q[j] = r;
   if (qe) qe[j] = r;
+}
+
+/* ---- multirate LSERK4 (dg/multirate.h, DG_MR_LSERK4): the trajectories of the elements
+ * next to a coarser level ----
+ * Entry e: the element in slot slot[e], of level lvl[e], whose coarsest neighbour has level
+ * top[e]; its trajectory over the current step of level top[e] holds P + 1 states from
+ * tq + offq[e] and P right-hand sides from tf + offf[e] (P = 2^(top - lvl)), point-major,
+ * then field, then node. Work-item (node, entry). */
+
+/* A trajectory point from src for the entries first .. first + n at sub-time m:
+ * mode 0, f: point (m mod span) >> lvl; mode 1, a state after a completed step: the same,
+ * or P where m ends the step of level top; mode 2, a state at a step start: point 0, only
+ * where m starts the step of level top. */
+__kernel void mr_traj_record(__global real_t *restrict traj, __global const real_t *restrict src,
+                             const int fs, __global const int *restrict slot,
+                             __global const int *restrict lvl, __global const int *restrict top,
+                             __global const int *restrict off, const int first, const int m,
+                             const int mode) {
+  const int n = get_global_id(0), e = first + get_global_id(1);
+  const int j = lvl[e], span = 1 << top[e], r = m & (span - 1);
+  if (mode == 2 && r) return;
+  const int p = mode == 1 && !r ? span >> j : r >> j;
+  const int base = mr_node(slot[e], n);
+  for (int f = 0; f < 6; ++f) traj[off[e] + (p * 6 + f) * NP + n] = src[f * fs + base];
+}
+
+/* qe of the entries list[first ..] at sub-time tau, inside the step of level l that starts
+ * at sub-time T: the quadratic through the state and f at the trajectory point before tau
+ * and the state at the one after (dg/stepper_multirate.c, traj_eval); h0 the finest step. */
+__kernel void mr_traj_eval(__global real_t *restrict qe, __global const real_t *restrict tq,
+                           __global const real_t *restrict tf, const int fs,
+                           __global const int *restrict slot, __global const int *restrict lvl,
+                           __global const int *restrict top, __global const int *restrict offq,
+                           __global const int *restrict offf, __global const int *restrict list,
+                           const int first, const int T, const real_t tau, const real_t h0) {
+  const int n = get_global_id(0), e = list[first + get_global_id(1)];
+  const int j = lvl[e], P = 1 << (top[e] - j), tb = (T >> top[e]) << top[e];
+  int p = (int)floor((tau - (real_t)tb) / (real_t)(1 << j));
+  p = p < 0 ? 0 : p > P - 1 ? P - 1 : p;
+  const real_t hj = h0 * (real_t)(1 << j);
+  const real_t x = (tau - (real_t)tb - (real_t)(p << j)) * h0, r = x / hj;
+  const int base = mr_node(slot[e], n);
+  for (int f = 0; f < 6; ++f) {
+    const real_t qa = tq[offq[e] + (p * 6 + f) * NP + n];
+    const real_t qb = tq[offq[e] + ((p + 1) * 6 + f) * NP + n];
+    const real_t fa = tf[offf[e] + (p * 6 + f) * NP + n];
+    qe[f * fs + base] = qa + fa * x + (qb - qa - fa * hj) * r * r;
+  }
 }

@@ -1,8 +1,9 @@
-/* The OpenCL multirate AB3 stepper (backend/cl_multirate.h) against the reference one
- * (dg/multirate.h) on the graded box of test_dg_multirate_converges_and_keeps_energy (3 x 2 x
- * 2 cells of widths 1:3:9 along x, K = 72, three rate levels of 24 elements, so every level
- * is padded and starts its own slot range): from the (1,1,1) cavity mode, 6 macro steps (2
- * start-up LSERK4, 4 AB3, each of 4 sub-steps) at 1.5 x the default step.
+/* The OpenCL multirate steppers (backend/cl_multirate.h), AB3 and LSERK4, against the
+ * reference ones (dg/multirate.h) on the graded box of
+ * test_dg_multirate_converges_and_keeps_energy (3 x 2 x 2 cells of widths 1:3:9 along x,
+ * K = 72, three rate levels of 24 elements, so every level is padded and starts its own
+ * slot range): from the (1,1,1) cavity mode, 6 macro steps (2 start-up LSERK4, 4 of the
+ * scheme, each of 4 sub-steps) at 1.5 x the default step (AB3) or the default step (LSERK4).
  *   - every variant of the covering set (tests/oclgrind_util.h; make test: one per lift role,
  *     the fused right-hand sides fuse=rhs (kb=4) and fuse=res (kb=2), whose one kernel runs
  *     over each level's range of blocks, and CLBlast; all with DGTD_TEST_ALL=1), float and
@@ -12,13 +13,16 @@
  *     reference's to the same tolerance, and the RHS element-evaluations counted match;
  *   - the operator grouped by level gives the same right-hand side as the ungrouped one
  *     (element order is the host's in both);
+ *     Both schemes; LSERK4 also through the finer levels' trajectories and the coarser
+ *     levels' AB3 polynomials at every stage;
  *   - under Oclgrind (--data-races --uninitialized --check-api), N = 1, 3 macro steps (the
- *     start-up and one AB3 step): vec/face/fused-update in double and fuse=rhs (kb=2) in float
+ *     start-up and one step of the scheme): AB3 with vec/face/fused-update in double and
+ *     fuse=rhs (kb=2) in float, LSERK4 with fuse=res (kb=2) in double
  *     (with DGTD_TEST_ALL=1 also separate flux + lift in float, fused flux-lift, fuse=res and
  *     CLBlast): no race, no
  *     uninitialized read, no API error, and the comparison passes;
  *   - the energy of the cavity mode (upwind, double) never grows from one macro step to the
- *     next over 300 macro steps (10 000 with DGTD_TEST_ALL=1);
+ *     next over 300 macro steps (10 000 with DGTD_TEST_ALL=1), both schemes;
  *   - refusals: an ungrouped operator, and wrong levels. */
 #include "oclgrind_util.h"
 #include "test_multirate_util.h"
@@ -29,14 +33,16 @@
 #include "dg/cavity.h"
 #include "dg/multirate.h"
 
-static dg_status make(setup *s, int N) { return setup_make(s, N, 1.0, 8, DG_MR_AB3); }
+static dg_mr_scheme scheme = DG_MR_AB3; /* of the comparisons */
+
+static dg_status make(setup *s, int N) { return setup_make(s, N, 1.0, 8, scheme); }
 
 static void destroy(setup *s) { setup_destroy(s); }
 
 static int macro_steps = 6; /* 3 under Oclgrind: the start-up and one AB3 macro step */
 
 static dg_status run_steps(setup *s, dg_stepper *st, double *q, double *e) {
-  const double H = dg_multirate_macro_dt(&s->plan, 1.5);
+  const double H = dg_multirate_macro_dt(&s->plan, scheme == DG_MR_AB3 ? 1.5 : 1.0);
   dg_maxwell_interpolate(s->g, dg_cavity_mode_eval, &s->mode, 0.0, q);
   DG_CALL(dg_stepper_put_state(st, q));
   for (int k = 0; k < macro_steps; ++k) DG_CALL(dg_stepper_step(st, k * H, H));
@@ -58,11 +64,11 @@ static dg_status compare(dg_device *dev, const dg_variant *v, int N, double *dif
   DG_CALL_GOTO(done, make(&s, N));
   DG_CALL_GOTO(done, DG_ALLOC(qr, s.n));
   DG_CALL_GOTO(done, DG_ALLOC(qc, s.n));
-  DG_CALL_GOTO(done, dg_stepper_multirate_create(&ref, s.p, s.level, s.plan.n_levels, DG_MR_AB3, NULL, &er));
+  DG_CALL_GOTO(done, dg_stepper_multirate_create(&ref, s.p, s.level, s.plan.n_levels, scheme, NULL, &er));
   DG_CALL_GOTO(done, run_steps(&s, ref, qr, &e_ref));
   dg_cl_maxwell *op = NULL;
   DG_CALL_GOTO(done, dg_cl_maxwell_create_grouped(&op, dev, s.p, v, NULL, s.level, s.plan.n_levels));
-  DG_CALL_GOTO(done, dg_stepper_cl_multirate_create(&cl, op, s.level, s.plan.n_levels, &ec, NULL));
+  DG_CALL_GOTO(done, dg_stepper_cl_multirate_create(&cl, op, s.level, s.plan.n_levels, scheme, &ec, NULL));
   DG_CALL_GOTO(done, run_steps(&s, cl, qc, &e_cl));
   double num = 0, den = 0;
   for (size_t i = 0; i < s.n; ++i) num += (qc[i] - qr[i]) * (qc[i] - qr[i]), den += qr[i] * qr[i];
@@ -80,7 +86,7 @@ done:
 
 static double tolerance(dg_precision p) { return p == DG_PREC_DOUBLE ? 1e-10 : 2e-5; }
 
-/* Oclgrind's child: each job "SPEC@N@0" (tests/oclgrind_util.h's markers). */
+/* Oclgrind's child: each job "SPEC@N@S" (tests/oclgrind_util.h's markers), S the scheme. */
 static int child(int argc, char **argv) {
   dg_device *dev = NULL;
   macro_steps = 3;
@@ -98,6 +104,8 @@ static int child(int argc, char **argv) {
     if (!a) return 1;
     *a = '\0';
     const int N = atoi(a + 1);
+    const char *b = strchr(a + 1, '@');
+    scheme = b && atoi(b + 1) == 1 ? DG_MR_LSERK4 : DG_MR_AB3;
     dg_variant v;
     char why[128];
     fprintf(stderr, "@@ begin %d\n", i);
@@ -127,8 +135,10 @@ static void every_variant_matches_reference(void **state) {
   if (!dev) skip();
   int ran = 0, want = 0;
   const int all = getenv("DGTD_TEST_ALL") != NULL;
+  for (int sc = 0; sc < 2; ++sc)
   for (int c = 0; c < NCOVER; ++c)
     for (int prec = 0; prec < 2; ++prec) {
+      scheme = sc ? DG_MR_LSERK4 : DG_MR_AB3;
       /* make test: one variant per lift role (separate, fused-update, fused), the fused
        * right-hand sides and CLBlast */
       if (!all && c != 0 && c != 1 && c != 3 && !strstr(covering[c], "fuse=") &&
@@ -155,18 +165,21 @@ static void every_variant_matches_reference(void **state) {
       double diff = 0, ediff = 0;
       int same = 0;
       assert_dg_ok(compare(dev, &v, N, &diff, &ediff, &same));
-      printf("# %-6s %s: state %.2e, energy %.2e\n", prec ? "double" : "float", spec, diff, ediff);
+      printf("# %s %-6s %s: state %.2e, energy %.2e\n", sc ? "LSERK4" : "AB3", prec ? "double" : "float",
+             spec, diff, ediff);
       assert_true(same);
       assert_true(diff <= tolerance(p));
       assert_true(ediff <= tolerance(p));
       ++ran;
     }
+  scheme = DG_MR_AB3;
   assert_true(ran >= want / 2);
 }
 
 static void grouped_operator_has_the_same_rhs(void **state) {
   dg_device *dev = *state;
   if (!dev) skip();
+  scheme = DG_MR_AB3;
   setup s = {0};
   assert_dg_ok(make(&s, 2));
   const dg_variant v = dg_variant_default(&dev->info, 2, DG_PREC_FLOAT);
@@ -190,10 +203,10 @@ static void grouped_operator_has_the_same_rhs(void **state) {
   assert_true(fabs(ea - eb) <= 1e-5 * ea);
   /* refusals: an ungrouped operator; levels that are not the groups */
   dg_stepper *st = NULL;
-  assert_dg_error(dg_stepper_cl_multirate_create(&st, a, s.level, s.plan.n_levels, NULL, NULL),
+  assert_dg_error(dg_stepper_cl_multirate_create(&st, a, s.level, s.plan.n_levels, DG_MR_AB3, NULL, NULL),
                   DG_ERR_INPUT, "grouped");
   s.level[0] = s.level[0] == 2 ? 0 : 2;
-  assert_dg_error(dg_stepper_cl_multirate_create(&st, b, s.level, s.plan.n_levels, NULL, NULL),
+  assert_dg_error(dg_stepper_cl_multirate_create(&st, b, s.level, s.plan.n_levels, DG_MR_AB3, NULL, NULL),
                   DG_ERR_INPUT, "not in its level");
   free(q);
   free(ra);
@@ -202,37 +215,44 @@ static void grouped_operator_has_the_same_rhs(void **state) {
 }
 
 /* The energy of the cavity mode on the device, double, upwind: never above the previous
- * macro step's over 300 macro steps (10 000 with DGTD_TEST_ALL=1), as for the reference. */
+ * macro step's over 300 macro steps (10 000 with DGTD_TEST_ALL=1), as for the reference;
+ * both schemes. */
 static void energy_never_grows_on_device(void **state) {
   dg_device *dev = *state;
   if (!dev || !dev->info.has_fp64) skip();
-  setup s = {0};
-  assert_dg_ok(make(&s, 2));
-  dg_variant v;
-  assert_dg_ok(dg_variant_parse("work=vec,vw=4,lift=fused-update,flux=face,prec=double", &v));
-  dg_cl_maxwell *op = NULL;
-  dg_stepper *st = NULL;
-  assert_dg_ok(dg_cl_maxwell_create_grouped(&op, dev, s.p, &v, NULL, s.level, s.plan.n_levels));
-  assert_dg_ok(dg_stepper_cl_multirate_create(&st, op, s.level, s.plan.n_levels, NULL, NULL));
-  double *q = malloc(s.n * sizeof *q);
-  dg_maxwell_interpolate(s.g, dg_cavity_mode_eval, &s.mode, 0.0, q);
-  assert_dg_ok(dg_stepper_put_state(st, q));
-  const double H = dg_multirate_macro_dt(&s.plan, 1.0);
-  const int macro = getenv("DGTD_TEST_ALL") ? 10000 : 300;
-  double e0 = 0, prev = 0, e = 0;
-  assert_dg_ok(dg_stepper_energy(st, &e0));
-  prev = e0;
-  for (int k = 0; k < macro; ++k) {
-    assert_dg_ok(dg_stepper_step(st, k * H, H));
-    assert_dg_ok(dg_stepper_energy(st, &e));
-    if (!(e <= prev * (1 + 1e-13))) fail_msg("energy grew at macro step %d: %.17g -> %.17g", k, prev, e);
-    prev = e;
+  for (int sc = 0; sc < 2; ++sc) {
+    scheme = sc ? DG_MR_LSERK4 : DG_MR_AB3;
+    setup s = {0};
+    assert_dg_ok(make(&s, 2));
+    dg_variant v;
+    assert_dg_ok(dg_variant_parse("work=vec,vw=4,lift=fused-update,flux=face,prec=double", &v));
+    dg_cl_maxwell *op = NULL;
+    dg_stepper *st = NULL;
+    assert_dg_ok(dg_cl_maxwell_create_grouped(&op, dev, s.p, &v, NULL, s.level, s.plan.n_levels));
+    assert_dg_ok(dg_stepper_cl_multirate_create(&st, op, s.level, s.plan.n_levels, scheme, NULL, NULL));
+    double *q = malloc(s.n * sizeof *q);
+    dg_maxwell_interpolate(s.g, dg_cavity_mode_eval, &s.mode, 0.0, q);
+    assert_dg_ok(dg_stepper_put_state(st, q));
+    const double H = dg_multirate_macro_dt(&s.plan, 1.0);
+    const int macro = getenv("DGTD_TEST_ALL") ? 10000 : 300;
+    double e0 = 0, prev = 0, e = 0;
+    assert_dg_ok(dg_stepper_energy(st, &e0));
+    prev = e0;
+    for (int k = 0; k < macro; ++k) {
+      assert_dg_ok(dg_stepper_step(st, k * H, H));
+      assert_dg_ok(dg_stepper_energy(st, &e));
+      if (!(e <= prev * (1 + 1e-13)))
+        fail_msg("%s: energy grew at macro step %d: %.17g -> %.17g", sc ? "LSERK4" : "AB3", k, prev, e);
+      prev = e;
+    }
+    printf("# device, %s, upwind: energy %.12e -> %.12e after %d macro steps\n",
+           sc ? "LSERK4" : "AB3", e0, e, macro);
+    assert_true(e < e0);
+    dg_stepper_destroy(&st);
+    free(q);
+    destroy(&s);
   }
-  printf("# device, upwind: energy %.12e -> %.12e after %d macro steps\n", e0, e, macro);
-  assert_true(e < e0);
-  dg_stepper_destroy(&st);
-  free(q);
-  destroy(&s);
+  scheme = DG_MR_AB3;
 }
 
 static void clean_under_oclgrind(void **state) {
@@ -244,27 +264,28 @@ static void clean_under_oclgrind(void **state) {
   static const char *const specs[] = {
       "work=vec,vw=4,kb=2,lkb=2,lift=fused-update,flux=face,prec=double",
       "work=vec,vw=4,kb=2,fuse=rhs,prec=float",
+      "kb=2,unroll=full,fuse=res,prec=double", /* LSERK4 (what = 1) */
       "prec=float",
       "work=elem,vw=2,kb=4,lkb=4,lplace=matrix,lift=fused,prec=float",
       "kb=2,unroll=full,fuse=res,prec=double",
       "path=clblast,prec=float",
   };
-  /* about half a minute each on a shared core: two in make test (split and fused right-hand
-   * side), all under DGTD_TEST_ALL */
+  /* about half a minute each on a shared core: three in make test (AB3 with the split and
+   * the fused right-hand side, LSERK4), all under DGTD_TEST_ALL */
   enum { NS = sizeof specs / sizeof specs[0] };
-  const int NJ = getenv("DGTD_TEST_ALL") ? NS : 2;
+  const int NJ = getenv("DGTD_TEST_ALL") ? NS : 3;
   og_job jobs[NS];
   og_outcome out[NS];
   og_device d;
   for (int j = 0; j < NJ; ++j) {
     snprintf(jobs[j].spec, sizeof jobs[j].spec, "%s", specs[j]);
     jobs[j].N = 1;
-    jobs[j].what = 0;
+    jobs[j].what = j == 2;
   }
   const int rc = og_run("", jobs, NJ, out, &d);
   for (int j = 0; j < NJ; ++j) {
-    printf("# oclgrind %-66s ran %d skipped %d pass %d diff %.2e races %d uninit %d errors %d %s\n",
-           specs[j], out[j].ran, out[j].skipped, out[j].pass, out[j].diff, out[j].races,
+    printf("# oclgrind %s %-66s ran %d skipped %d pass %d diff %.2e races %d uninit %d errors %d %s\n",
+           j == 2 ? "LSERK4" : "AB3", specs[j], out[j].ran, out[j].skipped, out[j].pass, out[j].diff, out[j].races,
            out[j].uninit, out[j].errors, out[j].msg);
     assert_true(out[j].ran || out[j].skipped);
     if (out[j].skipped) continue;

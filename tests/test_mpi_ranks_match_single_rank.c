@@ -151,9 +151,9 @@ static void summary_line(const char *name, const char *key, char *line, size_t c
 static void multirate_ranks_agree(void **state) {
   (void)state;
   if (!have_mpiexec()) skip();
-  /* AB3 on both backends, LSERK4 (reference backend only so far) */
-  for (int b = 0; b < 3; ++b) {
-    const char *backend = b ? "ref" : "opencl", *scheme = b == 2 ? "multirate-lserk4" : "multirate";
+  /* AB3 and LSERK4, each on both backends */
+  for (int b = 0; b < 4; ++b) {
+    const char *backend = b & 1 ? "ref" : "opencl", *scheme = b & 2 ? "multirate-lserk4" : "multirate";
     char name[3][48], opt[64];
     snprintf(opt, sizeof opt, "--time-stepping %s", scheme);
     for (int p = 0; p < 3; ++p) {

@@ -128,7 +128,7 @@ static void pml_on_levels(void **state) {
       dg_cl_maxwell *op = NULL;
       assert_dg_ok(dg_variant_parse(specs[i], &v));
       assert_dg_ok(dg_cl_maxwell_create_grouped(&op, dev, b.p, &v, NULL, level, plan.n_levels));
-      assert_dg_ok(dg_stepper_cl_multirate_create(&st, op, level, plan.n_levels, NULL, NULL));
+      assert_dg_ok(dg_stepper_cl_multirate_create(&st, op, level, plan.n_levels, DG_MR_AB3, NULL, NULL));
       run(&b, st, T / nm, nc, qm, NULL);
       dg_stepper_destroy(&st);
       const double dc = rel_l2(qm, qg, n);

@@ -99,7 +99,7 @@ dg_status dg_bench_multirate(dg_device *dev, const dg_bench_mr_options *o, FILE 
   /* multirate: start-up (2 macro steps, untimed), then the timed macro steps */
   dg_cl_maxwell *op = NULL;
   DG_CALL_GOTO(done, make_op(dev, &b, &v, 1, &op));
-  DG_CALL_GOTO(done, dg_stepper_cl_multirate_create(&mr, op, b.level, L, &evals_mr, NULL));
+  DG_CALL_GOTO(done, dg_stepper_cl_multirate_create(&mr, op, b.level, L, DG_MR_AB3, &evals_mr, NULL));
   DG_CALL_GOTO(done, dg_stepper_put_state(mr, b.q));
   double t_mr = 0, t_gl = 0, junk = 0;
   /* the start-up, and warm-up macro steps: the first launch of a kernel over a new range
@@ -111,7 +111,7 @@ dg_status dg_bench_multirate(dg_device *dev, const dg_bench_mr_options *o, FILE 
   dg_stepper_destroy(&mr);
   /* the profiled pass (per level; the start-up records nothing) */
   DG_CALL_GOTO(done, make_op(dev, &b, &v, 1, &op));
-  DG_CALL_GOTO(done, dg_stepper_cl_multirate_create(&mr, op, b.level, L, NULL, &prof));
+  DG_CALL_GOTO(done, dg_stepper_cl_multirate_create(&mr, op, b.level, L, DG_MR_AB3, NULL, &prof));
   DG_CALL_GOTO(done, dg_stepper_put_state(mr, b.q));
   DG_CALL_GOTO(done, time_steps(mr, 0, H, 2, &junk));
   memset(&prof, 0, sizeof prof);

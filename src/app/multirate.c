@@ -10,9 +10,6 @@
 
 dg_status run_multirate_time_step(run_state *s, double *dt_max) {
   const dg_case *c = s->c;
-  DG_CHECK(c->mr_scheme == DG_MR_AB3 || c->backend == DG_BACKEND_REF, DG_ERR_UNSUPPORTED,
-           "%s: time_stepping.scheme \"multirate-lserk4\" runs on the reference backend only so "
-           "far (--backend ref); on OpenCL use \"multirate\" (AB3)", c->source);
   if (!s->mr_level) { /* one process; on several ranks the whole mesh's, app/setup.c */
     DG_CALL(DG_ALLOC(s->mr_level, s->mesh->K + 1));
     DG_CALL(dg_multirate_levels(s->phys, c->mr_scheme, c->max_levels, s->mr_level, &s->mr_plan));
@@ -33,7 +30,7 @@ dg_status run_multirate_stepper(run_state *s, dg_run_result *r) {
 
 dg_status run_multirate_cl_stepper(run_state *s, dg_cl_maxwell *op) {
   DG_CALL(dg_stepper_cl_multirate_create(&s->stepper, op, s->mr_level, s->mr_plan.n_levels,
-                                         &s->rhs_evals, NULL));
+                                         s->c->mr_scheme, &s->rhs_evals, NULL));
   return DG_OK;
 }
 

@@ -29,6 +29,9 @@ enum { CP_DST, CP_SRC, CP_FS, CP_I1 };
 enum { AD_W, AD_F0, AD_F1, AD_F2, AD_FS, AD_I1, AD_C0, AD_C1, AD_C2 };
 enum { CL_Q, CL_QE, CL_H0, CL_H1, CL_H2, CL_FS, CL_I1, CL_BND, CL_HEADS, CL_C0, CL_C1, CL_C2 };
 enum { LS_Q, LS_RES, LS_F, LS_FS, LS_I1, LS_A, LS_DT, LS_B };
+enum { TR_TRAJ, TR_SRC, TR_FS, TR_SLOT, TR_LVL, TR_TOP, TR_OFF, TR_FIRST, TR_M, TR_MODE };
+enum { TE_QE, TE_TQ, TE_TF, TE_FS, TE_SLOT, TE_LVL, TE_TOP, TE_OFFQ, TE_OFFF, TE_LIST, TE_FIRST,
+       TE_T, TE_TAU, TE_H0 };
 
 typedef struct {
   dg_cl_maxwell *op; /* owned */
@@ -50,6 +53,17 @@ typedef struct {
   double H;
   long long *evals;
   dg_cl_mr_profile *prof;
+  /* Multirate LSERK4 (dg/stepper_multirate.c, mr_rk_macro_step): qw = the working state (qs:
+   * the step start, qe: the operator's state); F, wF = a level's stage right-hand side; the
+   * trajectory entries (elements next to a coarser level, sorted by level: level l's are
+   * rfirst[l] .. rfirst[l+1]) with slot, level, top, offsets, and their states tq and
+   * right-hand sides tf (multirate.cl); finer[l] (entries) and coarser[l] by their level lc
+   * (slots) in d_finer and d_coarser */
+  dg_mr_scheme scheme;
+  cl_mem d_qw, d_F, d_wF, d_tq, d_tf, d_tslot, d_tlvl, d_ttop, d_toffq, d_tofff, d_finer, d_coarser;
+  cl_kernel k_trec, k_teval;
+  int rfirst[DG_CL_MAX_GROUPS + 1], ffirst[DG_CL_MAX_GROUPS], fcount[DG_CL_MAX_GROUPS];
+  int cfirst[DG_CL_MAX_GROUPS][DG_CL_MAX_GROUPS], ccount[DG_CL_MAX_GROUPS][DG_CL_MAX_GROUPS];
 } clmr;
 
 static dg_status real_arg(const clmr *s, cl_kernel k, cl_uint i, double x) {
@@ -216,6 +230,33 @@ static dg_status complete_levels(clmr *s, int d, double h0) {
   return DG_OK;
 }
 
+/* The AB3 polynomial at th (0..1 of their step) of the level-l elements list[first ..
+ * first + n) (slots) into qe, from their step-start state qs and history. */
+static dg_status dense(clmr *s, cl_mem list, int first, int n, int l, double th, double h0) {
+  if (!n) return DG_OK;
+  const double h = h0 * (1 << l), t2 = th * th, t3 = t2 * th;
+  cl_kernel k = s->k_dense;
+  DG_CALL(hist_args(s, k, DE_F0, l));
+  DG_CALL(DG_KERNEL_ARG(k, DE_LIST, list));
+  DG_CALL(DG_KERNEL_ARG(k, DE_FIRST, first));
+  DG_CALL(real_arg(s, k, DE_C0, h * (t3 / 6 + 0.75 * t2 + th)));
+  DG_CALL(real_arg(s, k, DE_C1, h * -(t3 / 3 + t2)));
+  DG_CALL(real_arg(s, k, DE_C2, h * (t3 / 6 + 0.25 * t2)));
+  const size_t g[2] = {(size_t)s->lay.NP, (size_t)n};
+  DG_CALL(launch(s, k, NULL, g, NULL, s->prof ? &s->prof->ab_s[l] : NULL));
+  return DG_OK;
+}
+
+/* At sub-time m with levels 0..d due: the coarser elements next to them, by their AB3
+ * polynomials. */
+static dg_status dense_borders(clmr *s, int d, int m, double h0) {
+  for (int l = d + 1; l < s->L; ++l) {
+    const int span = 1 << l;
+    DG_CALL(dense(s, s->d_border, s->bfirst[d][l], s->bcount[d][l], l, (double)(m % span) / span, h0));
+  }
+  return DG_OK;
+}
+
 /* AB3 over one macro step (dg/stepper_multirate.c, mrab_macro_step). Levels 0..d that are
  * due together complete and evaluate in single launches; with a profile, level by level
  * (each launch waited for and timed), which computes the same. */
@@ -228,21 +269,7 @@ static dg_status mrab_macro_step(clmr *s, double t, double H) {
     if (m > 0 && !s->prof) DG_CALL(complete_levels(s, d, h0));
     if (m > 0 && s->prof)
       for (int l = 0; l <= d; ++l) DG_CALL(complete_level(s, l, h0));
-    if (d < s->L - 1)
-      for (int l = d + 1; l < s->L; ++l) {
-        const int n = s->bcount[d][l], span = 1 << l;
-        if (!n) continue;
-        const double th = (double)(m % span) / span, h = h0 * span;
-        const double t2 = th * th, t3 = t2 * th;
-        cl_kernel k = s->k_dense;
-        DG_CALL(hist_args(s, k, DE_F0, l));
-        DG_CALL(DG_KERNEL_ARG(k, DE_FIRST, s->bfirst[d][l]));
-        DG_CALL(real_arg(s, k, DE_C0, h * (t3 / 6 + 0.75 * t2 + th)));
-        DG_CALL(real_arg(s, k, DE_C1, h * -(t3 / 3 + t2)));
-        DG_CALL(real_arg(s, k, DE_C2, h * (t3 / 6 + 0.25 * t2)));
-        const size_t g[2] = {(size_t)s->lay.NP, (size_t)n};
-        DG_CALL(launch(s, k, NULL, g, NULL, s->prof ? &s->prof->ab_s[l] : NULL));
-      }
+    DG_CALL(dense_borders(s, d, m, h0));
     const int c = (s->cbase + m) % 3;
     if (!s->prof) DG_CALL(evaluate(s, 0, d + 1, t + m * h0, c, NULL, NULL));
     else
@@ -295,6 +322,118 @@ static dg_status lserk_macro_step(clmr *s, double t, double H) {
   return DG_OK;
 }
 
+/* ---- multirate LSERK4 ---------------------------------------------------------------- */
+
+/* dst = src over the slots of levels l0..l1-1. */
+static dg_status copy_range(clmr *s, cl_mem dst, cl_mem src, int l0, int l1) {
+  DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_DST, dst));
+  DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_SRC, src));
+  DG_CALL(launch_range(s, s->k_copy, CP_FS, CP_I1, s->lay.gfirst[l0], s->lay.gfirst[l1], NULL));
+  return DG_OK;
+}
+
+/* One LSERK4 stage of level l: res = a res + h F, q += b res (fields, and PML aux). */
+static dg_status stage_update(clmr *s, int l, cl_mem F, cl_mem wF, double a, double h, double b) {
+  cl_kernel k = s->k_lserk;
+  DG_CALL(real_arg(s, k, LS_A, a));
+  DG_CALL(real_arg(s, k, LS_DT, h));
+  DG_CALL(real_arg(s, k, LS_B, b));
+  DG_CALL(DG_KERNEL_ARG(k, LS_Q, s->d_qw));
+  DG_CALL(DG_KERNEL_ARG(k, LS_RES, s->d_res));
+  DG_CALL(DG_KERNEL_ARG(k, LS_F, F));
+  DG_CALL(launch_range(s, k, LS_FS, LS_I1, s->lay.gfirst[l], s->lay.gfirst[l + 1], NULL));
+  if (s->lay.npn) {
+    DG_CALL(DG_KERNEL_ARG(k, LS_Q, s->lay.w));
+    DG_CALL(DG_KERNEL_ARG(k, LS_RES, s->d_wres));
+    DG_CALL(DG_KERNEL_ARG(k, LS_F, wF));
+    DG_CALL(launch_pml(s, k, LS_FS, LS_I1, l, NULL));
+  }
+  return DG_OK;
+}
+
+/* Trajectory points of the entries of levels l0..l1-1 (multirate.cl, mr_traj_record). */
+static dg_status traj_record(clmr *s, int l0, int l1, int states, cl_mem src, int m, int mode) {
+  const int e0 = s->rfirst[l0], n = s->rfirst[l1] - e0;
+  if (n <= 0) return DG_OK;
+  cl_kernel k = s->k_trec;
+  const cl_mem traj = states ? s->d_tq : s->d_tf, off = states ? s->d_toffq : s->d_tofff;
+  DG_CALL(DG_KERNEL_ARG(k, TR_TRAJ, traj));
+  DG_CALL(DG_KERNEL_ARG(k, TR_SRC, src));
+  DG_CALL(DG_KERNEL_ARG(k, TR_OFF, off));
+  DG_CALL(DG_KERNEL_ARG(k, TR_FIRST, e0));
+  DG_CALL(DG_KERNEL_ARG(k, TR_M, m));
+  DG_CALL(DG_KERNEL_ARG(k, TR_MODE, mode));
+  const size_t g[2] = {(size_t)s->lay.NP, (size_t)n};
+  DG_CALL(launch(s, k, NULL, g, NULL, NULL));
+  return DG_OK;
+}
+
+/* Stages 2-5 of level l's step [m - 2^l, m] (dg/stepper_multirate.c, rk_complete_level). */
+static dg_status rk_complete_level(clmr *s, int l, int m, double t, double h0) {
+  const int span = 1 << l, T = m - span;
+  const double h = h0 * span;
+  for (int st = 1; st < DG_LSERK_STAGES; ++st) {
+    const double tau = T + dg_lserk_c[st] * span;
+    DG_CALL(copy_range(s, s->lay.q, s->d_qw, l, l + 1));
+    if (s->fcount[l]) {
+      cl_kernel k = s->k_teval;
+      DG_CALL(DG_KERNEL_ARG(k, TE_FIRST, s->ffirst[l]));
+      DG_CALL(DG_KERNEL_ARG(k, TE_T, T));
+      DG_CALL(real_arg(s, k, TE_TAU, tau));
+      DG_CALL(real_arg(s, k, TE_H0, h0));
+      const size_t g[2] = {(size_t)s->lay.NP, (size_t)s->fcount[l]};
+      DG_CALL(launch(s, k, NULL, g, NULL, NULL));
+    }
+    for (int lc = l + 1; lc < s->L; ++lc) {
+      const int tc = (T >> lc) << lc;
+      DG_CALL(dense(s, s->d_coarser, s->cfirst[l][lc], s->ccount[l][lc], lc,
+                    (tau - tc) / (1 << lc), h0));
+    }
+    cl_mem F = s->d_F, wF = s->d_wF;
+    if (s->evals) *s->evals += s->n_elems[l];
+    if (s->lay.gfirst[l + 1] > s->lay.gfirst[l] || s->lay.halo) {
+      if (s->direct) {
+        DG_CALL(dg_cl_maxwell_rhs_groups_into(s->op, t + tau * h0, l, l + 1, F, wF));
+      } else {
+        DG_CALL(dg_cl_maxwell_rhs_groups(s->op, t + tau * h0, l, l + 1, &F, NULL));
+        wF = s->lay.wres;
+      }
+    }
+    DG_CALL(stage_update(s, l, F, wF, dg_lserk_a[st], h, dg_lserk_b[st]));
+  }
+  DG_CALL(copy_range(s, s->lay.q, s->d_qw, l, l + 1));
+  DG_CALL(traj_record(s, l, l + 1, 1, s->d_qw, m, 1));
+  return DG_OK;
+}
+
+/* Multirate LSERK4 over one macro step (dg/stepper_multirate.c, mr_rk_macro_step). */
+static dg_status mr_rk_macro_step(clmr *s, double t, double H) {
+  const double h0 = H / s->M;
+  for (int m = 0; m <= s->M; ++m) {
+    int d = 0;
+    if (m == 0 || m == s->M) d = s->L - 1;
+    else while (d < s->L - 1 && m % (2 << d) == 0) ++d;
+    if (m > 0)
+      for (int l = 0; l <= d; ++l) DG_CALL(rk_complete_level(s, l, m, t, h0));
+    if (m == s->M) break;
+    DG_CALL(copy_range(s, s->lay.q, s->d_qw, 0, d + 1));
+    DG_CALL(dense_borders(s, d, m, h0));
+    const int c = (s->cbase + m) % 3;
+    DG_CALL(evaluate(s, 0, d + 1, t + m * h0, c, NULL, NULL));
+    DG_CALL(copy_range(s, s->d_qs, s->d_qw, 0, d + 1));
+    DG_CALL(traj_record(s, 0, d + 1, 1, s->d_qw, m, 2));
+    DG_CALL(traj_record(s, 0, d + 1, 0, s->d_hist[c], m, 0));
+    for (int l = 0; l <= d; ++l)
+      DG_CALL(stage_update(s, l, s->d_hist[c], s->d_whist[c], dg_lserk_a[0], h0 * (1 << l),
+                           dg_lserk_b[0]));
+  }
+  s->cbase = (s->cbase + s->M) % 3;
+  /* the coarser levels' last stages left interpolated values in qe: between macro steps it
+   * is the state (get_state, energy) */
+  DG_CALL(copy_range(s, s->lay.q, s->d_qw, 0, s->L));
+  return DG_OK;
+}
+
 static dg_status clmr_step(void *impl, double t, double dt) {
   clmr *s = impl;
   DG_CHECK(dt > 0 && dt == dt, DG_ERR_INPUT, "multirate step: dt = %g", dt);
@@ -305,10 +444,14 @@ static dg_status clmr_step(void *impl, double t, double dt) {
       s->cbase = 0;
       DG_CL(clEnqueueCopyBuffer(s->lay.dev->queue, s->lay.q, s->d_qs, 0, 0,
                                 6 * s->lay.fs * s->lay.rs, 0, NULL, NULL));
+      if (s->scheme == DG_MR_LSERK4)
+        DG_CL(clEnqueueCopyBuffer(s->lay.dev->queue, s->lay.q, s->d_qw, 0, 0,
+                                  6 * s->lay.fs * s->lay.rs, 0, NULL, NULL));
     }
     return DG_OK;
   }
-  DG_CALL(mrab_macro_step(s, t, dt));
+  if (s->scheme == DG_MR_LSERK4) DG_CALL(mr_rk_macro_step(s, t, dt));
+  else DG_CALL(mrab_macro_step(s, t, dt));
   return DG_OK;
 }
 
@@ -341,13 +484,16 @@ static void clmr_destroy(void *impl) {
   clmr *s = impl;
   if (!s) return;
   dg_cl_maxwell_destroy(&s->op);
-  cl_kernel *ks[] = {&s->k_complete, &s->k_dense,      &s->k_copy,
-                     &s->k_lserk,    &s->k_advance,    &s->k_complete_lv};
+  cl_kernel *ks[] = {&s->k_complete, &s->k_dense,   &s->k_copy,  &s->k_lserk,
+                     &s->k_advance,  &s->k_complete_lv, &s->k_trec, &s->k_teval};
   for (size_t i = 0; i < sizeof ks / sizeof ks[0]; ++i) dg_kernel_release(ks[i]);
   dg_program_release(&s->prog);
-  cl_mem *bs[] = {&s->d_border,   &s->d_qs,       &s->d_res,      &s->d_hist[0],
-                  &s->d_hist[1],  &s->d_hist[2],  &s->d_wres,     &s->d_whist[0],
-                  &s->d_whist[1], &s->d_whist[2], &s->d_bnd_f,    &s->d_bnd_p};
+  cl_mem *bs[] = {&s->d_border,   &s->d_qs,       &s->d_res,     &s->d_hist[0],
+                  &s->d_hist[1],  &s->d_hist[2],  &s->d_wres,    &s->d_whist[0],
+                  &s->d_whist[1], &s->d_whist[2], &s->d_bnd_f,   &s->d_bnd_p,
+                  &s->d_qw,       &s->d_F,        &s->d_wF,      &s->d_tq,
+                  &s->d_tf,       &s->d_tslot,    &s->d_tlvl,    &s->d_ttop,
+                  &s->d_toffq,    &s->d_tofff,    &s->d_finer,   &s->d_coarser};
   for (size_t i = 0; i < sizeof bs / sizeof bs[0]; ++i) dg_buffer_release(bs[i]);
   dg_free(&s);
 }
@@ -384,6 +530,8 @@ static dg_status build_kernels(clmr *s) {
   DG_CALL_GOTO(done, dg_kernel_create(s->prog, "mr_lserk", &s->k_lserk));
   DG_CALL_GOTO(done, dg_kernel_create(s->prog, "mr_advance", &s->k_advance));
   DG_CALL_GOTO(done, dg_kernel_create(s->prog, "mr_complete_levels", &s->k_complete_lv));
+  DG_CALL_GOTO(done, dg_kernel_create(s->prog, "mr_traj_record", &s->k_trec));
+  DG_CALL_GOTO(done, dg_kernel_create(s->prog, "mr_traj_eval", &s->k_teval));
 done:
   dg_free(&src);
   return st;
@@ -399,11 +547,118 @@ static dg_status set_static_args(clmr *s) {
   DG_CALL(DG_KERNEL_ARG(s->k_dense, DE_FS, fs));
   DG_CALL(DG_KERNEL_ARG(s->k_dense, DE_LIST, s->d_border));
   if (s->lay.npn) DG_CALL(DG_KERNEL_ARG(s->k_advance, AD_W, s->lay.w));
+  if (s->scheme == DG_MR_LSERK4) {
+    cl_kernel r = s->k_trec, e = s->k_teval;
+    DG_CALL(DG_KERNEL_ARG(r, TR_FS, fs));
+    DG_CALL(DG_KERNEL_ARG(r, TR_SLOT, s->d_tslot));
+    DG_CALL(DG_KERNEL_ARG(r, TR_LVL, s->d_tlvl));
+    DG_CALL(DG_KERNEL_ARG(r, TR_TOP, s->d_ttop));
+    DG_CALL(DG_KERNEL_ARG(e, TE_QE, s->lay.q));
+    DG_CALL(DG_KERNEL_ARG(e, TE_TQ, s->d_tq));
+    DG_CALL(DG_KERNEL_ARG(e, TE_TF, s->d_tf));
+    DG_CALL(DG_KERNEL_ARG(e, TE_FS, fs));
+    DG_CALL(DG_KERNEL_ARG(e, TE_SLOT, s->d_tslot));
+    DG_CALL(DG_KERNEL_ARG(e, TE_LVL, s->d_tlvl));
+    DG_CALL(DG_KERNEL_ARG(e, TE_TOP, s->d_ttop));
+    DG_CALL(DG_KERNEL_ARG(e, TE_OFFQ, s->d_toffq));
+    DG_CALL(DG_KERNEL_ARG(e, TE_OFFF, s->d_tofff));
+    DG_CALL(DG_KERNEL_ARG(e, TE_LIST, s->d_finer));
+  }
   return DG_OK;
 }
 
+/* Multirate LSERK4's lists and buffers (see clmr): level is per element (ghosts included),
+ * lists hold owned elements next to one of another level (a ghost's included). */
+static dg_status rk_setup(clmr *s, const int *level) {
+  const dg_mesh *m = s->lay.phys->geom->mesh;
+  const int K = m->K, Ko = m->K_owned, L = s->L, NP = s->lay.NP;
+  dg_status st = DG_OK;
+  int *top = NULL, *eidx = NULL, *next = NULL, *tr = NULL, *fl = NULL, *cl = NULL;
+  void *zeros = NULL;
+  DG_CALL_GOTO(done, DG_ALLOC(top, K + 1));
+  DG_CALL_GOTO(done, DG_ALLOC(eidx, K + 1));
+  DG_CALL_GOTO(done, DG_ALLOC(next, (size_t)K * L + 1)); /* next[k L + l]: k touches level l */
+  DG_CALL_GOTO(done, DG_ALLOC(tr, 5 * (size_t)K + 1));   /* slot, lvl, top, offq, offf */
+  DG_CALL_GOTO(done, DG_ALLOC(fl, (size_t)Ko * L + 1));
+  DG_CALL_GOTO(done, DG_ALLOC(cl, (size_t)Ko * L + 1));
+  for (int k = 0; k < Ko; ++k) {
+    eidx[k] = -1;
+    top[k] = level[k];
+    for (int f = 0; f < 4; ++f) {
+      const int lj = level[m->EToE[4 * k + f]];
+      next[(size_t)k * L + lj] = 1;
+      if (lj > top[k]) top[k] = lj;
+    }
+  }
+  int ne = 0;
+  long oq = 0, of = 0;
+  for (int l = 0; l < L; ++l) {
+    s->rfirst[l] = ne;
+    for (int k = 0; k < Ko; ++k) {
+      if (level[k] != l || top[k] <= l) continue;
+      const long P = 1L << (top[k] - l);
+      int *e = tr + 5 * (size_t)ne;
+      e[0] = s->lay.slot[k], e[1] = l, e[2] = top[k], e[3] = (int)oq, e[4] = (int)of;
+      eidx[k] = ne++;
+      oq += (P + 1) * 6 * NP;
+      of += P * 6 * NP;
+      DG_CHECK_GOTO(done, oq < (1L << 31), DG_ERR_UNSUPPORTED,
+                    "OpenCL multirate: trajectories too large for 32-bit offsets");
+    }
+  }
+  s->rfirst[L] = ne;
+  int nf = 0, nc = 0;
+  for (int l = 0; l < L; ++l) {
+    s->ffirst[l] = nf;
+    for (int k = 0; k < Ko; ++k)
+      if (level[k] < l && next[(size_t)k * L + l]) fl[nf++] = eidx[k];
+    s->fcount[l] = nf - s->ffirst[l];
+    for (int lc = l + 1; lc < L; ++lc) {
+      s->cfirst[l][lc] = nc;
+      for (int k = 0; k < Ko; ++k)
+        if (level[k] == lc && next[(size_t)k * L + l]) cl[nc++] = s->lay.slot[k];
+      s->ccount[l][lc] = nc - s->cfirst[l][lc];
+    }
+  }
+  /* the entry arrays, one buffer each (multirate.cl takes them apart) */
+  int *col = NULL;
+  DG_CALL_GOTO(done, DG_ALLOC(col, ne + 1));
+  cl_mem *dst[5] = {&s->d_tslot, &s->d_tlvl, &s->d_ttop, &s->d_toffq, &s->d_tofff};
+  for (int c = 0; c < 5 && st == DG_OK; ++c) {
+    for (int e = 0; e < ne; ++e) col[e] = tr[5 * (size_t)e + c];
+    st = dg_buffer_create(s->lay.dev, CL_MEM_READ_ONLY, (size_t)(ne + 1) * sizeof(int), col, dst[c]);
+  }
+  dg_free(&col);
+  DG_CALL_GOTO(done, st);
+  DG_CALL_GOTO(done, dg_buffer_create(s->lay.dev, CL_MEM_READ_ONLY, (size_t)(nf + 1) * sizeof(int),
+                                      fl, &s->d_finer));
+  DG_CALL_GOTO(done, dg_buffer_create(s->lay.dev, CL_MEM_READ_ONLY, (size_t)(nc + 1) * sizeof(int),
+                                      cl, &s->d_coarser));
+  /* zero-filled: the fused fuse=res kernel reads its result buffer even at a = 0 (0 x a
+   * stale NaN would not be 0), and padding slots are never written */
+  const size_t rs = s->lay.rs, bytes = 6 * s->lay.fs * rs, wbytes = DG_PML_AUX * (size_t)s->lay.npn * rs;
+  size_t most = bytes > wbytes ? bytes : wbytes;
+  most = most > (size_t)(oq + 1) * rs ? most : (size_t)(oq + 1) * rs;
+  DG_CALL_GOTO(done, dg_calloc(&zeros, most, 1));
+  DG_CALL_GOTO(done, dg_buffer_create(s->lay.dev, CL_MEM_READ_WRITE, (size_t)(oq + 1) * rs, zeros, &s->d_tq));
+  DG_CALL_GOTO(done, dg_buffer_create(s->lay.dev, CL_MEM_READ_WRITE, (size_t)(of + 1) * rs, zeros, &s->d_tf));
+  DG_CALL_GOTO(done, dg_buffer_create(s->lay.dev, CL_MEM_READ_WRITE, bytes, zeros, &s->d_qw));
+  DG_CALL_GOTO(done, dg_buffer_create(s->lay.dev, CL_MEM_READ_WRITE, bytes, zeros, &s->d_F));
+  if (s->lay.npn)
+    DG_CALL_GOTO(done, dg_buffer_create(s->lay.dev, CL_MEM_READ_WRITE, wbytes, zeros, &s->d_wF));
+done:
+  free(zeros);
+  dg_free(&top);
+  dg_free(&eidx);
+  dg_free(&next);
+  dg_free(&tr);
+  dg_free(&fl);
+  dg_free(&cl);
+  return st;
+}
+
 dg_status dg_stepper_cl_multirate_create(dg_stepper **out, dg_cl_maxwell *op, const int *level,
-                                         int n_levels, long long *evals,
+                                         int n_levels, dg_mr_scheme scheme, long long *evals,
                                          dg_cl_mr_profile *profile) {
   dg_status st = DG_OK;
   clmr *s = NULL;
@@ -426,6 +681,9 @@ dg_status dg_stepper_cl_multirate_create(dg_stepper **out, dg_cl_maxwell *op, co
   s->H = -1;
   s->evals = evals;
   s->prof = profile;
+  s->scheme = scheme;
+  DG_CHECK_GOTO(fail, !profile || scheme == DG_MR_AB3, DG_ERR_UNSUPPORTED,
+                "OpenCL multirate: the per-level profile is of the AB3 scheme only");
   s->direct = dg_cl_maxwell_variant(s->op)->path == DG_PATH_KERNELS;
   if (profile) {
     memset(profile, 0, sizeof *profile);
@@ -481,6 +739,7 @@ dg_status dg_stepper_cl_multirate_create(dg_stepper **out, dg_cl_maxwell *op, co
     DG_CALL_GOTO(fail, dg_buffer_create(s->lay.dev, CL_MEM_READ_ONLY,
                                         (size_t)(n_levels + 1) * sizeof(int), bp, &s->d_bnd_p));
   }
+  if (scheme == DG_MR_LSERK4) DG_CALL_GOTO(fail, rk_setup(s, level));
   DG_CALL_GOTO(fail, build_kernels(s));
   DG_CALL_GOTO(fail, set_static_args(s));
   clmr *w = s;

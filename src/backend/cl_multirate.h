@@ -1,13 +1,14 @@
-/* The multirate Adams-Bashforth 3 stepper on an OpenCL device: the scheme and its order of
- * operations are dg/multirate.h's and dg/stepper_multirate.c's (the reference it is tested
- * against); the right-hand sides are the generated Maxwell kernels launched over one rate
- * level's range of element slots (dg_cl_maxwell_create_grouped, one group per level), the
- * AB3 completions, dense outputs, history copies and start-up LSERK4 stages are the kernels
- * of cl_templates/multirate.cl. */
+/* The multirate steppers (AB3 and LSERK4) on an OpenCL device: the schemes and their order
+ * of operations are dg/multirate.h's and dg/stepper_multirate.c's (the reference they are
+ * tested against); the right-hand sides are the generated Maxwell kernels launched over one
+ * rate level's range of element slots (dg_cl_maxwell_create_grouped, one group per level),
+ * the AB3 completions, dense outputs, history copies, LSERK4 stages and trajectories are
+ * the kernels of cl_templates/multirate.cl. */
 #ifndef DG_BACKEND_CL_MULTIRATE_H
 #define DG_BACKEND_CL_MULTIRATE_H
 
 #include "backend/cl_maxwell.h"
+#include "dg/multirate.h"
 
 /* Per-level profile of the macro steps run so far (dg_stepper_cl_multirate_profile). */
 typedef struct {
@@ -19,13 +20,14 @@ typedef struct {
 
 /* A multirate stepper (dg/stepper.h) over op, which must have been created grouped by level
  * (group = level[k], n_groups = n_levels) and is owned from now on (also on failure). level:
- * the same levels (copied). evals, when not NULL, is incremented by every element RHS
- * evaluation (borrowed). dg_stepper_step(t, H) advances one macro step H; the first two after
- * put_state (or a change of H) are global LSERK4 at H / 2^(n_levels-1). profile: when not
- * NULL, every kernel is waited for and its time added there (slow; for dgtd bench). One
- * process (a PML's auxiliary fields step with their element's level). */
+ * the same levels (copied), ghosts included on an MPI rank. scheme: AB3 or LSERK4
+ * (dg/multirate.h). evals, when not NULL, is incremented by every element RHS evaluation
+ * (borrowed). dg_stepper_step(t, H) advances one macro step H; the first two after put_state
+ * (or a change of H) are global LSERK4 at H / 2^(n_levels-1). profile: when not NULL (AB3
+ * only), every kernel is waited for and its time added there (slow; for dgtd bench). A
+ * PML's auxiliary fields step with their element's level. */
 dg_status dg_stepper_cl_multirate_create(dg_stepper **out, dg_cl_maxwell *op, const int *level,
-                                         int n_levels, long long *evals,
+                                         int n_levels, dg_mr_scheme scheme, long long *evals,
                                          dg_cl_mr_profile *profile) DG_NODISCARD;
 
 #endif
