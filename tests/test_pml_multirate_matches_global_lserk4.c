@@ -1,4 +1,5 @@
-/* Multirate AB3 with a CFS-PML (the auxiliary fields stepped at their element's rate): the
+/* Multirate AB3 and LSERK4 with a CFS-PML (the auxiliary fields stepped at their element's
+ * rate, by the scheme): the
  * dipole octant of tests/test_pml_util.h (N = 2, 3 + 2 PML cells a side) with the far corner
  * of the inner box (centroid x > 2/3) made slower, eps = mu = 2 (impedance matched), so the
  * elements fall on two levels and the PML elements, whose filter rates bound their step, on
@@ -11,8 +12,9 @@
  *     peak (the PML absorbs; an unstable filter would grow);
  *   - the OpenCL stepper (double; separate lift, vec/face/fused-update, and the fused
  *     right-hand sides fuse=rhs (kb=2) and fuse=res (kb=4), one kernel per level's range)
- *     matches the reference multirate stepper to 1e-10 after 400 macro steps (t = 1.2, the
- *     pulse is in the PML: its elements hold >= 1e-3 of the state's L2 norm, checked). */
+ *     matches the reference multirate stepper to 1e-10 after 400 AB3 or 50 LSERK4 macro
+ *     steps (t = 1.2 and 1.3, the pulse is in the PML: its elements hold >= 1e-3 of the
+ *     state's L2 norm, checked). */
 #include "test_pml_util.h"
 
 #include "backend/cl_multirate.h"
@@ -55,13 +57,13 @@ static double rel_l2(const double *a, const double *b, size_t n) {
   return sqrt(num / den);
 }
 
-static void pml_on_levels(void **state) {
+static void pml_on_levels(void **state, dg_mr_scheme scheme) {
   pml_problem b;
   make(&b);
   const size_t n = 6 * (size_t)b.g->K * b.g->Np;
   int *level = calloc((size_t)b.g->K, sizeof *level);
   dg_mr_plan plan;
-  assert_dg_ok(dg_multirate_levels(b.p, DG_MR_AB3, 8, level, &plan));
+  assert_dg_ok(dg_multirate_levels(b.p, scheme, 8, level, &plan));
   int pml_levels = 0;
   for (int l = 0; l < plan.n_levels; ++l) {
     int c = 0;
@@ -78,14 +80,14 @@ static void pml_on_levels(void **state) {
   const int ng = (int)ceil(T / dg_maxwell_dt(b.p, 0.5));
   run(&b, st, T / ng, ng, qg, NULL);
   dg_stepper_destroy(&st);
-  assert_dg_ok(dg_stepper_multirate_create(&st, b.p, level, plan.n_levels, DG_MR_AB3, NULL, NULL));
+  assert_dg_ok(dg_stepper_multirate_create(&st, b.p, level, plan.n_levels, scheme, NULL, NULL));
   const double H0 = dg_multirate_macro_dt(&plan, 1.0);
   const int nm = (int)ceil(T / H0);
   run(&b, st, T / nm, nm, qm, NULL);
   const double d = rel_l2(qm, qg, n);
   const double eg = dg_maxwell_energy(b.p, qg), em = dg_maxwell_energy(b.p, qm);
-  printf("# t = %g: multirate (%d macro steps) vs global LSERK4 (%d steps): state %.3e, "
-         "energy %.10e vs %.10e\n", T, nm, ng, d, em, eg);
+  printf("# %s: t = %g: multirate (%d macro steps) vs global LSERK4 (%d steps): state %.3e, "
+         "energy %.10e vs %.10e\n", scheme == DG_MR_AB3 ? "AB3" : "LSERK4", T, nm, ng, d, em, eg);
   assert_true(d <= 1e-3);
   assert_true(fabs(em / eg - 1) <= 1e-3);
   /* long run */
@@ -102,8 +104,8 @@ static void pml_on_levels(void **state) {
   if (!dev || !dev->info.has_fp64) {
     printf("# no OpenCL device with double: OpenCL comparison skipped\n");
   } else {
-    const int nc = 400;
-    assert_dg_ok(dg_stepper_multirate_create(&st, b.p, level, plan.n_levels, DG_MR_AB3, NULL, NULL));
+    const int nc = scheme == DG_MR_AB3 ? 400 : 50; /* LSERK4's macro step is 8.7x AB3's */
+    assert_dg_ok(dg_stepper_multirate_create(&st, b.p, level, plan.n_levels, scheme, NULL, NULL));
     run(&b, st, T / nm, nc, qg, NULL);
     dg_stepper_destroy(&st);
     /* the comparison covers the PML terms only if the field has reached the PML */
@@ -128,7 +130,7 @@ static void pml_on_levels(void **state) {
       dg_cl_maxwell *op = NULL;
       assert_dg_ok(dg_variant_parse(specs[i], &v));
       assert_dg_ok(dg_cl_maxwell_create_grouped(&op, dev, b.p, &v, NULL, level, plan.n_levels));
-      assert_dg_ok(dg_stepper_cl_multirate_create(&st, op, level, plan.n_levels, DG_MR_AB3, NULL, NULL));
+      assert_dg_ok(dg_stepper_cl_multirate_create(&st, op, level, plan.n_levels, scheme, NULL, NULL));
       run(&b, st, T / nm, nc, qm, NULL);
       dg_stepper_destroy(&st);
       const double dc = rel_l2(qm, qg, n);
@@ -142,7 +144,11 @@ static void pml_on_levels(void **state) {
   pml_problem_destroy(&b);
 }
 
+static void pml_on_levels_ab3(void **state) { pml_on_levels(state, DG_MR_AB3); }
+static void pml_on_levels_lserk4(void **state) { pml_on_levels(state, DG_MR_LSERK4); }
+
 int main(void) {
-  const struct CMUnitTest tests[] = {cmocka_unit_test(pml_on_levels)};
+  const struct CMUnitTest tests[] = {cmocka_unit_test(pml_on_levels_ab3),
+                                     cmocka_unit_test(pml_on_levels_lserk4)};
   return cmocka_run_group_tests(tests, test_device_setup, test_device_teardown);
 }
