@@ -67,19 +67,22 @@ void mr_copy(__global real_t *restrict dst, __global const real_t *restrict src,
   dst[j] = src[j];
 }
 
-/* One LSERK4 stage of the start-up steps: res = a res + dt F; q += b res. The first stage
- * (a = 0) does not read res, so no residual needs zeroing between runs. */
+/* One LSERK4 stage: res = a res + dt F; q += b res, and (qe not NULL) qe = q: the start-up
+ * steps, and a level's stage in multirate LSERK4, whose next stage evaluates qe. The first
+ * stage (a = 0) does not read res, so no residual needs zeroing between runs. */
 __kernel __attribute__((reqd_work_group_size(WG1, 1, 1)))
-void mr_lserk(__global real_t *restrict q, __global real_t *restrict res,
-              __global const real_t *restrict F, const int fs, const int i1, const real_t a,
-              const real_t dt, const real_t b) {
+void mr_lserk(__global real_t *restrict q, __global real_t *restrict qe,
+              __global real_t *restrict res, __global const real_t *restrict F, const int fs,
+              const int i1, const real_t a, const real_t dt, const real_t b) {
   const int i = get_global_id(0);
   if (i >= i1) return;
   const int j = get_global_id(1) * fs + i;
   real_t r = dt * F[j];
   if (a != (real_t)0) r += a * res[j];
   res[j] = r;
-  q[j] += b * r;
+  const real_t x = q[j] + b * r;
+  q[j] = x;
+  if (qe) qe[j] = x;
 }
 
 /* ---- all due levels in one launch ----
@@ -168,5 +171,31 @@ __kernel void mr_traj_eval(__global real_t *restrict qe, __global const real_t *
     const real_t qb = tq[offq[e] + ((p + 1) * 6 + f) * NP + n];
     const real_t fa = tf[offf[e] + (p * 6 + f) * NP + n];
     qe[f * fs + base] = qa + fa * x + (qb - qa - fa * hj) * r * r;
+  }
+}
+
+/* The AB3 polynomials of elements of several levels at once (mr_dense for each level): the
+ * elements in slots list[first ..], each of the level whose slots hold it (bnd, in node
+ * items), at sub-time tau inside its step that started at or before the sub-time T (the
+ * latest multiple of 2^l); heads as for mr_complete_levels; h0 the finest step. */
+__kernel void mr_dense_at(__global real_t *restrict qe, __global const real_t *restrict q,
+                          __global const real_t *restrict h0b, __global const real_t *restrict h1b,
+                          __global const real_t *restrict h2b, const int fs,
+                          __global const int *restrict list, const int first,
+                          __global const int *restrict bnd, const int heads, const int T,
+                          const real_t tau, const real_t h0) {
+  const int n = get_global_id(0), k = list[first + get_global_id(1)];
+  const int l = mr_level_of(bnd, k * NPP), tc = (T >> l) << l;
+  const real_t th = (tau - (real_t)tc) / (real_t)(1 << l), t2 = th * th, t3 = t2 * th;
+  const real_t h = h0 * (real_t)(1 << l);
+  const real_t c0 = h * (t3 / 6 + (real_t)0.75 * t2 + th), c1 = -h * (t3 / 3 + t2),
+               c2 = h * (t3 / 6 + (real_t)0.25 * t2);
+  __global const real_t *f0 = mr_hist(h0b, h1b, h2b, heads, l, 0),
+                        *f1 = mr_hist(h0b, h1b, h2b, heads, l, 1),
+                        *f2 = mr_hist(h0b, h1b, h2b, heads, l, 2);
+  const int base = mr_node(k, n);
+  for (int f = 0; f < 6; ++f) {
+    const int j = f * fs + base;
+    qe[j] = q[j] + c0 * f0[j] + c1 * f1[j] + c2 * f2[j];
   }
 }

@@ -1,9 +1,10 @@
-/* dgtd bench --time-stepping multirate[:L]: the multirate AB3 stepper (backend/cl_multirate.h)
- * against global LSERK4 on one mesh (PEC walls, vacuum), both on the device with the same
- * variant, over the same simulated time: the level histogram, the wall time per macro step
- * and per unit of simulated time of each, the RHS element-evaluations of each (the work
- * saved), and per level the kernel time of its right-hand sides and of its AB3 updates (a
- * profiled pass that waits for every kernel, so its sum is above the unprofiled wall time). */
+/* dgtd bench --time-stepping multirate[-lserk4][:L]: a multirate stepper (AB3 or LSERK4,
+ * backend/cl_multirate.h) against global LSERK4 on one mesh (PEC walls, vacuum), both on the
+ * device with the same variant, over the same simulated time: the level histogram, the wall
+ * time per macro step and per unit of simulated time of each, the RHS element-evaluations of
+ * each (the work saved), and for AB3 per level the kernel time of its right-hand sides and
+ * of its AB3 updates (a profiled pass that waits for every kernel, so its sum is above the
+ * unprofiled wall time). */
 #include "app/bench_multirate.h"
 
 #include <math.h>
@@ -83,7 +84,10 @@ dg_status dg_bench_multirate(dg_device *dev, const dg_bench_mr_options *o, FILE 
   DG_CALL_GOTO(done, dg_geom_create(&b.g, b.m, b.ref));
   DG_CALL_GOTO(done, dg_maxwell_create(&b.p, b.g));
   DG_CALL_GOTO(done, DG_ALLOC(b.level, b.m->K + 1));
-  DG_CALL_GOTO(done, dg_multirate_levels(b.p, DG_MR_AB3, o->max_levels, b.level, &b.plan));
+  DG_CALL_GOTO(done, dg_multirate_levels(b.p, o->scheme, o->max_levels, b.level, &b.plan));
+  const int ab3 = o->scheme == DG_MR_AB3;
+  const char *name = ab3 ? "AB3" : "LSERK4";
+  memset(&prof, 0, sizeof prof);
   b.n = 6 * (size_t)b.m->K * b.ref->Np;
   DG_CALL_GOTO(done, DG_ALLOC(b.q, b.n));
   dg_verify_random_fields(7, b.n, b.q);
@@ -99,7 +103,7 @@ dg_status dg_bench_multirate(dg_device *dev, const dg_bench_mr_options *o, FILE 
   /* multirate: start-up (2 macro steps, untimed), then the timed macro steps */
   dg_cl_maxwell *op = NULL;
   DG_CALL_GOTO(done, make_op(dev, &b, &v, 1, &op));
-  DG_CALL_GOTO(done, dg_stepper_cl_multirate_create(&mr, op, b.level, L, DG_MR_AB3, &evals_mr, NULL));
+  DG_CALL_GOTO(done, dg_stepper_cl_multirate_create(&mr, op, b.level, L, o->scheme, &evals_mr, NULL));
   DG_CALL_GOTO(done, dg_stepper_put_state(mr, b.q));
   double t_mr = 0, t_gl = 0, junk = 0;
   /* the start-up, and warm-up macro steps: the first launch of a kernel over a new range
@@ -109,15 +113,17 @@ dg_status dg_bench_multirate(dg_device *dev, const dg_bench_mr_options *o, FILE 
   DG_CALL_GOTO(done, time_steps(mr, 4 * H, H, o->steps, &t_mr));
   const long long evals_timed = evals_mr;
   dg_stepper_destroy(&mr);
-  /* the profiled pass (per level; the start-up records nothing) */
-  DG_CALL_GOTO(done, make_op(dev, &b, &v, 1, &op));
-  DG_CALL_GOTO(done, dg_stepper_cl_multirate_create(&mr, op, b.level, L, DG_MR_AB3, NULL, &prof));
-  DG_CALL_GOTO(done, dg_stepper_put_state(mr, b.q));
-  DG_CALL_GOTO(done, time_steps(mr, 0, H, 2, &junk));
-  memset(&prof, 0, sizeof prof);
-  prof.n_levels = L;
-  DG_CALL_GOTO(done, time_steps(mr, 2 * H, H, o->steps, &junk));
-  dg_stepper_destroy(&mr);
+  /* the profiled pass (AB3: per level; the start-up records nothing) */
+  if (ab3) {
+    DG_CALL_GOTO(done, make_op(dev, &b, &v, 1, &op));
+    DG_CALL_GOTO(done, dg_stepper_cl_multirate_create(&mr, op, b.level, L, o->scheme, NULL, &prof));
+    DG_CALL_GOTO(done, dg_stepper_put_state(mr, b.q));
+    DG_CALL_GOTO(done, time_steps(mr, 0, H, 2, &junk));
+    memset(&prof, 0, sizeof prof);
+    prof.n_levels = L;
+    DG_CALL_GOTO(done, time_steps(mr, 2 * H, H, o->steps, &junk));
+    dg_stepper_destroy(&mr);
+  }
 
   /* global LSERK4 over the same simulated time, same variant, ungrouped */
   DG_CALL_GOTO(done, make_op(dev, &b, &v, 0, &op));
@@ -129,8 +135,8 @@ dg_status dg_bench_multirate(dg_device *dev, const dg_bench_mr_options *o, FILE 
   const double T = o->steps * H;
 
   if (!json) {
-    fprintf(out, "multirate AB3 vs global LSERK4: %s, K = %d, N = %d, %s, variant %s\n", o->mesh,
-                 b.m->K, o->order, dg_precision_name(v.precision), spec);
+    fprintf(out, "multirate %s vs global LSERK4: %s, K = %d, N = %d, %s, variant %s\n", name,
+            o->mesh, b.m->K, o->order, dg_precision_name(v.precision), spec);
     fprintf(out, "  levels (at most %d):", o->max_levels);
     for (int l = 0; l < L; ++l) fprintf(out, " %d: %d", l, b.plan.count[l]);
     fprintf(out, " elements; local steps span %.2fx\n", b.plan.dt_ratio);
@@ -140,9 +146,11 @@ dg_status dg_bench_multirate(dg_device *dev, const dg_bench_mr_options *o, FILE 
             evals_timed, evals_gl, evals_gl / (double)evals_timed);
     fprintf(out, "  wall: multirate %.4f s (%.3f ms per macro step), LSERK4 %.4f s: %.2fx faster\n",
             t_mr, 1e3 * t_mr / o->steps, t_gl, t_gl / t_mr);
-    fprintf(out, "  per level (profiled pass, kernels waited for; per macro step):\n");
-    fprintf(out, "    level  elements  evaluations   RHS ms   AB3/copy ms   RHS us/element-eval\n");
-    for (int l = 0; l < L; ++l) {
+    if (ab3) {
+      fprintf(out, "  per level (profiled pass, kernels waited for; per macro step):\n");
+      fprintf(out, "    level  elements  evaluations   RHS ms   AB3/copy ms   RHS us/element-eval\n");
+    }
+    for (int l = 0; ab3 && l < L; ++l) {
       const double per = (double)prof.evals[l] / o->steps;
       fprintf(out, "    %5d  %8d  %11.0f  %7.3f  %12.3f  %10.3f\n", l, b.plan.count[l], per,
               1e3 * prof.rhs_s[l] / o->steps, 1e3 * prof.ab_s[l] / o->steps,
@@ -162,6 +170,7 @@ dg_status dg_bench_multirate(dg_device *dev, const dg_bench_mr_options *o, FILE 
       cJSON_AddNumberToObject(e, "ab3_s", prof.ab_s[l]);
     }
     cJSON_AddStringToObject(doc, "format", "dgtd-bench-multirate/1");
+    cJSON_AddStringToObject(doc, "scheme", ab3 ? "multirate" : "multirate-lserk4");
     cJSON_AddStringToObject(doc, "mesh", o->mesh);
     cJSON_AddStringToObject(doc, "variant", spec);
     cJSON_AddNumberToObject(doc, "K", b.m->K);

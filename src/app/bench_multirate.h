@@ -1,5 +1,5 @@
-/* dgtd bench --time-stepping multirate (app/bench_multirate.c): the multirate AB3 stepper
- * against global LSERK4 on one mesh, both on the device with one variant. */
+/* dgtd bench --time-stepping multirate|multirate-lserk4 (app/bench_multirate.c): a multirate
+ * stepper against global LSERK4 on one mesh, both on the device with one variant. */
 #ifndef DG_APP_BENCH_MULTIRATE_H
 #define DG_APP_BENCH_MULTIRATE_H
 
@@ -8,6 +8,7 @@
 #include "backend/variant.h"
 #include "core/status.h"
 #include "device/device.h"
+#include "dg/multirate.h"
 
 typedef struct {
   const char *mesh;    /* mesh file (required) */
@@ -15,6 +16,7 @@ typedef struct {
   dg_precision precision;
   const char *variant; /* NULL: the device default */
   int max_levels;      /* rate levels at most */
+  dg_mr_scheme scheme; /* AB3 or LSERK4 */
   int steps;           /* timed macro steps */
 } dg_bench_mr_options;
 

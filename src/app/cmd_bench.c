@@ -56,11 +56,12 @@ static void usage(FILE *f) {
           "  --save FILE           also write the JSON report to FILE (tables still printed)\n"
           "  --plot DIR            PNGs (and their gnuplot scripts) into DIR:\n"
           "                        dofs_vs_order, roofline, variants; scaling with --scaling\n"
-          "  --time-stepping multirate[:L]  instead: multirate AB3 (at most L rate levels,\n"
-          "                        default 6) against global LSERK4 on --mesh, same variant\n"
-          "                        (the first --variant, else the default; first --order,\n"
-          "                        default 2): level histogram, wall time of each over the\n"
-          "                        same simulated time, work saved, per-level kernel times\n"
+          "  --time-stepping multirate[:L]|multirate-lserk4[:L]  instead: multirate AB3 or\n"
+          "                        LSERK4 (at most L rate levels, default 6) against global\n"
+          "                        LSERK4 on --mesh, same variant (the first --variant, else\n"
+          "                        the default; first --order, default 2): level histogram,\n"
+          "                        wall time of each over the same simulated time, work saved,\n"
+          "                        and for AB3 per-level kernel times\n"
           "  --mesh FILE           the mesh for --time-stepping (PEC walls, vacuum)\n"
           "  --steps N             timed macro steps for --time-stepping (default 20)\n"
           "  -q                    no progress lines on stderr\n"
@@ -241,13 +242,16 @@ int dg_cmd_bench(int argc, char **argv) {
     case O_JSON: json = 1; break;
     case O_SAVE: save = optarg; break;
     case O_PLOT: plot = optarg; break;
-    case O_TS: { /* multirate[:L] (lserk4 is the ordinary bench) */
+    case O_TS: { /* multirate[-lserk4][:L] (lserk4 is the ordinary bench) */
       const char *ts = optarg;
-      DG_CHECK_GOTO(fail, !strncmp(ts, "multirate", 9) && (ts[9] == '\0' || ts[9] == ':'),
-                    DG_ERR_INPUT, "--time-stepping: expected multirate[:MAX_LEVELS], got '%s'", ts);
+      const size_t n = !strncmp(ts, "multirate-lserk4", 16) ? 16 : !strncmp(ts, "multirate", 9) ? 9 : 0;
+      DG_CHECK_GOTO(fail, n && (ts[n] == '\0' || ts[n] == ':'), DG_ERR_INPUT,
+                    "--time-stepping: expected multirate[:MAX_LEVELS] or "
+                    "multirate-lserk4[:MAX_LEVELS], got '%s'", ts);
       mr.max_levels = 6;
-      if (ts[9] == ':')
-        DG_CALL_GOTO(fail, dg_cli_int("--time-stepping", ts + 10, 1, DG_MR_MAX_LEVELS, &mr.max_levels));
+      mr.scheme = n == 16 ? DG_MR_LSERK4 : DG_MR_AB3;
+      if (ts[n] == ':')
+        DG_CALL_GOTO(fail, dg_cli_int("--time-stepping", ts + n + 1, 1, DG_MR_MAX_LEVELS, &mr.max_levels));
       break;
     }
     case O_MESH: mr.mesh = optarg; break;

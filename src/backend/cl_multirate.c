@@ -28,7 +28,9 @@ enum { DE_QE, DE_Q, DE_F0, DE_F1, DE_F2, DE_FS, DE_LIST, DE_FIRST, DE_C0, DE_C1,
 enum { CP_DST, CP_SRC, CP_FS, CP_I1 };
 enum { AD_W, AD_F0, AD_F1, AD_F2, AD_FS, AD_I1, AD_C0, AD_C1, AD_C2 };
 enum { CL_Q, CL_QE, CL_H0, CL_H1, CL_H2, CL_FS, CL_I1, CL_BND, CL_HEADS, CL_C0, CL_C1, CL_C2 };
-enum { LS_Q, LS_RES, LS_F, LS_FS, LS_I1, LS_A, LS_DT, LS_B };
+enum { LS_Q, LS_QE, LS_RES, LS_F, LS_FS, LS_I1, LS_A, LS_DT, LS_B };
+enum { DA_QE, DA_Q, DA_H0, DA_H1, DA_H2, DA_FS, DA_LIST, DA_FIRST, DA_BND, DA_HEADS, DA_T, DA_TAU,
+       DA_STEP };
 enum { TR_TRAJ, TR_SRC, TR_FS, TR_SLOT, TR_LVL, TR_TOP, TR_OFF, TR_FIRST, TR_M, TR_MODE };
 enum { TE_QE, TE_TQ, TE_TF, TE_FS, TE_SLOT, TE_LVL, TE_TOP, TE_OFFQ, TE_OFFF, TE_LIST, TE_FIRST,
        TE_T, TE_TAU, TE_H0 };
@@ -61,7 +63,7 @@ typedef struct {
    * (slots) in d_finer and d_coarser */
   dg_mr_scheme scheme;
   cl_mem d_qw, d_F, d_wF, d_tq, d_tf, d_tslot, d_tlvl, d_ttop, d_toffq, d_tofff, d_finer, d_coarser;
-  cl_kernel k_trec, k_teval;
+  cl_kernel k_trec, k_teval, k_dense_at;
   int rfirst[DG_CL_MAX_GROUPS + 1], ffirst[DG_CL_MAX_GROUPS], fcount[DG_CL_MAX_GROUPS];
   int cfirst[DG_CL_MAX_GROUPS][DG_CL_MAX_GROUPS], ccount[DG_CL_MAX_GROUPS][DG_CL_MAX_GROUPS];
 } clmr;
@@ -247,9 +249,33 @@ static dg_status dense(clmr *s, cl_mem list, int first, int n, int l, double th,
   return DG_OK;
 }
 
+/* The AB3 polynomials at sub-time tau of the elements in list[first .. first + n), of any
+ * levels, each in its step that started at or before sub-time T: one launch. */
+static dg_status dense_at(clmr *s, cl_mem list, int first, int n, int T, double tau, double h0) {
+  if (n <= 0) return DG_OK;
+  cl_kernel k = s->k_dense_at;
+  for (int i = 0; i < 3; ++i) DG_CALL(DG_KERNEL_ARG(k, DA_H0 + (cl_uint)i, s->d_hist[i]));
+  DG_CALL(DG_KERNEL_ARG(k, DA_LIST, list));
+  DG_CALL(DG_KERNEL_ARG(k, DA_FIRST, first));
+  const int heads = heads_bits(s);
+  DG_CALL(DG_KERNEL_ARG(k, DA_HEADS, heads));
+  DG_CALL(DG_KERNEL_ARG(k, DA_T, T));
+  DG_CALL(real_arg(s, k, DA_TAU, tau));
+  DG_CALL(real_arg(s, k, DA_STEP, h0));
+  const size_t g[2] = {(size_t)s->lay.NP, (size_t)n};
+  DG_CALL(launch(s, k, NULL, g, NULL, NULL));
+  return DG_OK;
+}
+
 /* At sub-time m with levels 0..d due: the coarser elements next to them, by their AB3
- * polynomials. */
+ * polynomials (one launch; level by level when profiled, each level's time its own). */
 static dg_status dense_borders(clmr *s, int d, int m, double h0) {
+  if (d + 1 >= s->L) return DG_OK;
+  if (!s->prof) {
+    const int first = s->bfirst[d][d + 1];
+    return dense_at(s, s->d_border, first, s->bfirst[d][s->L - 1] + s->bcount[d][s->L - 1] - first,
+                    m, m, h0);
+  }
   for (int l = d + 1; l < s->L; ++l) {
     const int span = 1 << l;
     DG_CALL(dense(s, s->d_border, s->bfirst[d][l], s->bcount[d][l], l, (double)(m % span) / span, h0));
@@ -304,7 +330,9 @@ static dg_status lserk_macro_step(clmr *s, double t, double H) {
           if (sub == 2 * s->M - span) s->f0[l] = slot;
         }
       cl_kernel k = s->k_lserk;
+      const cl_mem none = NULL;
       DG_CALL(DG_KERNEL_ARG(k, LS_Q, s->lay.q));
+      DG_CALL(DG_KERNEL_ARG(k, LS_QE, none));
       DG_CALL(DG_KERNEL_ARG(k, LS_RES, s->d_res));
       DG_CALL(DG_KERNEL_ARG(k, LS_F, F));
       DG_CALL(real_arg(s, k, LS_A, dg_lserk_a[st]));
@@ -313,6 +341,7 @@ static dg_status lserk_macro_step(clmr *s, double t, double H) {
       DG_CALL(launch_range(s, k, LS_FS, LS_I1, 0, s->lay.Kpad, NULL));
       if (s->lay.npn) { /* the auxiliary fields by the same stage */
         DG_CALL(DG_KERNEL_ARG(k, LS_Q, s->lay.w));
+        DG_CALL(DG_KERNEL_ARG(k, LS_QE, none));
         DG_CALL(DG_KERNEL_ARG(k, LS_RES, s->d_wres));
         DG_CALL(DG_KERNEL_ARG(k, LS_F, s->lay.wres));
         DG_CALL(launch_pml(s, k, LS_FS, LS_I1, -1, NULL));
@@ -332,18 +361,22 @@ static dg_status copy_range(clmr *s, cl_mem dst, cl_mem src, int l0, int l1) {
   return DG_OK;
 }
 
-/* One LSERK4 stage of level l: res = a res + h F, q += b res (fields, and PML aux). */
+/* One LSERK4 stage of level l: res = a res + h F, q += b res and qe = q (fields), and the
+ * PML aux likewise (no evaluation copy: only their own element reads them). */
 static dg_status stage_update(clmr *s, int l, cl_mem F, cl_mem wF, double a, double h, double b) {
   cl_kernel k = s->k_lserk;
+  const cl_mem none = NULL;
   DG_CALL(real_arg(s, k, LS_A, a));
   DG_CALL(real_arg(s, k, LS_DT, h));
   DG_CALL(real_arg(s, k, LS_B, b));
   DG_CALL(DG_KERNEL_ARG(k, LS_Q, s->d_qw));
+  DG_CALL(DG_KERNEL_ARG(k, LS_QE, s->lay.q));
   DG_CALL(DG_KERNEL_ARG(k, LS_RES, s->d_res));
   DG_CALL(DG_KERNEL_ARG(k, LS_F, F));
   DG_CALL(launch_range(s, k, LS_FS, LS_I1, s->lay.gfirst[l], s->lay.gfirst[l + 1], NULL));
   if (s->lay.npn) {
     DG_CALL(DG_KERNEL_ARG(k, LS_Q, s->lay.w));
+    DG_CALL(DG_KERNEL_ARG(k, LS_QE, none));
     DG_CALL(DG_KERNEL_ARG(k, LS_RES, s->d_wres));
     DG_CALL(DG_KERNEL_ARG(k, LS_F, wF));
     DG_CALL(launch_pml(s, k, LS_FS, LS_I1, l, NULL));
@@ -374,7 +407,9 @@ static dg_status rk_complete_level(clmr *s, int l, int m, double t, double h0) {
   const double h = h0 * span;
   for (int st = 1; st < DG_LSERK_STAGES; ++st) {
     const double tau = T + dg_lserk_c[st] * span;
-    DG_CALL(copy_range(s, s->lay.q, s->d_qw, l, l + 1));
+    /* qe of the level itself: its stage state, which stage_update writes there too; before
+     * stage 2 the finer levels' stages since the step began may have left dense outputs */
+    if (st == 1) DG_CALL(copy_range(s, s->lay.q, s->d_qw, l, l + 1));
     if (s->fcount[l]) {
       cl_kernel k = s->k_teval;
       DG_CALL(DG_KERNEL_ARG(k, TE_FIRST, s->ffirst[l]));
@@ -384,10 +419,10 @@ static dg_status rk_complete_level(clmr *s, int l, int m, double t, double h0) {
       const size_t g[2] = {(size_t)s->lay.NP, (size_t)s->fcount[l]};
       DG_CALL(launch(s, k, NULL, g, NULL, NULL));
     }
-    for (int lc = l + 1; lc < s->L; ++lc) {
-      const int tc = (T >> lc) << lc;
-      DG_CALL(dense(s, s->d_coarser, s->cfirst[l][lc], s->ccount[l][lc], lc,
-                    (tau - tc) / (1 << lc), h0));
+    if (l + 1 < s->L) {
+      const int first = s->cfirst[l][l + 1];
+      DG_CALL(dense_at(s, s->d_coarser, first,
+                       s->cfirst[l][s->L - 1] + s->ccount[l][s->L - 1] - first, T, tau, h0));
     }
     cl_mem F = s->d_F, wF = s->d_wF;
     if (s->evals) *s->evals += s->n_elems[l];
@@ -401,7 +436,6 @@ static dg_status rk_complete_level(clmr *s, int l, int m, double t, double h0) {
     }
     DG_CALL(stage_update(s, l, F, wF, dg_lserk_a[st], h, dg_lserk_b[st]));
   }
-  DG_CALL(copy_range(s, s->lay.q, s->d_qw, l, l + 1));
   DG_CALL(traj_record(s, l, l + 1, 1, s->d_qw, m, 1));
   return DG_OK;
 }
@@ -484,8 +518,9 @@ static void clmr_destroy(void *impl) {
   clmr *s = impl;
   if (!s) return;
   dg_cl_maxwell_destroy(&s->op);
-  cl_kernel *ks[] = {&s->k_complete, &s->k_dense,   &s->k_copy,  &s->k_lserk,
-                     &s->k_advance,  &s->k_complete_lv, &s->k_trec, &s->k_teval};
+  cl_kernel *ks[] = {&s->k_complete, &s->k_dense,      &s->k_copy,  &s->k_lserk,
+                     &s->k_advance,  &s->k_complete_lv, &s->k_trec,  &s->k_teval,
+                     &s->k_dense_at};
   for (size_t i = 0; i < sizeof ks / sizeof ks[0]; ++i) dg_kernel_release(ks[i]);
   dg_program_release(&s->prog);
   cl_mem *bs[] = {&s->d_border,   &s->d_qs,       &s->d_res,     &s->d_hist[0],
@@ -532,6 +567,7 @@ static dg_status build_kernels(clmr *s) {
   DG_CALL_GOTO(done, dg_kernel_create(s->prog, "mr_complete_levels", &s->k_complete_lv));
   DG_CALL_GOTO(done, dg_kernel_create(s->prog, "mr_traj_record", &s->k_trec));
   DG_CALL_GOTO(done, dg_kernel_create(s->prog, "mr_traj_eval", &s->k_teval));
+  DG_CALL_GOTO(done, dg_kernel_create(s->prog, "mr_dense_at", &s->k_dense_at));
 done:
   dg_free(&src);
   return st;
@@ -547,6 +583,10 @@ static dg_status set_static_args(clmr *s) {
   DG_CALL(DG_KERNEL_ARG(s->k_dense, DE_FS, fs));
   DG_CALL(DG_KERNEL_ARG(s->k_dense, DE_LIST, s->d_border));
   if (s->lay.npn) DG_CALL(DG_KERNEL_ARG(s->k_advance, AD_W, s->lay.w));
+  DG_CALL(DG_KERNEL_ARG(s->k_dense_at, DA_QE, s->lay.q));
+  DG_CALL(DG_KERNEL_ARG(s->k_dense_at, DA_Q, s->d_qs));
+  DG_CALL(DG_KERNEL_ARG(s->k_dense_at, DA_FS, fs));
+  DG_CALL(DG_KERNEL_ARG(s->k_dense_at, DA_BND, s->d_bnd_f));
   if (s->scheme == DG_MR_LSERK4) {
     cl_kernel r = s->k_trec, e = s->k_teval;
     DG_CALL(DG_KERNEL_ARG(r, TR_FS, fs));
