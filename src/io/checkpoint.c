@@ -21,7 +21,7 @@ enum {
 
 const char *const dg_checkpoint_part_names[DG_CHECKPOINT_PARTS] = {
     "materials", "boundary conditions", "sources", "initial state", "flux",
-    "time step (CFL factor)", "PML", NULL};
+    "time stepping (CFL factor, scheme)", "PML", NULL};
 static const char MAGIC[] = "DGTDCHK1"; /* the 8 characters, without the NUL */
 
 static void put_u32(unsigned char *p, uint32_t v) {

@@ -43,7 +43,7 @@ enum {
   DG_CHECKPOINT_SOURCES,
   DG_CHECKPOINT_INITIAL,
   DG_CHECKPOINT_FLUX,
-  DG_CHECKPOINT_TIME,   /* the CFL factor (dt itself is stored and checked too) */
+  DG_CHECKPOINT_TIME,   /* the CFL factor and the scheme (dt itself is stored and checked too) */
   DG_CHECKPOINT_PML,    /* the PML's volumes and parameters (0 without a PML) */
   DG_CHECKPOINT_PARTS = 8 /* one spare */
 };
