@@ -289,9 +289,7 @@ static dg_status dense_borders(clmr *s, int d, int m, double h0) {
 static dg_status mrab_macro_step(clmr *s, double t, double H) {
   const double h0 = H / s->M;
   for (int m = 0; m < s->M; ++m) {
-    int d = 0;
-    if (m == 0) d = s->L - 1;
-    else while (d < s->L - 1 && m % (2 << d) == 0) ++d;
+    const int d = dg_multirate_due_top(m, s->L);
     if (m > 0 && !s->prof) DG_CALL(complete_levels(s, d, h0));
     if (m > 0 && s->prof)
       for (int l = 0; l <= d; ++l) DG_CALL(complete_level(s, l, h0));
@@ -444,9 +442,7 @@ static dg_status rk_complete_level(clmr *s, int l, int m, double t, double h0) {
 static dg_status mr_rk_macro_step(clmr *s, double t, double H) {
   const double h0 = H / s->M;
   for (int m = 0; m <= s->M; ++m) {
-    int d = 0;
-    if (m == 0 || m == s->M) d = s->L - 1;
-    else while (d < s->L - 1 && m % (2 << d) == 0) ++d;
+    const int d = dg_multirate_due_top(m, s->L);
     if (m > 0)
       for (int l = 0; l <= d; ++l) DG_CALL(rk_complete_level(s, l, m, t, h0));
     if (m == s->M) break;

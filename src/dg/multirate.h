@@ -61,6 +61,11 @@ dg_status dg_multirate_levels(const dg_maxwell *p, dg_mr_scheme scheme, int max_
  * for AB3 and 1 for LSERK4 (the global LSERK4 step rule, dg_maxwell_dt). */
 double dg_multirate_macro_dt(const dg_mr_plan *plan, double cfl);
 
+/* The levels due at sub-time m (0..M, M = 2^(n_levels-1)) of a macro step are
+ * 0..dg_multirate_due_top(m): every level at the macro step's start and end, else up to the
+ * largest power of two dividing m. */
+int dg_multirate_due_top(int m, int n_levels);
+
 /* Element right-hand-side evaluations per unit of simulated time at macro step H, once the
  * history is started (sum_l K_l 2^(L-1-l) / H), and those of global LSERK4 at step dt
  * (5 K / dt). */

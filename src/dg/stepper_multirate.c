@@ -129,21 +129,24 @@ static void evaluate_level(mr_stepper *s, int l, double t) {
   if (s->evals) *s->evals += s->n_elems[l];
 }
 
+/* At sub-time m with levels 0..d due: the coarser elements next to them, by their AB3
+ * polynomials, into qe. */
+static void dense_borders(mr_stepper *s, int d, int m, double h0) {
+  for (int e = 0; d < s->L - 1 && e < s->n_border[d]; ++e) {
+    const int k = s->border[d][e], l = s->level[k], span = 1 << l;
+    double c[3];
+    ab3_weights((double)(m % span) / span, c);
+    ab_combine(s, l, k, h0 * span, c, s->qe);
+  }
+}
+
 static dg_status mrab_macro_step(mr_stepper *s, double t, double H) {
   const double h0 = H / s->M;
   for (int m = 0; m < s->M; ++m) {
-    int d = 0;
-    if (m == 0) d = s->L - 1;
-    else while (d < s->L - 1 && m % (2 << d) == 0) ++d;
+    const int d = dg_multirate_due_top(m, s->L);
     if (m > 0)
       for (int l = 0; l <= d; ++l) complete_level(s, l, h0);
-    if (d < s->L - 1)
-      for (int e = 0; e < s->n_border[d]; ++e) {
-        const int k = s->border[d][e], l = s->level[k], span = 1 << l;
-        double c[3];
-        ab3_weights((double)(m % span) / span, c);
-        ab_combine(s, l, k, h0 * span, c, s->qe);
-      }
+    dense_borders(s, d, m, h0);
     DG_CALL(exchange(s, s->qe));
     for (int l = 0; l <= d; ++l) evaluate_level(s, l, t + m * h0);
   }
@@ -254,21 +257,13 @@ static dg_status rk_complete_level(mr_stepper *s, int l, int m, double t, double
 static dg_status mr_rk_macro_step(mr_stepper *s, double t, double H) {
   const double h0 = H / s->M;
   for (int m = 0; m <= s->M; ++m) {
-    int d = 0;
-    if (m == 0 || m == s->M) d = s->L - 1;
-    else while (d < s->L - 1 && m % (2 << d) == 0) ++d;
+    const int d = dg_multirate_due_top(m, s->L);
     if (m > 0)
       for (int l = 0; l <= d; ++l) DG_CALL(rk_complete_level(s, l, m, t, h0));
     if (m == s->M) break;
     for (int l = 0; l <= d; ++l) /* coarser levels' stages left interpolated values there */
       for (int e = 0; e < s->n_elems[l]; ++e) copy_elem(s, s->qe, s->q, s->elems[l][e]);
-    if (d < s->L - 1)
-      for (int e = 0; e < s->n_border[d]; ++e) {
-        const int k = s->border[d][e], l = s->level[k], span = 1 << l;
-        double c[3];
-        ab3_weights((double)(m % span) / span, c);
-        ab_combine(s, l, k, h0 * span, c, s->qe);
-      }
+    dense_borders(s, d, m, h0);
     DG_CALL(exchange(s, s->qe));
     for (int l = 0; l <= d; ++l) evaluate_level(s, l, t + m * h0);
     const double a = dg_lserk_a[0], b = dg_lserk_b[0];
@@ -630,6 +625,14 @@ done:
   dg_free(&u);
   dg_free(&order);
   return st;
+}
+
+int dg_multirate_due_top(int m, int n_levels) {
+  const int M = 1 << (n_levels - 1);
+  int d = 0;
+  if (m % M == 0) return n_levels - 1;
+  while (d < n_levels - 1 && m % (2 << d) == 0) ++d;
+  return d;
 }
 
 double dg_multirate_macro_dt(const dg_mr_plan *plan, double cfl) {
