@@ -57,19 +57,22 @@ void mr_advance(__global real_t *restrict w, __global const real_t *restrict f0,
   w[j] += c0 * f0[j] + c1 * f1[j] + c2 * f2[j];
 }
 
-/* dst = src over the range: a level's new right-hand side into its history. */
+/* dst = src over the range, and dst2 = src (dst2 not NULL): a level's new right-hand side
+ * into its history; in multirate LSERK4 the state into the evaluation state and the step
+ * start. */
 __kernel __attribute__((reqd_work_group_size(WG1, 1, 1)))
 void mr_copy(__global real_t *restrict dst, __global const real_t *restrict src, const int fs,
-             const int i1) {
+             const int i1, __global real_t *restrict dst2) {
   const int i = get_global_id(0);
   if (i >= i1) return;
   const int j = get_global_id(1) * fs + i;
   dst[j] = src[j];
+  if (dst2) dst2[j] = src[j];
 }
 
 /* One LSERK4 stage: res = a res + dt F; q += b res, and (qe not NULL) qe = q: the start-up
- * steps, and a level's stage in multirate LSERK4, whose next stage evaluates qe. The first
- * stage (a = 0) does not read res, so no residual needs zeroing between runs. */
+ * steps. The first stage (a = 0) does not read res, so no residual needs zeroing between
+ * runs. */
 __kernel __attribute__((reqd_work_group_size(WG1, 1, 1)))
 void mr_lserk(__global real_t *restrict q, __global real_t *restrict qe,
               __global real_t *restrict res, __global const real_t *restrict F, const int fs,
@@ -133,21 +136,29 @@ void mr_complete_levels(__global real_t *restrict q, __global real_t *restrict q
  * tq + offq[e] and P right-hand sides from tf + offf[e] (P = 2^(top - lvl)), point-major,
  * then field, then node. Work-item (node, entry). */
 
-/* A trajectory point from src for the entries first .. first + n at sub-time m:
- * mode 0, f: point (m mod span) >> lvl; mode 1, a state after a completed step: the same,
- * or P where m ends the step of level top; mode 2, a state at a step start: point 0, only
- * where m starts the step of level top. */
-__kernel void mr_traj_record(__global real_t *restrict traj, __global const real_t *restrict src,
+/* Trajectory points for the entries first .. first + n at sub-time m, p = (m mod span) >>
+ * lvl (span = 2^top):
+ *   f NULL: the state q after a completed step, at point p, or P where m ends the step of
+ *   level top;
+ *   f given: the right-hand side f at point p, and where m starts the step of level top
+ *   also the state q at point 0. */
+__kernel void mr_traj_record(__global real_t *restrict tq, __global real_t *restrict tf,
+                             __global const real_t *restrict q, __global const real_t *restrict f,
                              const int fs, __global const int *restrict slot,
                              __global const int *restrict lvl, __global const int *restrict top,
-                             __global const int *restrict off, const int first, const int m,
-                             const int mode) {
+                             __global const int *restrict offq, __global const int *restrict offf,
+                             const int first, const int m) {
   const int n = get_global_id(0), e = first + get_global_id(1);
   const int j = lvl[e], span = 1 << top[e], r = m & (span - 1);
-  if (mode == 2 && r) return;
-  const int p = mode == 1 && !r ? span >> j : r >> j;
   const int base = mr_node(slot[e], n);
-  for (int f = 0; f < 6; ++f) traj[off[e] + (p * 6 + f) * NP + n] = src[f * fs + base];
+  if (!f) {
+    const int p = r ? r >> j : span >> j;
+    for (int c = 0; c < 6; ++c) tq[offq[e] + (p * 6 + c) * NP + n] = q[c * fs + base];
+    return;
+  }
+  for (int c = 0; c < 6; ++c) tf[offf[e] + ((r >> j) * 6 + c) * NP + n] = f[c * fs + base];
+  if (!r)
+    for (int c = 0; c < 6; ++c) tq[offq[e] + c * NP + n] = q[c * fs + base];
 }
 
 /* qe of the entries list[first ..] at sub-time tau, inside the step of level l that starts
@@ -197,5 +208,36 @@ __kernel void mr_dense_at(__global real_t *restrict qe, __global const real_t *r
   for (int f = 0; f < 6; ++f) {
     const int j = f * fs + base;
     qe[j] = q[j] + c0 * f0[j] + c1 * f1[j] + c2 * f2[j];
+  }
+}
+
+/* One LSERK4 stage of a level in multirate LSERK4, fields and PML auxiliary fields in one
+ * launch: rows 0..5 of dimension 1 are the fields over items [i0, i1) (res = a res + dt F,
+ * q += b res, qe = q: the next stage evaluates qe), rows 6.. the auxiliary arrays (stride
+ * ws) over PML items [j0, j1) (w, wres, wF; no evaluation copy). Dimension 0 counts items
+ * from i0 and from j0 alike (no global offset). */
+__kernel __attribute__((reqd_work_group_size(WG1, 1, 1)))
+void mr_stage(__global real_t *restrict q, __global real_t *restrict qe,
+              __global real_t *restrict res, __global const real_t *restrict F, const int fs,
+              const int i0, const int i1, __global real_t *restrict w,
+              __global real_t *restrict wres, __global const real_t *restrict wF, const int ws,
+              const int j0, const int j1, const real_t a, const real_t dt, const real_t b) {
+  const int x = get_global_id(0), row = get_global_id(1);
+  if (row < 6) {
+    const int i = i0 + x;
+    if (i >= i1) return;
+    const int j = row * fs + i;
+    const real_t r = dt * F[j] + (a != (real_t)0 ? a * res[j] : (real_t)0);
+    res[j] = r;
+    const real_t y = q[j] + b * r;
+    q[j] = y;
+    qe[j] = y;
+  } else {
+    const int i = j0 + x;
+    if (i >= j1) return;
+    const int j = (row - 6) * ws + i;
+    const real_t r = dt * wF[j] + (a != (real_t)0 ? a * wres[j] : (real_t)0);
+    wres[j] = r;
+    w[j] += b * r;
   }
 }

@@ -25,13 +25,15 @@
 enum { WG = 64 };
 enum { CO_Q, CO_QE, CO_F0, CO_F1, CO_F2, CO_FS, CO_I1, CO_C0, CO_C1, CO_C2 };
 enum { DE_QE, DE_Q, DE_F0, DE_F1, DE_F2, DE_FS, DE_LIST, DE_FIRST, DE_C0, DE_C1, DE_C2 };
-enum { CP_DST, CP_SRC, CP_FS, CP_I1 };
+enum { CP_DST, CP_SRC, CP_FS, CP_I1, CP_DST2 };
 enum { AD_W, AD_F0, AD_F1, AD_F2, AD_FS, AD_I1, AD_C0, AD_C1, AD_C2 };
 enum { CL_Q, CL_QE, CL_H0, CL_H1, CL_H2, CL_FS, CL_I1, CL_BND, CL_HEADS, CL_C0, CL_C1, CL_C2 };
 enum { LS_Q, LS_QE, LS_RES, LS_F, LS_FS, LS_I1, LS_A, LS_DT, LS_B };
 enum { DA_QE, DA_Q, DA_H0, DA_H1, DA_H2, DA_FS, DA_LIST, DA_FIRST, DA_BND, DA_HEADS, DA_T, DA_TAU,
        DA_STEP };
-enum { TR_TRAJ, TR_SRC, TR_FS, TR_SLOT, TR_LVL, TR_TOP, TR_OFF, TR_FIRST, TR_M, TR_MODE };
+enum { TR_TQ, TR_TF, TR_Q, TR_F, TR_FS, TR_SLOT, TR_LVL, TR_TOP, TR_OFFQ, TR_OFFF, TR_FIRST, TR_M };
+enum { ST_Q, ST_QE, ST_RES, ST_F, ST_FS, ST_I0, ST_I1, ST_W, ST_WRES, ST_WF, ST_WS, ST_J0, ST_J1,
+       ST_A, ST_DT, ST_B };
 enum { TE_QE, TE_TQ, TE_TF, TE_FS, TE_SLOT, TE_LVL, TE_TOP, TE_OFFQ, TE_OFFF, TE_LIST, TE_FIRST,
        TE_T, TE_TAU, TE_H0 };
 
@@ -63,7 +65,7 @@ typedef struct {
    * (slots) in d_finer and d_coarser */
   dg_mr_scheme scheme;
   cl_mem d_qw, d_F, d_wF, d_tq, d_tf, d_tslot, d_tlvl, d_ttop, d_toffq, d_tofff, d_finer, d_coarser;
-  cl_kernel k_trec, k_teval, k_dense_at;
+  cl_kernel k_trec, k_teval, k_dense_at, k_stage;
   int rfirst[DG_CL_MAX_GROUPS + 1], ffirst[DG_CL_MAX_GROUPS], fcount[DG_CL_MAX_GROUPS];
   int cfirst[DG_CL_MAX_GROUPS][DG_CL_MAX_GROUPS], ccount[DG_CL_MAX_GROUPS][DG_CL_MAX_GROUPS];
 } clmr;
@@ -351,49 +353,51 @@ static dg_status lserk_macro_step(clmr *s, double t, double H) {
 
 /* ---- multirate LSERK4 ---------------------------------------------------------------- */
 
-/* dst = src over the slots of levels l0..l1-1. */
-static dg_status copy_range(clmr *s, cl_mem dst, cl_mem src, int l0, int l1) {
+/* dst = src (and dst2 = src, dst2 not NULL) over the slots of levels l0..l1-1. */
+static dg_status copy_range(clmr *s, cl_mem dst, cl_mem dst2, cl_mem src, int l0, int l1) {
+  const cl_mem none = NULL;
   DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_DST, dst));
+  DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_DST2, dst2));
   DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_SRC, src));
   DG_CALL(launch_range(s, s->k_copy, CP_FS, CP_I1, s->lay.gfirst[l0], s->lay.gfirst[l1], NULL));
+  DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_DST2, none)); /* copy_levels leaves it out */
   return DG_OK;
 }
 
 /* One LSERK4 stage of level l: res = a res + h F, q += b res and qe = q (fields), and the
- * PML aux likewise (no evaluation copy: only their own element reads them). */
+ * PML aux likewise (no evaluation copy: only their own element reads them); one launch. */
 static dg_status stage_update(clmr *s, int l, cl_mem F, cl_mem wF, double a, double h, double b) {
-  cl_kernel k = s->k_lserk;
-  const cl_mem none = NULL;
-  DG_CALL(real_arg(s, k, LS_A, a));
-  DG_CALL(real_arg(s, k, LS_DT, h));
-  DG_CALL(real_arg(s, k, LS_B, b));
-  DG_CALL(DG_KERNEL_ARG(k, LS_Q, s->d_qw));
-  DG_CALL(DG_KERNEL_ARG(k, LS_QE, s->lay.q));
-  DG_CALL(DG_KERNEL_ARG(k, LS_RES, s->d_res));
-  DG_CALL(DG_KERNEL_ARG(k, LS_F, F));
-  DG_CALL(launch_range(s, k, LS_FS, LS_I1, s->lay.gfirst[l], s->lay.gfirst[l + 1], NULL));
-  if (s->lay.npn) {
-    DG_CALL(DG_KERNEL_ARG(k, LS_Q, s->lay.w));
-    DG_CALL(DG_KERNEL_ARG(k, LS_QE, none));
-    DG_CALL(DG_KERNEL_ARG(k, LS_RES, s->d_wres));
-    DG_CALL(DG_KERNEL_ARG(k, LS_F, wF));
-    DG_CALL(launch_pml(s, k, LS_FS, LS_I1, l, NULL));
-  }
+  cl_kernel k = s->k_stage;
+  const int i0 = s->lay.gfirst[l] * s->lay.NPP, i1 = s->lay.gfirst[l + 1] * s->lay.NPP;
+  const int j0 = s->lay.npn ? s->lay.pfirst[l] : 0, j1 = s->lay.npn ? s->lay.pfirst[l + 1] : 0;
+  const int n = i1 - i0 > j1 - j0 ? i1 - i0 : j1 - j0;
+  if (n <= 0) return DG_OK;
+  DG_CALL(DG_KERNEL_ARG(k, ST_F, F));
+  DG_CALL(DG_KERNEL_ARG(k, ST_WF, wF));
+  DG_CALL(DG_KERNEL_ARG(k, ST_I0, i0));
+  DG_CALL(DG_KERNEL_ARG(k, ST_I1, i1));
+  DG_CALL(DG_KERNEL_ARG(k, ST_J0, j0));
+  DG_CALL(DG_KERNEL_ARG(k, ST_J1, j1));
+  DG_CALL(real_arg(s, k, ST_A, a));
+  DG_CALL(real_arg(s, k, ST_DT, h));
+  DG_CALL(real_arg(s, k, ST_B, b));
+  const size_t g[2] = {((size_t)n + WG - 1) / WG * WG, 6 + (j1 > j0 ? (size_t)DG_PML_AUX : 0)};
+  const size_t lw[2] = {WG, 1};
+  DG_CALL(launch(s, k, NULL, g, lw, NULL));
   return DG_OK;
 }
 
-/* Trajectory points of the entries of levels l0..l1-1 (multirate.cl, mr_traj_record). */
-static dg_status traj_record(clmr *s, int l0, int l1, int states, cl_mem src, int m, int mode) {
+/* Trajectory points of the entries of levels l0..l1-1 at sub-time m (multirate.cl,
+ * mr_traj_record): the states q after a completed step (f NULL), or the right-hand sides f
+ * of a synchronous evaluation and, at a step start, the states q. */
+static dg_status traj_record(clmr *s, int l0, int l1, cl_mem q, cl_mem f, int m) {
   const int e0 = s->rfirst[l0], n = s->rfirst[l1] - e0;
   if (n <= 0) return DG_OK;
   cl_kernel k = s->k_trec;
-  const cl_mem traj = states ? s->d_tq : s->d_tf, off = states ? s->d_toffq : s->d_tofff;
-  DG_CALL(DG_KERNEL_ARG(k, TR_TRAJ, traj));
-  DG_CALL(DG_KERNEL_ARG(k, TR_SRC, src));
-  DG_CALL(DG_KERNEL_ARG(k, TR_OFF, off));
+  DG_CALL(DG_KERNEL_ARG(k, TR_Q, q));
+  DG_CALL(DG_KERNEL_ARG(k, TR_F, f));
   DG_CALL(DG_KERNEL_ARG(k, TR_FIRST, e0));
   DG_CALL(DG_KERNEL_ARG(k, TR_M, m));
-  DG_CALL(DG_KERNEL_ARG(k, TR_MODE, mode));
   const size_t g[2] = {(size_t)s->lay.NP, (size_t)n};
   DG_CALL(launch(s, k, NULL, g, NULL, NULL));
   return DG_OK;
@@ -407,7 +411,7 @@ static dg_status rk_complete_level(clmr *s, int l, int m, double t, double h0) {
     const double tau = T + dg_lserk_c[st] * span;
     /* qe of the level itself: its stage state, which stage_update writes there too; before
      * stage 2 the finer levels' stages since the step began may have left dense outputs */
-    if (st == 1) DG_CALL(copy_range(s, s->lay.q, s->d_qw, l, l + 1));
+    if (st == 1) DG_CALL(copy_range(s, s->lay.q, NULL, s->d_qw, l, l + 1));
     if (s->fcount[l]) {
       cl_kernel k = s->k_teval;
       DG_CALL(DG_KERNEL_ARG(k, TE_FIRST, s->ffirst[l]));
@@ -434,7 +438,7 @@ static dg_status rk_complete_level(clmr *s, int l, int m, double t, double h0) {
     }
     DG_CALL(stage_update(s, l, F, wF, dg_lserk_a[st], h, dg_lserk_b[st]));
   }
-  DG_CALL(traj_record(s, l, l + 1, 1, s->d_qw, m, 1));
+  DG_CALL(traj_record(s, l, l + 1, s->d_qw, NULL, m));
   return DG_OK;
 }
 
@@ -446,13 +450,13 @@ static dg_status mr_rk_macro_step(clmr *s, double t, double H) {
     if (m > 0)
       for (int l = 0; l <= d; ++l) DG_CALL(rk_complete_level(s, l, m, t, h0));
     if (m == s->M) break;
-    DG_CALL(copy_range(s, s->lay.q, s->d_qw, 0, d + 1));
+    /* the due levels' state into qe (coarser levels' stages left values there) and into
+     * qs, their steps' start */
+    DG_CALL(copy_range(s, s->lay.q, s->d_qs, s->d_qw, 0, d + 1));
     DG_CALL(dense_borders(s, d, m, h0));
     const int c = (s->cbase + m) % 3;
     DG_CALL(evaluate(s, 0, d + 1, t + m * h0, c, NULL, NULL));
-    DG_CALL(copy_range(s, s->d_qs, s->d_qw, 0, d + 1));
-    DG_CALL(traj_record(s, 0, d + 1, 1, s->d_qw, m, 2));
-    DG_CALL(traj_record(s, 0, d + 1, 0, s->d_hist[c], m, 0));
+    DG_CALL(traj_record(s, 0, d + 1, s->d_qw, s->d_hist[c], m));
     for (int l = 0; l <= d; ++l)
       DG_CALL(stage_update(s, l, s->d_hist[c], s->d_whist[c], dg_lserk_a[0], h0 * (1 << l),
                            dg_lserk_b[0]));
@@ -460,7 +464,7 @@ static dg_status mr_rk_macro_step(clmr *s, double t, double H) {
   s->cbase = (s->cbase + s->M) % 3;
   /* the coarser levels' last stages left interpolated values in qe: between macro steps it
    * is the state (get_state, energy) */
-  DG_CALL(copy_range(s, s->lay.q, s->d_qw, 0, s->L));
+  DG_CALL(copy_range(s, s->lay.q, NULL, s->d_qw, 0, s->L));
   return DG_OK;
 }
 
@@ -516,7 +520,7 @@ static void clmr_destroy(void *impl) {
   dg_cl_maxwell_destroy(&s->op);
   cl_kernel *ks[] = {&s->k_complete, &s->k_dense,      &s->k_copy,  &s->k_lserk,
                      &s->k_advance,  &s->k_complete_lv, &s->k_trec,  &s->k_teval,
-                     &s->k_dense_at};
+                     &s->k_dense_at, &s->k_stage};
   for (size_t i = 0; i < sizeof ks / sizeof ks[0]; ++i) dg_kernel_release(ks[i]);
   dg_program_release(&s->prog);
   cl_mem *bs[] = {&s->d_border,   &s->d_qs,       &s->d_res,     &s->d_hist[0],
@@ -564,6 +568,7 @@ static dg_status build_kernels(clmr *s) {
   DG_CALL_GOTO(done, dg_kernel_create(s->prog, "mr_traj_record", &s->k_trec));
   DG_CALL_GOTO(done, dg_kernel_create(s->prog, "mr_traj_eval", &s->k_teval));
   DG_CALL_GOTO(done, dg_kernel_create(s->prog, "mr_dense_at", &s->k_dense_at));
+  DG_CALL_GOTO(done, dg_kernel_create(s->prog, "mr_stage", &s->k_stage));
 done:
   dg_free(&src);
   return st;
@@ -583,12 +588,26 @@ static dg_status set_static_args(clmr *s) {
   DG_CALL(DG_KERNEL_ARG(s->k_dense_at, DA_Q, s->d_qs));
   DG_CALL(DG_KERNEL_ARG(s->k_dense_at, DA_FS, fs));
   DG_CALL(DG_KERNEL_ARG(s->k_dense_at, DA_BND, s->d_bnd_f));
+  const cl_mem none = NULL;
+  DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_DST2, none));
   if (s->scheme == DG_MR_LSERK4) {
-    cl_kernel r = s->k_trec, e = s->k_teval;
+    cl_kernel r = s->k_trec, e = s->k_teval, u = s->k_stage;
+    DG_CALL(DG_KERNEL_ARG(r, TR_TQ, s->d_tq));
+    DG_CALL(DG_KERNEL_ARG(r, TR_TF, s->d_tf));
     DG_CALL(DG_KERNEL_ARG(r, TR_FS, fs));
     DG_CALL(DG_KERNEL_ARG(r, TR_SLOT, s->d_tslot));
     DG_CALL(DG_KERNEL_ARG(r, TR_LVL, s->d_tlvl));
     DG_CALL(DG_KERNEL_ARG(r, TR_TOP, s->d_ttop));
+    DG_CALL(DG_KERNEL_ARG(r, TR_OFFQ, s->d_toffq));
+    DG_CALL(DG_KERNEL_ARG(r, TR_OFFF, s->d_tofff));
+    const int ws = s->lay.npn;
+    DG_CALL(DG_KERNEL_ARG(u, ST_Q, s->d_qw));
+    DG_CALL(DG_KERNEL_ARG(u, ST_QE, s->lay.q));
+    DG_CALL(DG_KERNEL_ARG(u, ST_RES, s->d_res));
+    DG_CALL(DG_KERNEL_ARG(u, ST_FS, fs));
+    DG_CALL(DG_KERNEL_ARG(u, ST_W, s->lay.w));
+    DG_CALL(DG_KERNEL_ARG(u, ST_WRES, s->d_wres));
+    DG_CALL(DG_KERNEL_ARG(u, ST_WS, ws));
     DG_CALL(DG_KERNEL_ARG(e, TE_QE, s->lay.q));
     DG_CALL(DG_KERNEL_ARG(e, TE_TQ, s->d_tq));
     DG_CALL(DG_KERNEL_ARG(e, TE_TF, s->d_tf));
