@@ -8,6 +8,7 @@
 #   stages: setup verify startup limits tune:PREC[:ORDERS] bench:PREC[:ORDERS]
 #           dump:PREC:ORDERS (tuned winners' source, build log with -cl-nv-verbose, and
 #           CL_KERNEL_* info) mpi variants:PREC:N:SPEC[;SPEC...] (bench of extra variants)
+#           multirate (the sphere case under global LSERK4, MRAB3 and multirate LSERK4)
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 res=${RESULTS:-/tmp/dgtd-results}
@@ -75,6 +76,13 @@ for s in "$@"; do
     for v in "${specs[@]}"; do args+=(--variant "$v"); done
     stage "variants $a N=$b" 200 dgtd bench --order "$b" --precision "$a" "${args[@]}" \
       --save "$res/variants-$a-N$b.json" > "$res/variants-$a-N$b.txt" 2>&1 ;;
+  multirate) # the shipped sphere case to t = 1, each scheme (issue 18), float, tuned variant
+    for ts in lserk4 multirate multirate-lserk4; do
+      stage "multirate $ts" 240 dgtd run configs/sphere_plane_wave.json --final-time 1 \
+        --precision float --time-stepping "$ts" --output "$res/mr-$ts" --quiet --json \
+        > "$res/multirate-$ts.json" 2>&1
+      rm -rf "$res/mr-$ts" # VTU snapshots: too big to bring back
+    done ;;
   mpi)
     stage "mpi 1 rank" 60 dgtd run --quiet --json --order 3 --box 8 > "$res/mpi-1.json" 2>&1
     stage "mpi 2 ranks" 90 mpiexec.mpich -n 2 dgtd run --quiet --json --order 3 --box 8 \
