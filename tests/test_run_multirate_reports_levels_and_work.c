@@ -1,7 +1,8 @@
 /* Local time stepping in a whole run (case key "time_stepping", --time-stepping):
  *   - the cavity mode on the built-in box (one level): the multirate run's L2 error against
  *     the exact mode is within 1% of global LSERK4's, and its RHS work is the count of the
- *     scheme (2 start-up macro steps of 5 K evaluations, then K per macro step);
+ *     scheme (2 start-up macro steps of 5 K evaluations, then K per macro step); multirate
+ *     LSERK4 on one level takes global LSERK4's steps, with its error to 1e-9;
  *   - two materials (tests/fixtures/two_materials.msh, eps = mu = 3 on the right: a local
  *     step 3x longer there) with a dipole, PEC/PMC/absorbing walls: the levels histogram
  *     sums to K over >= 2 levels, the work is the histogram's count and less than global
@@ -52,6 +53,17 @@ static void cavity_one_level(void **state) {
   assert_int_equal(g.rhs_evals, 5LL * 384 * g.steps);
   assert_near(g.rhs_evals_global, (double)g.rhs_evals, 0.5);
   assert_near(m.rhs_evals_global, (double)g.rhs_evals, 0.5); /* same time, same cfl */
+  /* multirate LSERK4 on one level is global LSERK4 (the first stage evaluated at the step
+   * start, as LSERK4's is): the same steps, work and error */
+  dg_run_result k;
+  snprintf(json, sizeof json, "%s, \"time_stepping\": {\"scheme\": \"multirate-lserk4\"}}", base);
+  run_json(json, &k);
+  printf("# box cavity, multirate LSERK4: L2 error %.12e (%d steps) vs LSERK4 %.12e\n",
+         k.l2_error, k.steps, g.l2_error);
+  assert_int_equal(k.n_levels, 1);
+  assert_int_equal(k.steps, g.steps);
+  assert_int_equal(k.rhs_evals, g.rhs_evals); /* the start-up's steps are LSERK4 steps too */
+  assert_true(fabs(k.l2_error / g.l2_error - 1) <= 1e-9);
 }
 
 static void two_materials_two_levels(void **state) {
