@@ -17,7 +17,8 @@
  *     levels' AB3 polynomials at every stage;
  *   - under Oclgrind (--data-races --uninitialized --check-api), N = 1, 3 macro steps (the
  *     start-up and one step of the scheme): AB3 with vec/face/fused-update in double and
- *     fuse=rhs (kb=2) in float, LSERK4 with fuse=res (kb=2) in double
+ *     fuse=rhs (kb=2) in float, LSERK4 with fuse=res (kb=2) in double (with DGTD_TEST_ALL=1
+ *     also LSERK4 with the default split kernels and CLBlast in float)
  *     (with DGTD_TEST_ALL=1 also separate flux + lift in float, fused flux-lift, fuse=res and
  *     CLBlast): no race, no
  *     uninitialized read, no API error, and the comparison passes;
@@ -261,32 +262,37 @@ static void clean_under_oclgrind(void **state) {
     printf("# oclgrind not installed\n");
     skip();
   }
-  static const char *const specs[] = {
-      "work=vec,vw=4,kb=2,lkb=2,lift=fused-update,flux=face,prec=double",
-      "work=vec,vw=4,kb=2,fuse=rhs,prec=float",
-      "kb=2,unroll=full,fuse=res,prec=double", /* LSERK4 (what = 1) */
-      "prec=float",
-      "work=elem,vw=2,kb=4,lkb=4,lplace=matrix,lift=fused,prec=float",
-      "kb=2,unroll=full,fuse=res,prec=double",
-      "path=clblast,prec=float",
+  static const struct {
+    const char *spec;
+    int lserk4; /* the scheme: og_job.what, the child's third field */
+  } jobs_all[] = {
+      {"work=vec,vw=4,kb=2,lkb=2,lift=fused-update,flux=face,prec=double", 0},
+      {"work=vec,vw=4,kb=2,fuse=rhs,prec=float", 0},
+      {"kb=2,unroll=full,fuse=res,prec=double", 1},
+      {"prec=float", 0},
+      {"work=elem,vw=2,kb=4,lkb=4,lplace=matrix,lift=fused,prec=float", 0},
+      {"kb=2,unroll=full,fuse=res,prec=double", 0},
+      {"path=clblast,prec=float", 0},
+      {"prec=float", 1},
+      {"path=clblast,prec=float", 1},
   };
   /* about half a minute each on a shared core: three in make test (AB3 with the split and
    * the fused right-hand side, LSERK4), all under DGTD_TEST_ALL */
-  enum { NS = sizeof specs / sizeof specs[0] };
+  enum { NS = sizeof jobs_all / sizeof jobs_all[0] };
   const int NJ = getenv("DGTD_TEST_ALL") ? NS : 3;
   og_job jobs[NS];
   og_outcome out[NS];
   og_device d;
   for (int j = 0; j < NJ; ++j) {
-    snprintf(jobs[j].spec, sizeof jobs[j].spec, "%s", specs[j]);
+    snprintf(jobs[j].spec, sizeof jobs[j].spec, "%s", jobs_all[j].spec);
     jobs[j].N = 1;
-    jobs[j].what = j == 2;
+    jobs[j].what = jobs_all[j].lserk4;
   }
   const int rc = og_run("", jobs, NJ, out, &d);
   for (int j = 0; j < NJ; ++j) {
-    printf("# oclgrind %s %-66s ran %d skipped %d pass %d diff %.2e races %d uninit %d errors %d %s\n",
-           j == 2 ? "LSERK4" : "AB3", specs[j], out[j].ran, out[j].skipped, out[j].pass, out[j].diff, out[j].races,
-           out[j].uninit, out[j].errors, out[j].msg);
+    printf("# oclgrind %-6s %-66s ran %d skipped %d pass %d diff %.2e races %d uninit %d errors %d %s\n",
+           jobs_all[j].lserk4 ? "LSERK4" : "AB3", jobs_all[j].spec, out[j].ran, out[j].skipped,
+           out[j].pass, out[j].diff, out[j].races, out[j].uninit, out[j].errors, out[j].msg);
     assert_true(out[j].ran || out[j].skipped);
     if (out[j].skipped) continue;
     assert_true(out[j].pass);
