@@ -1,6 +1,8 @@
-/* Local time stepping: multirate Adams-Bashforth 3 (MRAB3) on power-of-two rate levels.
+/* Local time stepping on power-of-two rate levels: multirate Adams-Bashforth 3 (MRAB3,
+ * described here) and multirate LSERK4 (the same levels, evaluations and start-up, each level
+ * taking LSERK4 steps; see dg_stepper_multirate_create).
  *
- * Scheme (Gear & Wells 1984, "fastest first"; as used for DGTD on GPUs by Goedel, Schomann,
+ * MRAB3 (Gear & Wells 1984, "fastest first"; as used for DGTD on GPUs by Goedel, Schomann,
  * Warburton & Clemens 2010): each element k gets a level l(k) from its local stable step
  * dt_k = sqrt(eps_k mu_k) / (max_f Fscale_kf (N+1)^2) (the per-element form of
  * dg_maxwell_dt): l(k) = min(L-1, floor(log2(dt_k / min_j dt_j))). Level l steps with
@@ -17,7 +19,8 @@
  * Stability: AB3's stability region reaches 0.72 along the imaginary axis and 6/11 along
  * the negative real axis, against about 3.3 and 4.5 for LSERK4 (5 RHS per step); h_0 is
  * DG_MRAB3_CFL times the LSERK4 step rule of the smallest element (see README, "Local time
- * stepping"), so per RHS evaluation the two schemes advance about the same time.
+ * stepping"): per RHS evaluation AB3 advances 0.575 as far as LSERK4 on the upwind operator,
+ * hence multirate LSERK4, whose h_0 is the rule itself.
  *
  * The state layout is the reference one (dg/maxwell.h); the elements keep their numbering
  * (each level is a list of element indices). On MPI ranks see dg_stepper_multirate_create. */
