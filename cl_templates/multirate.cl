@@ -70,22 +70,19 @@ void mr_copy(__global real_t *restrict dst, __global const real_t *restrict src,
   if (dst2) dst2[j] = src[j];
 }
 
-/* One LSERK4 stage: res = a res + dt F; q += b res, and (qe not NULL) qe = q: the start-up
- * steps. The first stage (a = 0) does not read res, so no residual needs zeroing between
- * runs. */
+/* One LSERK4 stage of the start-up steps: res = a res + dt F; q += b res. The first stage
+ * (a = 0) does not read res, so no residual needs zeroing between runs. */
 __kernel __attribute__((reqd_work_group_size(WG1, 1, 1)))
-void mr_lserk(__global real_t *restrict q, __global real_t *restrict qe,
-              __global real_t *restrict res, __global const real_t *restrict F, const int fs,
-              const int i1, const real_t a, const real_t dt, const real_t b) {
+void mr_lserk(__global real_t *restrict q, __global real_t *restrict res,
+              __global const real_t *restrict F, const int fs, const int i1, const real_t a,
+              const real_t dt, const real_t b) {
   const int i = get_global_id(0);
   if (i >= i1) return;
   const int j = get_global_id(1) * fs + i;
   real_t r = dt * F[j];
   if (a != (real_t)0) r += a * res[j];
   res[j] = r;
-  const real_t x = q[j] + b * r;
-  q[j] = x;
-  if (qe) qe[j] = x;
+  q[j] += b * r;
 }
 
 /* ---- all due levels in one launch ----
@@ -131,10 +128,11 @@ void mr_complete_levels(__global real_t *restrict q, __global real_t *restrict q
 
 /* ---- multirate LSERK4 (dg/multirate.h, DG_MR_LSERK4): the trajectories of the elements
  * next to a coarser level ----
- * Entry e: the element in slot slot[e], of level lvl[e], whose coarsest neighbour has level
- * top[e]; its trajectory over the current step of level top[e] holds P + 1 states from
- * tq + offq[e] and P right-hand sides from tf + offf[e] (P = 2^(top - lvl)), point-major,
- * then field, then node. Work-item (node, entry). */
+ * Entry e is ent[MR_ENT * e ..]: the element's slot, its level, the level top of its
+ * coarsest neighbour, and the offsets in tq and tf of its trajectory over the current step
+ * of level top: P + 1 states and P right-hand sides (P = 2^(top - level)), point-major, then
+ * field, then node. Work-item (node, entry). */
+enum { MR_SLOT, MR_LVL, MR_TOP, MR_OFFQ, MR_OFFF, MR_ENT };
 
 /* Trajectory points for the entries first .. first + n at sub-time m, p = (m mod span) >>
  * lvl (span = 2^top):
@@ -144,21 +142,21 @@ void mr_complete_levels(__global real_t *restrict q, __global real_t *restrict q
  *   also the state q at point 0. */
 __kernel void mr_traj_record(__global real_t *restrict tq, __global real_t *restrict tf,
                              __global const real_t *restrict q, __global const real_t *restrict f,
-                             const int fs, __global const int *restrict slot,
-                             __global const int *restrict lvl, __global const int *restrict top,
-                             __global const int *restrict offq, __global const int *restrict offf,
-                             const int first, const int m) {
-  const int n = get_global_id(0), e = first + get_global_id(1);
-  const int j = lvl[e], span = 1 << top[e], r = m & (span - 1);
-  const int base = mr_node(slot[e], n);
+                             const int fs, __global const int *restrict ent, const int first,
+                             const int m) {
+  const int n = get_global_id(0);
+  __global const int *E = ent + MR_ENT * (first + (int)get_global_id(1));
+  const int j = E[MR_LVL], span = 1 << E[MR_TOP], r = m & (span - 1);
+  const int base = mr_node(E[MR_SLOT], n);
+  __global real_t *Q = tq + E[MR_OFFQ] + n, *Fp = tf + E[MR_OFFF] + n;
   if (!f) {
     const int p = r ? r >> j : span >> j;
-    for (int c = 0; c < 6; ++c) tq[offq[e] + (p * 6 + c) * NP + n] = q[c * fs + base];
+    for (int c = 0; c < 6; ++c) Q[(p * 6 + c) * NP] = q[c * fs + base];
     return;
   }
-  for (int c = 0; c < 6; ++c) tf[offf[e] + ((r >> j) * 6 + c) * NP + n] = f[c * fs + base];
+  for (int c = 0; c < 6; ++c) Fp[((r >> j) * 6 + c) * NP] = f[c * fs + base];
   if (!r)
-    for (int c = 0; c < 6; ++c) tq[offq[e] + c * NP + n] = q[c * fs + base];
+    for (int c = 0; c < 6; ++c) Q[c * NP] = q[c * fs + base];
 }
 
 /* qe of the entries list[first ..] at sub-time tau, inside the step of level l that starts
@@ -166,21 +164,20 @@ __kernel void mr_traj_record(__global real_t *restrict tq, __global real_t *rest
  * and the state at the one after (dg/stepper_multirate.c, traj_eval); h0 the finest step. */
 __kernel void mr_traj_eval(__global real_t *restrict qe, __global const real_t *restrict tq,
                            __global const real_t *restrict tf, const int fs,
-                           __global const int *restrict slot, __global const int *restrict lvl,
-                           __global const int *restrict top, __global const int *restrict offq,
-                           __global const int *restrict offf, __global const int *restrict list,
+                           __global const int *restrict ent, __global const int *restrict list,
                            const int first, const int T, const real_t tau, const real_t h0) {
-  const int n = get_global_id(0), e = list[first + get_global_id(1)];
-  const int j = lvl[e], P = 1 << (top[e] - j), tb = (T >> top[e]) << top[e];
+  const int n = get_global_id(0);
+  __global const int *E = ent + MR_ENT * list[first + get_global_id(1)];
+  const int j = E[MR_LVL], top = E[MR_TOP], P = 1 << (top - j), tb = (T >> top) << top;
   int p = (int)floor((tau - (real_t)tb) / (real_t)(1 << j));
   p = p < 0 ? 0 : p > P - 1 ? P - 1 : p;
   const real_t hj = h0 * (real_t)(1 << j);
   const real_t x = (tau - (real_t)tb - (real_t)(p << j)) * h0, r = x / hj;
-  const int base = mr_node(slot[e], n);
+  const int base = mr_node(E[MR_SLOT], n);
+  __global const real_t *Q = tq + E[MR_OFFQ] + n, *Fp = tf + E[MR_OFFF] + n;
   for (int f = 0; f < 6; ++f) {
-    const real_t qa = tq[offq[e] + (p * 6 + f) * NP + n];
-    const real_t qb = tq[offq[e] + ((p + 1) * 6 + f) * NP + n];
-    const real_t fa = tf[offf[e] + (p * 6 + f) * NP + n];
+    const real_t qa = Q[(p * 6 + f) * NP], qb = Q[((p + 1) * 6 + f) * NP];
+    const real_t fa = Fp[(p * 6 + f) * NP];
     qe[f * fs + base] = qa + fa * x + (qb - qa - fa * hj) * r * r;
   }
 }

@@ -28,14 +28,15 @@ enum { DE_QE, DE_Q, DE_F0, DE_F1, DE_F2, DE_FS, DE_LIST, DE_FIRST, DE_C0, DE_C1,
 enum { CP_DST, CP_SRC, CP_FS, CP_I1, CP_DST2 };
 enum { AD_W, AD_F0, AD_F1, AD_F2, AD_FS, AD_I1, AD_C0, AD_C1, AD_C2 };
 enum { CL_Q, CL_QE, CL_H0, CL_H1, CL_H2, CL_FS, CL_I1, CL_BND, CL_HEADS, CL_C0, CL_C1, CL_C2 };
-enum { LS_Q, LS_QE, LS_RES, LS_F, LS_FS, LS_I1, LS_A, LS_DT, LS_B };
+enum { LS_Q, LS_RES, LS_F, LS_FS, LS_I1, LS_A, LS_DT, LS_B };
 enum { DA_QE, DA_Q, DA_H0, DA_H1, DA_H2, DA_FS, DA_LIST, DA_FIRST, DA_BND, DA_HEADS, DA_T, DA_TAU,
        DA_STEP };
-enum { TR_TQ, TR_TF, TR_Q, TR_F, TR_FS, TR_SLOT, TR_LVL, TR_TOP, TR_OFFQ, TR_OFFF, TR_FIRST, TR_M };
+enum { TR_TQ, TR_TF, TR_Q, TR_F, TR_FS, TR_ENT, TR_FIRST, TR_M };
 enum { ST_Q, ST_QE, ST_RES, ST_F, ST_FS, ST_I0, ST_I1, ST_W, ST_WRES, ST_WF, ST_WS, ST_J0, ST_J1,
        ST_A, ST_DT, ST_B };
-enum { TE_QE, TE_TQ, TE_TF, TE_FS, TE_SLOT, TE_LVL, TE_TOP, TE_OFFQ, TE_OFFF, TE_LIST, TE_FIRST,
-       TE_T, TE_TAU, TE_H0 };
+enum { TE_QE, TE_TQ, TE_TF, TE_FS, TE_ENT, TE_LIST, TE_FIRST, TE_T, TE_TAU, TE_H0 };
+/* A trajectory entry: slot, level, top, offsets in tq and tf (multirate.cl's MR_*). */
+enum { ENT_SLOT, ENT_LVL, ENT_TOP, ENT_OFFQ, ENT_OFFF, ENT_INTS };
 
 typedef struct {
   dg_cl_maxwell *op; /* owned */
@@ -59,12 +60,12 @@ typedef struct {
   dg_cl_mr_profile *prof;
   /* Multirate LSERK4 (dg/stepper_multirate.c, mr_rk_macro_step): qw = the working state (qs:
    * the step start, qe: the operator's state); F, wF = a level's stage right-hand side; the
-   * trajectory entries (elements next to a coarser level, sorted by level: level l's are
-   * rfirst[l] .. rfirst[l+1]) with slot, level, top, offsets, and their states tq and
-   * right-hand sides tf (multirate.cl); finer[l] (entries) and coarser[l] by their level lc
-   * (slots) in d_finer and d_coarser */
+   * trajectory entries d_ent (elements next to a coarser level, sorted by level: level l's
+   * are rfirst[l] .. rfirst[l+1]; ENT_INTS ints each) and their states tq and right-hand
+   * sides tf (multirate.cl); finer[l] (entries) and coarser[l] by their level lc (slots) in
+   * d_finer and d_coarser */
   dg_mr_scheme scheme;
-  cl_mem d_qw, d_F, d_wF, d_tq, d_tf, d_tslot, d_tlvl, d_ttop, d_toffq, d_tofff, d_finer, d_coarser;
+  cl_mem d_qw, d_F, d_wF, d_tq, d_tf, d_ent, d_finer, d_coarser;
   cl_kernel k_trec, k_teval, k_dense_at, k_stage;
   int rfirst[DG_CL_MAX_GROUPS + 1], ffirst[DG_CL_MAX_GROUPS], fcount[DG_CL_MAX_GROUPS];
   int cfirst[DG_CL_MAX_GROUPS][DG_CL_MAX_GROUPS], ccount[DG_CL_MAX_GROUPS][DG_CL_MAX_GROUPS];
@@ -153,11 +154,19 @@ static dg_status complete_level(clmr *s, int l, double h0) {
 }
 
 /* Copy the right-hand side F (and the PML's wres) of levels l0..l1-1 into hist[c]. */
-static dg_status copy_levels(clmr *s, cl_mem F, int l0, int l1, int c, double *acc) {
-  DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_DST, s->d_hist[c]));
-  DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_SRC, F));
+/* dst = src (and dst2 = src, dst2 not NULL) over the slots of levels l0..l1-1. */
+static dg_status copy_range(clmr *s, cl_mem dst, cl_mem dst2, cl_mem src, int l0, int l1,
+                            double *acc) {
+  DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_DST, dst));
+  DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_DST2, dst2));
+  DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_SRC, src));
   DG_CALL(launch_range(s, s->k_copy, CP_FS, CP_I1, s->lay.gfirst[l0], s->lay.gfirst[l1], acc));
-  if (s->lay.npn) {
+  return DG_OK;
+}
+
+static dg_status copy_levels(clmr *s, cl_mem F, int l0, int l1, int c, double *acc) {
+  DG_CALL(copy_range(s, s->d_hist[c], NULL, F, l0, l1, acc));
+  if (s->lay.npn) { /* the same kernel, dst2 still NULL */
     DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_DST, s->d_whist[c]));
     DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_SRC, s->lay.wres));
     DG_CALL(launch_items(s, s->k_copy, CP_FS, CP_I1, (size_t)s->lay.pfirst[l0],
@@ -167,21 +176,32 @@ static dg_status copy_levels(clmr *s, cl_mem F, int l0, int l1, int c, double *a
 }
 
 /* Levels l0..l1-1 evaluate at t (global sub-step c mod 3) into hist[c]. */
-static dg_status evaluate(clmr *s, int l0, int l1, double t, int c, dg_cl_stage_timing *tm,
-                          double *acc) {
-  for (int l = l0; l < l1; ++l) {
-    s->f0[l] = c;
+/* The right-hand side of levels l0..l1-1 at t (counted in evals): the kernels path writes
+ * it into out and wout; the CLBlast path computes the whole mesh's into the operator's
+ * buffers, which *F and *wF then name (the levels' slots of them are the result). A rank
+ * with no element there still takes part in the trace exchange. */
+static dg_status levels_rhs(clmr *s, int l0, int l1, double t, cl_mem out, cl_mem wout,
+                            cl_mem *F, cl_mem *wF, dg_cl_stage_timing *tm) {
+  *F = out, *wF = wout;
+  if (tm) memset(tm, 0, sizeof *tm);
+  for (int l = l0; l < l1; ++l)
     if (s->evals) *s->evals += s->n_elems[l];
-  }
   if (s->lay.gfirst[l1] <= s->lay.gfirst[l0] && !s->lay.halo) return DG_OK;
   if (s->direct) {
-    if (tm) memset(tm, 0, sizeof *tm);
-    DG_CALL(dg_cl_maxwell_rhs_groups_into(s->op, t, l0, l1, s->d_hist[c], s->d_whist[c]));
+    DG_CALL(dg_cl_maxwell_rhs_groups_into(s->op, t, l0, l1, out, wout));
     return DG_OK;
   }
-  cl_mem F = NULL;
-  DG_CALL(dg_cl_maxwell_rhs_groups(s->op, t, l0, l1, &F, tm));
-  DG_CALL(copy_levels(s, F, l0, l1, c, acc));
+  DG_CALL(dg_cl_maxwell_rhs_groups(s->op, t, l0, l1, F, tm));
+  *wF = s->lay.wres;
+  return DG_OK;
+}
+
+static dg_status evaluate(clmr *s, int l0, int l1, double t, int c, dg_cl_stage_timing *tm,
+                          double *acc) {
+  for (int l = l0; l < l1; ++l) s->f0[l] = c;
+  cl_mem F = NULL, wF = NULL;
+  DG_CALL(levels_rhs(s, l0, l1, t, s->d_hist[c], s->d_whist[c], &F, &wF, tm));
+  if (F != s->d_hist[c]) DG_CALL(copy_levels(s, F, l0, l1, c, acc));
   return DG_OK;
 }
 
@@ -330,9 +350,7 @@ static dg_status lserk_macro_step(clmr *s, double t, double H) {
           if (sub == 2 * s->M - span) s->f0[l] = slot;
         }
       cl_kernel k = s->k_lserk;
-      const cl_mem none = NULL;
       DG_CALL(DG_KERNEL_ARG(k, LS_Q, s->lay.q));
-      DG_CALL(DG_KERNEL_ARG(k, LS_QE, none));
       DG_CALL(DG_KERNEL_ARG(k, LS_RES, s->d_res));
       DG_CALL(DG_KERNEL_ARG(k, LS_F, F));
       DG_CALL(real_arg(s, k, LS_A, dg_lserk_a[st]));
@@ -341,7 +359,6 @@ static dg_status lserk_macro_step(clmr *s, double t, double H) {
       DG_CALL(launch_range(s, k, LS_FS, LS_I1, 0, s->lay.Kpad, NULL));
       if (s->lay.npn) { /* the auxiliary fields by the same stage */
         DG_CALL(DG_KERNEL_ARG(k, LS_Q, s->lay.w));
-        DG_CALL(DG_KERNEL_ARG(k, LS_QE, none));
         DG_CALL(DG_KERNEL_ARG(k, LS_RES, s->d_wres));
         DG_CALL(DG_KERNEL_ARG(k, LS_F, s->lay.wres));
         DG_CALL(launch_pml(s, k, LS_FS, LS_I1, -1, NULL));
@@ -352,17 +369,6 @@ static dg_status lserk_macro_step(clmr *s, double t, double H) {
 }
 
 /* ---- multirate LSERK4 ---------------------------------------------------------------- */
-
-/* dst = src (and dst2 = src, dst2 not NULL) over the slots of levels l0..l1-1. */
-static dg_status copy_range(clmr *s, cl_mem dst, cl_mem dst2, cl_mem src, int l0, int l1) {
-  const cl_mem none = NULL;
-  DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_DST, dst));
-  DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_DST2, dst2));
-  DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_SRC, src));
-  DG_CALL(launch_range(s, s->k_copy, CP_FS, CP_I1, s->lay.gfirst[l0], s->lay.gfirst[l1], NULL));
-  DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_DST2, none)); /* copy_levels leaves it out */
-  return DG_OK;
-}
 
 /* One LSERK4 stage of level l: res = a res + h F, q += b res and qe = q (fields), and the
  * PML aux likewise (no evaluation copy: only their own element reads them); one launch. */
@@ -411,7 +417,7 @@ static dg_status rk_complete_level(clmr *s, int l, int m, double t, double h0) {
     const double tau = T + dg_lserk_c[st] * span;
     /* qe of the level itself: its stage state, which stage_update writes there too; before
      * stage 2 the finer levels' stages since the step began may have left dense outputs */
-    if (st == 1) DG_CALL(copy_range(s, s->lay.q, NULL, s->d_qw, l, l + 1));
+    if (st == 1) DG_CALL(copy_range(s, s->lay.q, NULL, s->d_qw, l, l + 1, NULL));
     if (s->fcount[l]) {
       cl_kernel k = s->k_teval;
       DG_CALL(DG_KERNEL_ARG(k, TE_FIRST, s->ffirst[l]));
@@ -426,16 +432,8 @@ static dg_status rk_complete_level(clmr *s, int l, int m, double t, double h0) {
       DG_CALL(dense_at(s, s->d_coarser, first,
                        s->cfirst[l][s->L - 1] + s->ccount[l][s->L - 1] - first, T, tau, h0));
     }
-    cl_mem F = s->d_F, wF = s->d_wF;
-    if (s->evals) *s->evals += s->n_elems[l];
-    if (s->lay.gfirst[l + 1] > s->lay.gfirst[l] || s->lay.halo) {
-      if (s->direct) {
-        DG_CALL(dg_cl_maxwell_rhs_groups_into(s->op, t + tau * h0, l, l + 1, F, wF));
-      } else {
-        DG_CALL(dg_cl_maxwell_rhs_groups(s->op, t + tau * h0, l, l + 1, &F, NULL));
-        wF = s->lay.wres;
-      }
-    }
+    cl_mem F = NULL, wF = NULL;
+    DG_CALL(levels_rhs(s, l, l + 1, t + tau * h0, s->d_F, s->d_wF, &F, &wF, NULL));
     DG_CALL(stage_update(s, l, F, wF, dg_lserk_a[st], h, dg_lserk_b[st]));
   }
   DG_CALL(traj_record(s, l, l + 1, s->d_qw, NULL, m));
@@ -452,7 +450,7 @@ static dg_status mr_rk_macro_step(clmr *s, double t, double H) {
     if (m == s->M) break;
     /* the due levels' state into qe (coarser levels' stages left values there) and into
      * qs, their steps' start */
-    DG_CALL(copy_range(s, s->lay.q, s->d_qs, s->d_qw, 0, d + 1));
+    DG_CALL(copy_range(s, s->lay.q, s->d_qs, s->d_qw, 0, d + 1, NULL));
     DG_CALL(dense_borders(s, d, m, h0));
     const int c = (s->cbase + m) % 3;
     DG_CALL(evaluate(s, 0, d + 1, t + m * h0, c, NULL, NULL));
@@ -464,7 +462,7 @@ static dg_status mr_rk_macro_step(clmr *s, double t, double H) {
   s->cbase = (s->cbase + s->M) % 3;
   /* the coarser levels' last stages left interpolated values in qe: between macro steps it
    * is the state (get_state, energy) */
-  DG_CALL(copy_range(s, s->lay.q, NULL, s->d_qw, 0, s->L));
+  DG_CALL(copy_range(s, s->lay.q, NULL, s->d_qw, 0, s->L, NULL));
   return DG_OK;
 }
 
@@ -527,8 +525,7 @@ static void clmr_destroy(void *impl) {
                   &s->d_hist[1],  &s->d_hist[2],  &s->d_wres,    &s->d_whist[0],
                   &s->d_whist[1], &s->d_whist[2], &s->d_bnd_f,   &s->d_bnd_p,
                   &s->d_qw,       &s->d_F,        &s->d_wF,      &s->d_tq,
-                  &s->d_tf,       &s->d_tslot,    &s->d_tlvl,    &s->d_ttop,
-                  &s->d_toffq,    &s->d_tofff,    &s->d_finer,   &s->d_coarser};
+                  &s->d_tf,       &s->d_ent,      &s->d_finer,   &s->d_coarser};
   for (size_t i = 0; i < sizeof bs / sizeof bs[0]; ++i) dg_buffer_release(bs[i]);
   dg_free(&s);
 }
@@ -588,18 +585,12 @@ static dg_status set_static_args(clmr *s) {
   DG_CALL(DG_KERNEL_ARG(s->k_dense_at, DA_Q, s->d_qs));
   DG_CALL(DG_KERNEL_ARG(s->k_dense_at, DA_FS, fs));
   DG_CALL(DG_KERNEL_ARG(s->k_dense_at, DA_BND, s->d_bnd_f));
-  const cl_mem none = NULL;
-  DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_DST2, none));
   if (s->scheme == DG_MR_LSERK4) {
     cl_kernel r = s->k_trec, e = s->k_teval, u = s->k_stage;
     DG_CALL(DG_KERNEL_ARG(r, TR_TQ, s->d_tq));
     DG_CALL(DG_KERNEL_ARG(r, TR_TF, s->d_tf));
     DG_CALL(DG_KERNEL_ARG(r, TR_FS, fs));
-    DG_CALL(DG_KERNEL_ARG(r, TR_SLOT, s->d_tslot));
-    DG_CALL(DG_KERNEL_ARG(r, TR_LVL, s->d_tlvl));
-    DG_CALL(DG_KERNEL_ARG(r, TR_TOP, s->d_ttop));
-    DG_CALL(DG_KERNEL_ARG(r, TR_OFFQ, s->d_toffq));
-    DG_CALL(DG_KERNEL_ARG(r, TR_OFFF, s->d_tofff));
+    DG_CALL(DG_KERNEL_ARG(r, TR_ENT, s->d_ent));
     const int ws = s->lay.npn;
     DG_CALL(DG_KERNEL_ARG(u, ST_Q, s->d_qw));
     DG_CALL(DG_KERNEL_ARG(u, ST_QE, s->lay.q));
@@ -612,11 +603,7 @@ static dg_status set_static_args(clmr *s) {
     DG_CALL(DG_KERNEL_ARG(e, TE_TQ, s->d_tq));
     DG_CALL(DG_KERNEL_ARG(e, TE_TF, s->d_tf));
     DG_CALL(DG_KERNEL_ARG(e, TE_FS, fs));
-    DG_CALL(DG_KERNEL_ARG(e, TE_SLOT, s->d_tslot));
-    DG_CALL(DG_KERNEL_ARG(e, TE_LVL, s->d_tlvl));
-    DG_CALL(DG_KERNEL_ARG(e, TE_TOP, s->d_ttop));
-    DG_CALL(DG_KERNEL_ARG(e, TE_OFFQ, s->d_toffq));
-    DG_CALL(DG_KERNEL_ARG(e, TE_OFFF, s->d_tofff));
+    DG_CALL(DG_KERNEL_ARG(e, TE_ENT, s->d_ent));
     DG_CALL(DG_KERNEL_ARG(e, TE_LIST, s->d_finer));
   }
   return DG_OK;
@@ -633,7 +620,7 @@ static dg_status rk_setup(clmr *s, const int *level) {
   DG_CALL_GOTO(done, DG_ALLOC(top, K + 1));
   DG_CALL_GOTO(done, DG_ALLOC(eidx, K + 1));
   DG_CALL_GOTO(done, DG_ALLOC(next, (size_t)K * L + 1)); /* next[k L + l]: k touches level l */
-  DG_CALL_GOTO(done, DG_ALLOC(tr, 5 * (size_t)K + 1));   /* slot, lvl, top, offq, offf */
+  DG_CALL_GOTO(done, DG_ALLOC(tr, ENT_INTS * (size_t)K + 1));
   DG_CALL_GOTO(done, DG_ALLOC(fl, (size_t)Ko * L + 1));
   DG_CALL_GOTO(done, DG_ALLOC(cl, (size_t)Ko * L + 1));
   for (int k = 0; k < Ko; ++k) {
@@ -652,8 +639,9 @@ static dg_status rk_setup(clmr *s, const int *level) {
     for (int k = 0; k < Ko; ++k) {
       if (level[k] != l || top[k] <= l) continue;
       const long P = 1L << (top[k] - l);
-      int *e = tr + 5 * (size_t)ne;
-      e[0] = s->lay.slot[k], e[1] = l, e[2] = top[k], e[3] = (int)oq, e[4] = (int)of;
+      int *e = tr + ENT_INTS * (size_t)ne;
+      e[ENT_SLOT] = s->lay.slot[k], e[ENT_LVL] = l, e[ENT_TOP] = top[k];
+      e[ENT_OFFQ] = (int)oq, e[ENT_OFFF] = (int)of;
       eidx[k] = ne++;
       oq += (P + 1) * 6 * NP;
       of += P * 6 * NP;
@@ -675,16 +663,8 @@ static dg_status rk_setup(clmr *s, const int *level) {
       s->ccount[l][lc] = nc - s->cfirst[l][lc];
     }
   }
-  /* the entry arrays, one buffer each (multirate.cl takes them apart) */
-  int *col = NULL;
-  DG_CALL_GOTO(done, DG_ALLOC(col, ne + 1));
-  cl_mem *dst[5] = {&s->d_tslot, &s->d_tlvl, &s->d_ttop, &s->d_toffq, &s->d_tofff};
-  for (int c = 0; c < 5 && st == DG_OK; ++c) {
-    for (int e = 0; e < ne; ++e) col[e] = tr[5 * (size_t)e + c];
-    st = dg_buffer_create(s->lay.dev, CL_MEM_READ_ONLY, (size_t)(ne + 1) * sizeof(int), col, dst[c]);
-  }
-  dg_free(&col);
-  DG_CALL_GOTO(done, st);
+  DG_CALL_GOTO(done, dg_buffer_create(s->lay.dev, CL_MEM_READ_ONLY,
+                                      (ENT_INTS * (size_t)ne + 1) * sizeof(int), tr, &s->d_ent));
   DG_CALL_GOTO(done, dg_buffer_create(s->lay.dev, CL_MEM_READ_ONLY, (size_t)(nf + 1) * sizeof(int),
                                       fl, &s->d_finer));
   DG_CALL_GOTO(done, dg_buffer_create(s->lay.dev, CL_MEM_READ_ONLY, (size_t)(nc + 1) * sizeof(int),
