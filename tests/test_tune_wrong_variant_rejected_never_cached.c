@@ -1,6 +1,8 @@
 /* A variant that computes a wrong RHS (test=flip) is rejected by verification, never
  * timed, never the winner and never written to the cache, in-process or through the
- * crash-isolating child; a build failure (test=syntax) is recorded as failed. */
+ * crash-isolating child; a build failure (test=syntax) is recorded as failed. A variant that
+ * crashes its verification worker (test=crash) fails alone: the pool replaces the worker and
+ * the variants after it are verified and timed. */
 #include "test_tune_util.h"
 
 #include <unistd.h>
@@ -80,7 +82,7 @@ static void test_in_process(void **state) {
   dg_device_destroy(&dev);
 }
 
-/* The same through `dgtd tune --verify-one` children, when the binary is built. */
+/* The same through `dgtd tune --verify-worker` processes, when the binary is built. */
 static void test_child_process(void **state) {
   (void)state;
   const char *bin = getenv("BIN");
@@ -96,8 +98,55 @@ static void test_child_process(void **state) {
   dg_device_destroy(&dev);
 }
 
+static void test_worker_crash_fails_only_that_variant(void **state) {
+  (void)state;
+  const char *bin = getenv("BIN");
+  char exe[512];
+  snprintf(exe, sizeof exe, "%s/dgtd", bin && *bin ? bin : "bin");
+  if (access(exe, X_OK) != 0) {
+    printf("# SKIP %s not built\n", exe);
+    skip();
+  }
+  dg_device *dev = open_device();
+  if (!dev) skip();
+  char root[64];
+  dg_tune_options opt;
+  assert_dg_ok(dg_tune_options_default(&opt));
+  tt_paths(&opt.paths, root);
+  opt.verbose = 0;
+  opt.repeats = 5;
+  opt.target_dofs = 3000;
+  opt.child_exe = exe;
+  /* The crash comes third: on a worker that has served a job already, so it is also tried
+   * once more in a fresh worker before it counts as the variant's own failure. */
+  const char *specs[] = {"baseline", "test=flip", "test=crash", "work=vec,vw=4", "test=crash"};
+  opt.specs = specs;
+  opt.n_specs = 4;
+  dg_tune_result r;
+  assert_dg_ok(dg_tune_order(dev, 1, DG_PREC_FLOAT, &opt, NULL, &r));
+  assert_int_equal(r.n, 4);
+  assert_int_equal(r.c[0].status, DG_CAND_TIMED);
+  assert_int_equal(r.c[1].status, DG_CAND_REJECTED);
+  assert_int_equal(r.c[2].status, DG_CAND_FAILED);
+  printf("# %s: %s\n", r.c[2].spec, r.c[2].reason);
+  assert_non_null(strstr(r.c[2].reason, "crashed (signal"));
+  assert_int_equal(r.c[3].status, DG_CAND_TIMED);
+  dg_tune_result_free(&r);
+  /* Alone: the first job of its worker crashes, and the tune ends without a winner. */
+  opt.specs = specs + 4;
+  opt.n_specs = 1;
+  assert_dg_ok(dg_tune_order(dev, 2, DG_PREC_FLOAT, &opt, NULL, &r));
+  assert_int_equal(r.c[0].status, DG_CAND_FAILED);
+  assert_int_equal(r.winner, -1);
+  dg_tune_result_free(&r);
+  check_cache(&opt, dev, 1); /* N = 1's entry only, no crash variant in it */
+  tt_rmrf(root);
+  dg_device_destroy(&dev);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_in_process),
-                                     cmocka_unit_test(test_child_process)};
+                                     cmocka_unit_test(test_child_process),
+                                     cmocka_unit_test(test_worker_crash_fails_only_that_variant)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

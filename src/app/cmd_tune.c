@@ -18,6 +18,7 @@
 #include "device/device.h"
 #include "tune/model.h"
 #include "tune/tune.h"
+#include "tune/verify_pool.h"
 
 static void usage(FILE *f) {
   fprintf(f,
@@ -61,16 +62,14 @@ static void usage(FILE *f) {
           "(<device>.json, journal/ for resuming a killed tune); shipped: tuning/.\n");
 }
 
-/* The hidden child mode: build and verify one variant, print the verdict. */
-static int verify_one(const char *spec, int N, const char *device, int pml) {
+/* The hidden worker mode (tune/verify_pool.h): build and verify the variants the tuner sends
+ * on stdin, one per line, answering each on stdout. */
+static int verify_worker(int N, const char *device, int pml, double timeout_s) {
   dg_device *dev = NULL;
-  dg_variant v;
-  dg_status st = dg_variant_parse(spec, &v);
-  if (st == DG_OK) st = dg_device_create(&dev, device);
-  if (st == DG_OK) st = dg_tune_verify_one(dev, &v, N, pml, stdout);
+  dg_status st = dg_device_create(&dev, device);
+  if (st == DG_OK) st = dg_verify_worker_serve(dev, N, pml, timeout_s, stdin, stdout);
   dg_device_destroy(&dev);
   if (st != DG_OK) {
-    /* One marked line the parent quotes as the reason (compilers also print on stderr). */
     const char *m = dg_error_message();
     const char *nl = strchr(m, '\n');
     fprintf(stdout, "verify error: %.*s\n", nl ? (int)(nl - m) : (int)strlen(m), m);
@@ -108,19 +107,19 @@ static cJSON *limits_json(const dg_device *dev, const dg_device_limits *l) {
 int dg_cmd_tune(int argc, char **argv) {
   dg_status st = DG_OK;
   int orders[16], norders = 0, precs[2] = {DG_PREC_FLOAT, -1}, nprec = 1;
-  const char *device = NULL, *csv = NULL, *plot = NULL, *verify_spec = NULL;
+  const char *device = NULL, *csv = NULL, *plot = NULL;
   const char *specs[64];
   int no_wait = 0, confirm = 0, no_transfer = 0, no_model = 0, report = 0;
   int buckets[2] = {DG_BUCKET_LARGE, -1}, nbuckets = 1;
   int nspecs = 0, json = 0, verbose = 1, in_process = 0, force = 0, repeats = 7, limits_only = 0;
-  int pml_cells = 0;
-  double budget = 0, dofs = 0;
+  int pml_cells = 0, worker = 0;
+  double budget = 0, dofs = 0, job_timeout = 0;
   dg_device *dev = NULL;
   dg_tune_result *results = NULL;
   int nres = 0;
   orders[norders++] = 3;
   enum { O_ORDER = 256, O_PRECISION, O_DEVICE, O_BUDGET, O_DOFS, O_REPEATS, O_FORCE, O_JSON,
-         O_CSV, O_PLOT, O_VARIANT, O_VERIFY_ONE, O_LIMITS, O_IN_PROCESS, O_NO_WAIT, O_HELP,
+         O_CSV, O_PLOT, O_VARIANT, O_WORKER, O_JOB_TIMEOUT, O_LIMITS, O_IN_PROCESS, O_NO_WAIT, O_HELP,
          O_BUCKET, O_CONFIRM, O_NO_TRANSFER, O_NO_MODEL, O_REPORT, O_PML };
   static const struct option opts[] = {
       {"order", required_argument, 0, O_ORDER},       {"precision", required_argument, 0, O_PRECISION},
@@ -128,7 +127,8 @@ int dg_cmd_tune(int argc, char **argv) {
       {"dofs", required_argument, 0, O_DOFS},         {"repeats", required_argument, 0, O_REPEATS},
       {"force", no_argument, 0, O_FORCE},             {"json", no_argument, 0, O_JSON},
       {"csv", required_argument, 0, O_CSV},           {"plot", required_argument, 0, O_PLOT},
-      {"variant", required_argument, 0, O_VARIANT},   {"verify-one", required_argument, 0, O_VERIFY_ONE},
+      {"variant", required_argument, 0, O_VARIANT},   {"verify-worker", no_argument, 0, O_WORKER},
+      {"job-timeout", required_argument, 0, O_JOB_TIMEOUT},
       {"measure-limits", no_argument, 0, O_LIMITS},   {"in-process", no_argument, 0, O_IN_PROCESS},
       {"no-wait", no_argument, 0, O_NO_WAIT},         {"help", no_argument, 0, O_HELP},
       {"bucket", required_argument, 0, O_BUCKET},     {"confirm", no_argument, 0, O_CONFIRM},
@@ -174,7 +174,8 @@ int dg_cmd_tune(int argc, char **argv) {
       DG_CHECK_GOTO(fail, nspecs < 64, DG_ERR_INPUT, "--variant: at most 64");
       specs[nspecs++] = optarg;
       break;
-    case O_VERIFY_ONE: verify_spec = optarg; break;
+    case O_WORKER: worker = 1; break;
+    case O_JOB_TIMEOUT: DG_CALL_GOTO(fail, dg_cli_double("--job-timeout", optarg, &job_timeout)); break;
     case O_LIMITS: limits_only = 1; break;
     case O_IN_PROCESS: in_process = 1; break;
     case O_NO_WAIT: no_wait = 1; break;
@@ -211,7 +212,7 @@ int dg_cmd_tune(int argc, char **argv) {
     st = DG_ERROR(DG_ERR_INPUT, "unexpected argument '%s' (see dgtd tune --help)", argv[optind]);
     goto fail;
   }
-  if (verify_spec) return verify_one(verify_spec, orders[0], device, pml_cells);
+  if (worker) return verify_worker(orders[0], device, pml_cells, job_timeout);
   DG_CHECK_GOTO(fail, !(pml_cells && confirm), DG_ERR_INPUT,
                 "--pml and --confirm: a PML tune is never cached, so there is nothing to confirm");
   if (report) {

@@ -84,7 +84,7 @@ static const char *const place_names[] = {"none", "matrix", "field", NULL};
 static const char *const lift_names[] = {"separate", "fused", "fused-update", NULL};
 static const char *const prec_names[] = {"float", "double", NULL};
 static const char *const ops_names[] = {"arg", "literal", NULL};
-static const char *const test_names[] = {"none", "flip", "syntax", NULL};
+static const char *const test_names[] = {"none", "flip", "syntax", "crash", NULL};
 static const char *const flux_names[] = {"point", "face", NULL};
 static const char *const fuse_names[] = {"none", "rhs", "res", NULL};
 

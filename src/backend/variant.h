@@ -49,8 +49,9 @@
  *                          With work=node (element_node.cl, the GPU form) the work-group is
  *                          Np x kb work-items, one per node, the kb elements' fields and
  *                          fluxes in local memory; lnpw=1, any N the local memory allows
- *   test=flip|syntax       test only, never enumerated: a sign flipped in the volume kernel,
- *                          or a syntax error in common.cl; printed only when set
+ *   test=flip|syntax|crash test only, never enumerated: a sign flipped in the volume kernel,
+ *                          a syntax error in common.cl, or the tuner's verification worker
+ *                          crashing on it (tune/verify_pool.c); printed only when set
  * Keys added after the first release (flux, lnpw, fuse) are printed only when they differ from the
  * baseline, so every spec written before them is still canonical.
  *
@@ -74,7 +75,7 @@ typedef enum { DG_WORK_NODE = 0, DG_WORK_ELEM, DG_WORK_VEC } dg_work;
 typedef enum { DG_PLACE_NONE = 0, DG_PLACE_MATRIX, DG_PLACE_FIELD } dg_place;
 typedef enum { DG_LIFT_SEPARATE = 0, DG_LIFT_FUSED, DG_LIFT_FUSED_UPDATE } dg_lift_mode;
 typedef enum { DG_PREC_FLOAT = 0, DG_PREC_DOUBLE } dg_precision;
-typedef enum { DG_VTEST_NONE = 0, DG_VTEST_FLIP, DG_VTEST_SYNTAX } dg_variant_test;
+typedef enum { DG_VTEST_NONE = 0, DG_VTEST_FLIP, DG_VTEST_SYNTAX, DG_VTEST_CRASH } dg_variant_test;
 typedef enum { DG_FLUX_POINT = 0, DG_FLUX_FACE } dg_flux_work;
 typedef enum { DG_FUSE_NONE = 0, DG_FUSE_RHS, DG_FUSE_RES } dg_fuse;
 

@@ -2,11 +2,9 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <cjson/cJSON.h>
@@ -20,6 +18,7 @@
 #include "tune/model.h"
 #include "tune/timing.h"
 #include "tune/tune.h"
+#include "tune/verify_pool.h"
 
 #include "backend/cl_maxwell.h"
 
@@ -113,6 +112,7 @@ typedef struct {
   char tag[32];
   dg_known known;        /* measurements of this and similar devices */
   dg_cost_model model;
+  dg_verify_pool *pool;  /* verification workers (started when first needed) */
   int model_on;          /* rank and prune by the model */
   int trained_prior;     /* the model had data before this search timed anything */
   int own_prior;         /* ... some of it measured on this device (earlier orders) */
@@ -297,131 +297,29 @@ static void error_reason(const char *prefix, char *buf, size_t cap) {
   dg_error_clear();
 }
 
-/* Build + verify v in a child process (crash and hang isolation). *verdict: 1 pass,
- * 0 wrong result (rejected), -1 failed (reason set). */
-/* Start verifying k in a child process (crash isolation: a compiler or kernel that crashes
- * or hangs takes only the child down); *fd reads what it prints. *pid < 0 on failure, with
- * the reason in k. */
-static void verify_spawn(ctx_t *c, dg_tune_candidate *k, pid_t *pid_out, int *fd) {
-  int fds[2];
-  *pid_out = -1;
-  if (pipe(fds) != 0) {
-    snprintf(k->reason, sizeof k->reason, "pipe: %s", strerror(errno));
-    return;
-  }
-  /* Children started later must not hold this pipe (dup2 in the child clears the flag). */
-  fcntl(fds[0], F_SETFD, FD_CLOEXEC);
-  fcntl(fds[1], F_SETFD, FD_CLOEXEC);
-  char nbuf[16], dbuf[32];
-  snprintf(nbuf, sizeof nbuf, "%d", c->r->N);
-  snprintf(dbuf, sizeof dbuf, "%d:%d", c->dev->info.P, c->dev->info.D);
-  const double lim = c->opt->child_timeout_s > 0 ? c->opt->child_timeout_s : 600;
-  fflush(NULL);
-  const pid_t pid = fork();
-  if (pid == 0) {
-    dup2(fds[1], 1);
-    dup2(fds[1], 2);
-    close(fds[0]);
-    close(fds[1]);
-    alarm((unsigned)lim); /* survives exec: a hung compiler is killed by SIGALRM */
-    if (c->opt->pml_cells > 0)
-      execl(c->opt->child_exe, c->opt->child_exe, "tune", "--verify-one", k->spec, "--order",
-            nbuf, "--device", dbuf, "--pml", "1", (char *)NULL);
-    else
-      execl(c->opt->child_exe, c->opt->child_exe, "tune", "--verify-one", k->spec, "--order",
-            nbuf, "--device", dbuf, (char *)NULL);
-    _exit(127);
-  }
-  close(fds[1]);
-  if (pid < 0) {
-    close(fds[0]);
-    snprintf(k->reason, sizeof k->reason, "fork: %s", strerror(errno));
-    return;
-  }
-  *pid_out = pid;
-  *fd = fds[0];
-}
-
-/* Read the child's verdict: 1 pass, 0 wrong result, -1 failed (reason in k). */
-static void verify_collect(ctx_t *c, dg_tune_candidate *k, pid_t pid, int fd, int *verdict) {
-  const double lim = c->opt->child_timeout_s > 0 ? c->opt->child_timeout_s : 600;
-  *verdict = -1;
-  if (pid < 0) return;
-  int fds[1] = {fd};
-  char out[8192];
-  size_t len = 0;
-  for (;;) {
-    char tmp[1024];
-    const ssize_t got = read(fds[0], tmp, sizeof tmp);
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) break;
-    /* Keep the head: the verdict or the error message come first. */
-    const size_t take = (size_t)got < sizeof out - 1 - len ? (size_t)got : sizeof out - 1 - len;
-    memcpy(out + len, tmp, take);
-    len += take;
-  }
-  out[len] = '\0';
-  close(fds[0]);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  const char *line = strstr(out, "verify rel_diff=");
-  double diff = NAN;
-  int pass = 0;
-  if (WIFSIGNALED(status)) {
-    const int sig = WTERMSIG(status);
-    if (sig == SIGALRM)
-      snprintf(k->reason, sizeof k->reason, "build/verification timed out after %.0f s", lim);
-    else
-      snprintf(k->reason, sizeof k->reason, "build/verification crashed (signal %d, %s)", sig,
-               strsignal(sig));
-    return;
-  }
-  if (line && sscanf(line, "verify rel_diff=%lf pass=%d", &diff, &pass) == 2) {
-    k->rel_diff = diff;
-    if (pass) {
-      *verdict = 1;
-    } else {
-      *verdict = 0;
-      snprintf(k->reason, sizeof k->reason, "wrong result: relative L2 difference %.3e > %.0e",
-               diff, dg_verify_tolerance(k->v.precision));
+/* Verify ks[0..n) in the worker processes (tune/verify_pool.h: crash and hang isolation), as
+ * many at once as the host has cores: building (the slow part: a compiler run per variant)
+ * needs no quiet machine, unlike timing, which only starts once the batch is verified. */
+static void verify_children(ctx_t *c, dg_tune_candidate **ks, int n, int *verdicts) {
+  if (!c->pool) {
+    const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (dg_verify_pool_create(&c->pool, c->opt->child_exe, c->r->N, &c->dev->info,
+                              c->opt->pml_cells > 0, c->opt->child_timeout_s,
+                              cores < 1 ? 1 : (int)cores) != DG_OK) {
+      char why[sizeof ks[0]->reason];
+      error_reason("", why, sizeof why);
+      for (int i = 0; i < n; ++i) {
+        snprintf(ks[i]->reason, sizeof ks[i]->reason, "%s", why);
+        verdicts[i] = -1;
+      }
+      return;
     }
-    return;
   }
-  /* An error: the child's marked line, else the start of what it printed. */
-  const char *msg = strstr(out, "verify error: ");
-  if (msg) msg += strlen("verify error: ");
-  else msg = out;
-  while (*msg == '\n' || *msg == ' ') ++msg;
-  const char *nl = strchr(msg, '\n');
-  snprintf(k->reason, sizeof k->reason, "%.*s (exit %d)", nl ? (int)(nl - msg) : (int)strlen(msg),
-           msg, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+  dg_verify_pool_run(c->pool, ks, n, verdicts);
 }
 
 static void verify_child(ctx_t *c, dg_tune_candidate *k, int *verdict) {
-  pid_t pid;
-  int fd = -1;
-  verify_spawn(c, k, &pid, &fd);
-  verify_collect(c, k, pid, fd, verdict);
-}
-
-/* Verify ks[0..n) in child processes, as many at once as the host has cores: building
- * (the slow part: a compiler run per variant) needs no quiet machine, unlike timing, which
- * only starts once the batch is verified. */
-static void verify_children(ctx_t *c, dg_tune_candidate **ks, int n, int *verdicts) {
-  long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  const int jobs = cores < 1 ? 1 : cores > 8 ? 8 : (int)cores;
-  pid_t pid[MAX_BATCH];
-  int fd[MAX_BATCH];
-  int next = 0, done = 0;
-  while (done < n) {
-    while (next < n && next - done < jobs) {
-      verify_spawn(c, ks[next], &pid[next], &fd[next]);
-      ++next;
-    }
-    verify_collect(c, ks[done], pid[done], fd[done], &verdicts[done]);
-    ++done;
-  }
+  verify_children(c, &k, 1, verdict);
 }
 
 static dg_status verify_inproc(ctx_t *c, dg_tune_candidate *k, int *verdict) {
@@ -1451,6 +1349,7 @@ done:
   dg_known_free(&c.known);
   if (c.journal) fclose(c.journal);
   if (lock_fd >= 0) close(lock_fd);
+  dg_verify_pool_destroy(&c.pool);
   dg_verify_case_destroy(&c.small);
   dg_verify_case_destroy(&c.big);
   return st;

@@ -33,9 +33,9 @@
  * the global memory. The mesh is the verification box (mixed materials, every boundary
  * type) with n^3 x 6 tetrahedra, n = round(cbrt(DOFs / (36 Np))), n >= 2.
  *
- * Crash safety: each candidate's build + verification runs in a child process when
- * child_exe is set (`dgtd tune --verify-one ...`), so a compiler crash or hang (timeout)
- * only fails that candidate. Every step is journalled (<cache>/journal/<device>-N<n>-<prec>.jsonl, fsync'd)
+ * Crash safety: each candidate's build + verification runs in a worker process when
+ * child_exe is set (`dgtd tune --verify-worker ...`, tune/verify_pool.h), so a compiler
+ * crash or hang (timeout) only fails that candidate. Every step is journalled (<cache>/journal/<device>-N<n>-<prec>.jsonl, fsync'd)
  * before and after, so a killed tune resumes where it stopped; a variant that was in flight
  * when it died is tried once more (the kill may have had nothing to do with it) and only
  * excluded when a second attempt does not finish either. */
@@ -205,7 +205,7 @@ int dg_tune_stage1_variants(const dg_device_info *info, int N, dg_precision p,
 double dg_tune_target_dofs(const dg_device_info *info, dg_precision p);
 int dg_tune_box_n(double dofs, int N);
 
-/* The verification a child process runs: build v on dev, compare with the reference at
+/* The verification a worker process runs for each candidate: build v on dev, compare with the reference at
  * order N (the seed is fixed per N), print "verify rel_diff=<x> pass=<0|1>" on out.
  * pml: on the PML case (options.pml_cells) instead of the plain 2^3 box. */
 dg_status dg_tune_verify_one(dg_device *dev, const dg_variant *v, int N, int pml,

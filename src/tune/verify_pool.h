@@ -1,0 +1,42 @@
+#ifndef DG_TUNE_VERIFY_POOL_H
+#define DG_TUNE_VERIFY_POOL_H
+/* Crash-isolated verification by long-lived worker processes.
+ *
+ * The tuner builds and verifies each candidate outside its own process, so a compiler crash or
+ * hang costs only that candidate. A worker is this executable started once
+ * (`dgtd tune --verify-worker ...`): it reads one variant spec per line and answers each with
+ * the verdict and an end marker. Keeping the worker alive matters on PoCL, whose first program
+ * build in a process pays ~0.6 s of LLVM start-up that later builds do not (measured on this
+ * project's CPU device: 0.72 s against 0.15 s for a one-line kernel), about a third of a
+ * tuning candidate's cost when every candidate had a process of its own.
+ *
+ * A worker that dies (crash, or SIGALRM after the per-job timeout) fails its candidate and is
+ * replaced; a worker that had already served other candidates gets the candidate once more in
+ * a fresh process first, so state left by an earlier candidate cannot fail a good one. */
+
+#include <stdio.h>
+
+#include "device/device.h"
+#include "tune/tune.h"
+
+typedef struct dg_verify_pool dg_verify_pool;
+
+/* Workers run `exe tune --verify-worker --order N --device P:D [--pml 1] --job-timeout S`,
+ * at most `jobs` at once (started when first needed). */
+dg_status dg_verify_pool_create(dg_verify_pool **out, const char *exe, int N,
+                                const dg_device_info *info, int pml, double timeout_s, int jobs);
+
+/* Verify ks[0..n) side by side. verdicts[i]: 1 passed, 0 wrong result (rejected; rel_diff and
+ * reason set), -1 failed (build error, crash or timeout; reason set). */
+void dg_verify_pool_run(dg_verify_pool *p, dg_tune_candidate **ks, int n, int *verdicts);
+
+/* Ends the workers (they exit on end of input) and waits for them. */
+void dg_verify_pool_destroy(dg_verify_pool **p);
+
+/* The worker's side: verify each spec read from `in` (one per line, until end of input) on dev,
+ * writing the verdict line of dg_tune_verify_one or "verify error: MESSAGE", then the end
+ * marker, to `out`. Each job is killed by SIGALRM after timeout_s. Returns at end of input. */
+dg_status dg_verify_worker_serve(dg_device *dev, int N, int pml, double timeout_s, FILE *in,
+                                 FILE *out);
+
+#endif
