@@ -6,7 +6,10 @@
 #   usage: bench/tune_sweep_vs_long.sh OUT_DIR [ORDERS [PRECISION [LONG_BUDGET_S]]]
 #   e.g.   bench/tune_sweep_vs_long.sh /tmp/sweep 1-6 both 1800
 # Each search uses its own empty $DGTD_CACHE_DIR (also a cold binary cache) and its own
-# empty PoCL kernel cache ($POCL_CACHE_DIR: a fresh machine has compiled nothing). Prints the
+# empty PoCL kernel cache ($POCL_CACHE_DIR: a fresh machine has compiled nothing), and sees
+# tuning/ without this device's own results ($DGTD_TUNING_DIR holds the other devices' only):
+# each stands for a device that tuning/ does not know (before, the cold and long searches'
+# model trained on this device's shipped rankings and the seeded one's too). Prints the
 # wall time of each sweep and, per (N, precision), the medians and cold/long ratios.
 set -eu
 bin="${BIN:-bin}"
@@ -16,12 +19,30 @@ sweep() { # name, extra tune args...
   name="$1"; shift
   rm -rf "$out/$name"; mkdir -p "$out/$name/pocl"
   t0=$(date +%s.%N)
-  POCL_CACHE_DIR="$out/$name/pocl" DGTD_CACHE_DIR="$out/$name" "$bin/dgtd" tune --order "$orders" --precision "$prec" \
+  POCL_CACHE_DIR="$out/$name/pocl" DGTD_CACHE_DIR="$out/$name" DGTD_TUNING_DIR="$others" \
+    "$bin/dgtd" tune --order "$orders" --precision "$prec" \
     --force -q --json "$@" > "$out/$name.json"
   t1=$(date +%s.%N)
   echo "$name $(echo "$t1 - $t0" | bc)" >> "$out/walls.txt"
 }
 touch "$out/walls.txt"
+# tuning/ less the device about to be tuned ($DGTD_DEVICE, else the first GPU, else the first).
+others="$out/tuning-others"
+rm -rf "$others"; mkdir -p "$others"
+"$bin/dgtd" devices --json > "$out/devices.json"
+python3 - "$out/devices.json" "${TUNING:-tuning}" "$others" "${DGTD_DEVICE:-}" <<'PY'
+import glob, json, os, sys
+devs, src, dst, want = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3], sys.argv[4]
+pick = [d for d in devs if want and (d["index"] == want or want.lower() in d["name"].lower())]
+pick = pick or [d for d in devs if "GPU" in d["type"]] or devs
+name = pick[0]["name"]
+for f in glob.glob(os.path.join(src, "*.json")):
+    t = json.load(open(f))
+    t["devices"] = [d for d in t.get("devices", []) if d["key"]["name"] != name]
+    if t["devices"]:
+        json.dump(t, open(os.path.join(dst, os.path.basename(f)), "w"), indent=1)
+print("searches see tuning/ without '%s': %s" % (name, ", ".join(sorted(os.listdir(dst))) or "nothing"))
+PY
 # SWEEPS picks which searches run now (a shared machine may only afford some at a time);
 # the comparison uses every one whose JSON is in OUT_DIR.
 for s in ${SWEEPS:-cold transfer long}; do
