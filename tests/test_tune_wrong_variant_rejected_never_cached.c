@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "backend/verify.h"
+#include "tune/verify_pool.h"
 
 static dg_device *open_device(void) {
   dg_device *dev = NULL;
@@ -117,6 +118,10 @@ static void test_worker_crash_fails_only_that_variant(void **state) {
   opt.repeats = 5;
   opt.target_dofs = 3000;
   opt.child_exe = exe;
+  /* One set of workers for both tunes below, as a sweep of orders uses it. */
+  dg_verify_pool *pool = NULL;
+  assert_dg_ok(dg_verify_pool_create(&pool, exe, &dev->info, 0, 0, 2));
+  opt.pool = pool;
   /* The crash comes third: on a worker that has served a job already, so it is also tried
    * once more in a fresh worker before it counts as the variant's own failure. */
   const char *specs[] = {"baseline", "test=flip", "test=crash", "work=vec,vw=4", "test=crash"};
@@ -140,6 +145,15 @@ static void test_worker_crash_fails_only_that_variant(void **state) {
   assert_int_equal(r.winner, -1);
   dg_tune_result_free(&r);
   check_cache(&opt, dev, 1); /* N = 1's entry only, no crash variant in it */
+  /* The pool lives on after the crashes: N = 2 verified by its workers (force: not the
+   * journal of the crashed list above). */
+  opt.specs = specs;
+  opt.n_specs = 1;
+  opt.force = 1;
+  assert_dg_ok(dg_tune_order(dev, 2, DG_PREC_FLOAT, &opt, NULL, &r));
+  assert_int_equal(r.c[0].status, DG_CAND_TIMED);
+  dg_tune_result_free(&r);
+  dg_verify_pool_destroy(&pool);
   tt_rmrf(root);
   dg_device_destroy(&dev);
 }

@@ -64,10 +64,10 @@ static void usage(FILE *f) {
 
 /* The hidden worker mode (tune/verify_pool.h): build and verify the variants the tuner sends
  * on stdin, one per line, answering each on stdout. */
-static int verify_worker(int N, const char *device, int pml, double timeout_s) {
+static int verify_worker(const char *device, int pml, double timeout_s) {
   dg_device *dev = NULL;
   dg_status st = dg_device_create(&dev, device);
-  if (st == DG_OK) st = dg_verify_worker_serve(dev, N, pml, timeout_s, stdin, stdout);
+  if (st == DG_OK) st = dg_verify_worker_serve(dev, pml, timeout_s, stdin, stdout);
   dg_device_destroy(&dev);
   if (st != DG_OK) {
     const char *m = dg_error_message();
@@ -116,6 +116,7 @@ int dg_cmd_tune(int argc, char **argv) {
   double budget = 0, dofs = 0, job_timeout = 0;
   dg_device *dev = NULL;
   dg_tune_result *results = NULL;
+  dg_verify_pool *pool = NULL;
   int nres = 0;
   orders[norders++] = 3;
   enum { O_ORDER = 256, O_PRECISION, O_DEVICE, O_BUDGET, O_DOFS, O_REPEATS, O_FORCE, O_JSON,
@@ -212,7 +213,7 @@ int dg_cmd_tune(int argc, char **argv) {
     st = DG_ERROR(DG_ERR_INPUT, "unexpected argument '%s' (see dgtd tune --help)", argv[optind]);
     goto fail;
   }
-  if (worker) return verify_worker(orders[0], device, pml_cells, job_timeout);
+  if (worker) return verify_worker(device, pml_cells, job_timeout);
   DG_CHECK_GOTO(fail, !(pml_cells && confirm), DG_ERR_INPUT,
                 "--pml and --confirm: a PML tune is never cached, so there is nothing to confirm");
   if (report) {
@@ -260,6 +261,12 @@ int dg_cmd_tune(int argc, char **argv) {
 
   const int njobs = norders * nprec * nbuckets;
   DG_CALL_GOTO(fail, DG_ALLOC(results, njobs));
+  if (opt.child_exe) { /* one set of verification workers for every order of the sweep */
+    const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    DG_CALL_GOTO(fail, dg_verify_pool_create(&pool, opt.child_exe, &dev->info, pml_cells > 0,
+                                             opt.child_timeout_s, cores < 1 ? 1 : (int)cores));
+    opt.pool = pool;
+  }
   for (int bi = 0; bi < nbuckets; ++bi)
   for (int pi = 0; pi < nprec; ++pi)
     for (int oi = 0; oi < norders; ++oi) {
@@ -284,6 +291,7 @@ int dg_cmd_tune(int argc, char **argv) {
       if (!json) dg_tune_report_table(stdout, r, verbose);
       fflush(stdout);
     }
+  dg_verify_pool_destroy(&pool);
   if (json) {
     cJSON *doc = cJSON_CreateObject(), *arr = NULL;
     int ok = doc && cJSON_AddItemToObject(doc, "device", limits_json(dev, &limits)) &&
@@ -317,6 +325,7 @@ int dg_cmd_tune(int argc, char **argv) {
   return 0;
 fail:
   dg_error_print(stderr);
+  dg_verify_pool_destroy(&pool);
   for (int i = 0; i < nres; ++i) dg_tune_result_free(&results[i]);
   dg_free(&results);
   dg_device_destroy(&dev);

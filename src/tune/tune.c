@@ -301,11 +301,14 @@ static void error_reason(const char *prefix, char *buf, size_t cap) {
  * many at once as the host has cores: building (the slow part: a compiler run per variant)
  * needs no quiet machine, unlike timing, which only starts once the batch is verified. */
 static void verify_children(ctx_t *c, dg_tune_candidate **ks, int n, int *verdicts) {
+  if (c->opt->pool) {
+    dg_verify_pool_run(c->opt->pool, c->r->N, ks, n, verdicts);
+    return;
+  }
   if (!c->pool) {
     const long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    if (dg_verify_pool_create(&c->pool, c->opt->child_exe, c->r->N, &c->dev->info,
-                              c->opt->pml_cells > 0, c->opt->child_timeout_s,
-                              cores < 1 ? 1 : (int)cores) != DG_OK) {
+    if (dg_verify_pool_create(&c->pool, c->opt->child_exe, &c->dev->info, c->opt->pml_cells > 0,
+                              c->opt->child_timeout_s, cores < 1 ? 1 : (int)cores) != DG_OK) {
       char why[sizeof ks[0]->reason];
       error_reason("", why, sizeof why);
       for (int i = 0; i < n; ++i) {
@@ -315,7 +318,7 @@ static void verify_children(ctx_t *c, dg_tune_candidate **ks, int n, int *verdic
       return;
     }
   }
-  dg_verify_pool_run(c->pool, ks, n, verdicts);
+  dg_verify_pool_run(c->pool, c->r->N, ks, n, verdicts);
 }
 
 static void verify_child(ctx_t *c, dg_tune_candidate *k, int *verdict) {

@@ -23,17 +23,16 @@ typedef struct {
 
 struct dg_verify_pool {
   char exe[4096];
-  char order[16], device[32], timeout[32];
+  char device[32], timeout[32];
   int pml, jobs;
   worker w[MAX_WORKERS];
 };
 
-dg_status dg_verify_pool_create(dg_verify_pool **out, const char *exe, int N,
-                                const dg_device_info *info, int pml, double timeout_s, int jobs) {
+dg_status dg_verify_pool_create(dg_verify_pool **out, const char *exe, const dg_device_info *info,
+                                int pml, double timeout_s, int jobs) {
   dg_verify_pool *p = NULL;
   DG_CALL(dg_calloc(&p, 1, sizeof *p));
   snprintf(p->exe, sizeof p->exe, "%s", exe);
-  snprintf(p->order, sizeof p->order, "%d", N);
   snprintf(p->device, sizeof p->device, "%d:%d", info->P, info->D);
   snprintf(p->timeout, sizeof p->timeout, "%.0f", timeout_s > 0 ? timeout_s : 600);
   p->pml = pml;
@@ -58,11 +57,11 @@ static int start(dg_verify_pool *p, worker *w, char *why, size_t cap) {
     dup2(sv[1], 1);
     dup2(sv[1], 2);
     if (p->pml)
-      execl(p->exe, p->exe, "tune", "--verify-worker", "--order", p->order, "--device",
-            p->device, "--job-timeout", p->timeout, "--pml", "1", (char *)NULL);
+      execl(p->exe, p->exe, "tune", "--verify-worker", "--device", p->device, "--job-timeout",
+            p->timeout, "--pml", "1", (char *)NULL);
     else
-      execl(p->exe, p->exe, "tune", "--verify-worker", "--order", p->order, "--device",
-            p->device, "--job-timeout", p->timeout, (char *)NULL);
+      execl(p->exe, p->exe, "tune", "--verify-worker", "--device", p->device, "--job-timeout",
+            p->timeout, (char *)NULL);
     _exit(127);
   }
   close(sv[1]);
@@ -89,9 +88,9 @@ static void stop(worker *w, int *status) {
   if (status) *status = s;
 }
 
-static int send_job(worker *w, const char *spec) {
-  char line[DG_VARIANT_SPEC_MAX + 2];
-  const int n = snprintf(line, sizeof line, "%s\n", spec);
+static int send_job(worker *w, int N, const char *spec) {
+  char line[DG_VARIANT_SPEC_MAX + 16];
+  const int n = snprintf(line, sizeof line, "%d %s\n", N, spec);
   for (int off = 0; off < n;) {
     const ssize_t put = send(w->fd, line + off, (size_t)(n - off), MSG_NOSIGNAL);
     if (put < 0 && errno == EINTR) continue;
@@ -102,10 +101,10 @@ static int send_job(worker *w, const char *spec) {
 }
 
 /* Start a worker if w has none and hand it spec; on failure the reason is in k. */
-static int dispatch(dg_verify_pool *p, worker *w, dg_tune_candidate *k) {
+static int dispatch(dg_verify_pool *p, worker *w, int N, dg_tune_candidate *k) {
   for (int attempt = 0; attempt < 2; ++attempt) {
     if (w->pid < 0 && !start(p, w, k->reason, sizeof k->reason)) return 0;
-    if (send_job(w, k->spec)) return 1;
+    if (send_job(w, N, k->spec)) return 1;
     stop(w, NULL); /* it had died since its last job: once more in a fresh one */
   }
   snprintf(k->reason, sizeof k->reason, "cannot reach a verification worker: %s",
@@ -179,7 +178,7 @@ static int verdict_of(dg_tune_candidate *k, const char *out, int alive, int stat
   return -1;
 }
 
-void dg_verify_pool_run(dg_verify_pool *p, dg_tune_candidate **ks, int n, int *verdicts) {
+void dg_verify_pool_run(dg_verify_pool *p, int N, dg_tune_candidate **ks, int n, int *verdicts) {
   int slot[MAX_WORKERS]; /* job each worker is on, -1 idle */
   for (int i = 0; i < MAX_WORKERS; ++i) slot[i] = -1;
   char out[8192];
@@ -188,7 +187,7 @@ void dg_verify_pool_run(dg_verify_pool *p, dg_tune_candidate **ks, int n, int *v
     /* Hand out jobs to idle workers, in order. */
     for (int i = 0; i < p->jobs && next < n; ++i) {
       if (slot[i] >= 0) continue;
-      if (dispatch(p, &p->w[i], ks[next]))
+      if (dispatch(p, &p->w[i], N, ks[next]))
         slot[i] = next;
       else
         verdicts[next] = -1, ++done;
@@ -205,7 +204,7 @@ void dg_verify_pool_run(dg_verify_pool *p, dg_tune_candidate **ks, int n, int *v
     const int served = w->served;
     int alive = receive(w, out, sizeof out, &status);
     if (!alive && served > 0 && !(WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) &&
-        dispatch(p, w, k)) /* died after other jobs: once more on its own */
+        dispatch(p, w, N, k)) /* died after other jobs: once more on its own */
       alive = receive(w, out, sizeof out, &status);
     if (alive) w->served++;
     verdicts[slot[wi]] = verdict_of(k, out, alive, status, p->timeout);
@@ -223,15 +222,18 @@ void dg_verify_pool_destroy(dg_verify_pool **pp) {
 
 /* ---- the worker -------------------------------------------------------------------------- */
 
-dg_status dg_verify_worker_serve(dg_device *dev, int N, int pml, double timeout_s, FILE *in,
-                                 FILE *out) {
-  char line[DG_VARIANT_SPEC_MAX + 2];
+dg_status dg_verify_worker_serve(dg_device *dev, int pml, double timeout_s, FILE *in, FILE *out) {
+  char line[DG_VARIANT_SPEC_MAX + 16];
   const unsigned lim = (unsigned)(timeout_s > 0 ? timeout_s : 600);
   while (fgets(line, sizeof line, in)) {
     line[strcspn(line, "\r\n")] = '\0';
     alarm(lim); /* a hung compiler ends this worker by SIGALRM: the tuner reports the timeout */
     dg_variant v;
-    dg_status st = dg_variant_parse(line, &v);
+    int N = 0, at = 0;
+    dg_status st = sscanf(line, "%d %n", &N, &at) == 1 && N >= 1 && N <= DG_MAX_ORDER
+                       ? dg_variant_parse(line + at, &v)
+                       : DG_ERROR(DG_ERR_INPUT, "verification worker: expected 'N SPEC', got '%.60s'",
+                                  line);
     if (st == DG_OK && v.test == DG_VTEST_CRASH) abort(); /* tests the isolation */
     if (st == DG_OK) st = dg_tune_verify_one(dev, &v, N, pml, out);
     alarm(0);

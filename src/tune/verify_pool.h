@@ -21,22 +21,21 @@
 
 typedef struct dg_verify_pool dg_verify_pool;
 
-/* Workers run `exe tune --verify-worker --order N --device P:D [--pml 1] --job-timeout S`,
- * at most `jobs` at once (started when first needed). */
-dg_status dg_verify_pool_create(dg_verify_pool **out, const char *exe, int N,
-                                const dg_device_info *info, int pml, double timeout_s, int jobs);
+/* Workers run `exe tune --verify-worker --device P:D [--pml 1] --job-timeout S`, at most
+ * `jobs` at once (started when first needed). One pool can serve a whole sweep of orders. */
+dg_status dg_verify_pool_create(dg_verify_pool **out, const char *exe, const dg_device_info *info,
+                                int pml, double timeout_s, int jobs);
 
-/* Verify ks[0..n) side by side. verdicts[i]: 1 passed, 0 wrong result (rejected; rel_diff and
- * reason set), -1 failed (build error, crash or timeout; reason set). */
-void dg_verify_pool_run(dg_verify_pool *p, dg_tune_candidate **ks, int n, int *verdicts);
+/* Verify ks[0..n) at order N side by side. verdicts[i]: 1 passed, 0 wrong result (rejected;
+ * rel_diff and reason set), -1 failed (build error, crash or timeout; reason set). */
+void dg_verify_pool_run(dg_verify_pool *p, int N, dg_tune_candidate **ks, int n, int *verdicts);
 
 /* Ends the workers (they exit on end of input) and waits for them. */
 void dg_verify_pool_destroy(dg_verify_pool **p);
 
-/* The worker's side: verify each spec read from `in` (one per line, until end of input) on dev,
- * writing the verdict line of dg_tune_verify_one or "verify error: MESSAGE", then the end
+/* The worker's side: verify each job read from `in` ("N SPEC", one per line, until end of
+ * input) on dev, writing the verdict line of dg_tune_verify_one or "verify error: MESSAGE", then the end
  * marker, to `out`. Each job is killed by SIGALRM after timeout_s. Returns at end of input. */
-dg_status dg_verify_worker_serve(dg_device *dev, int N, int pml, double timeout_s, FILE *in,
-                                 FILE *out);
+dg_status dg_verify_worker_serve(dg_device *dev, int pml, double timeout_s, FILE *in, FILE *out);
 
 #endif
