@@ -299,6 +299,7 @@ int dg_cmd_bench(int argc, char **argv) {
   dg_tune_options topt;
   DG_CALL_GOTO(fail, dg_tune_options_default(&topt));
   topt.force = remeasure; /* dg_tune_device_limits: measure and store instead of reading */
+  topt.limits_gemm = remeasure;
   dg_device_limits limits;
   int measured = 0;
   const double load0 = host_busy();
@@ -321,10 +322,11 @@ int dg_cmd_bench(int argc, char **argv) {
           dev->info.driver_version, dev->info.compute_units);
   fprintf(out,
           "limits (%s%s): bandwidth %.1f GB/s; FMA %.1f / %.1f GFLOP/s (float/double); "
-          "CLBlast GEMM %.1f / %.1f GFLOP/s\n",
+          "CLBlast GEMM %.1f / %.1f GFLOP/s%s\n",
           measured ? "measured now" : "cached, measured ", measured ? "" : limits.date,
           limits.bandwidth_gbs, limits.fma_gflops[0], limits.fma_gflops[1], limits.gemm_gflops[0],
-          limits.gemm_gflops[1]);
+          limits.gemm_gflops[1],
+          limits.gemm_gflops[0] > 0 ? "" : " (not measured: --measure-limits)");
   fprintf(out, "mesh size: %s\n", sizing);
   fflush(out);
 

@@ -40,7 +40,8 @@ static void usage(FILE *f) {
           "  --repeats R           timing rounds per variant (default 7, at least 5)\n"
           "  --dofs D              size of the timing problem in field DOFs (default: by device)\n"
           "  --in-process          verify in this process (no crash isolation; faster start)\n"
-          "  --measure-limits      only measure the device limits again and cache them\n"
+          "  --measure-limits      only measure the device limits again (with CLBlast's\n"
+          "                        GEMM rates, which a tune leaves out) and cache them\n"
           "  --no-wait             stop at once if another process is tuning this device\n"
           "                        (default: wait for it; tunes of one device never overlap)\n"
           "  --pml CELLS           tune the box with CELLS cells of CFS-PML around it: every\n"
@@ -83,9 +84,10 @@ static void print_limits(FILE *f, const dg_device *dev, const dg_device_limits *
           dev->info.name, dev->info.platform_name, dev->info.driver_version,
           dev->info.compute_units);
   fprintf(f, "limits (%s %s): bandwidth %.1f GB/s; FMA %.1f / %.1f GFLOP/s (float/double); "
-             "CLBlast GEMM %.1f / %.1f GFLOP/s\n",
+             "CLBlast GEMM %.1f / %.1f GFLOP/s%s\n",
           measured ? "measured" : "cached,", measured ? "now" : l->date, l->bandwidth_gbs,
-          l->fma_gflops[0], l->fma_gflops[1], l->gemm_gflops[0], l->gemm_gflops[1]);
+          l->fma_gflops[0], l->fma_gflops[1], l->gemm_gflops[0], l->gemm_gflops[1],
+          l->gemm_gflops[0] > 0 ? "" : " (not measured: dgtd tune --measure-limits)");
 }
 
 static cJSON *limits_json(const dg_device *dev, const dg_device_limits *l) {
@@ -245,7 +247,7 @@ int dg_cmd_tune(int argc, char **argv) {
   dg_device_limits limits;
   int measured = 0;
   if (verbose) fprintf(stderr, "measuring or loading the device limits...\n");
-  if (limits_only) opt.force = 1;
+  if (limits_only) opt.force = opt.limits_gemm = 1;
   DG_CALL_GOTO(fail, dg_tune_device_limits(dev, &opt, &limits, &measured));
   opt.force = force;
   print_limits(json ? stderr : stdout, dev, &limits, measured);

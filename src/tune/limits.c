@@ -177,7 +177,7 @@ done:
   return st;
 }
 
-dg_status dg_limits_measure(dg_device *dev, dg_device_limits *out) {
+dg_status dg_limits_measure(dg_device *dev, int with_gemm, dg_device_limits *out) {
   dg_status st = DG_OK;
   cl_program prog = NULL;
   const double t0 = dg_now_s();
@@ -190,7 +190,7 @@ dg_status dg_limits_measure(dg_device *dev, dg_device_limits *out) {
     DG_CALL_GOTO(done, measure_fma(dev, prog, (dg_precision)p, &out->fma_gflops[p]));
     dg_program_release(&prog);
     /* CLBlast may lack a kernel or fail on a device: the roofline then uses the FMA peak. */
-    if (measure_gemm(dev, (dg_precision)p, &out->gemm_gflops[p]) != DG_OK) {
+    if (with_gemm && measure_gemm(dev, (dg_precision)p, &out->gemm_gflops[p]) != DG_OK) {
       dg_warn("CLBlast %cGEMM could not be measured: %s", p ? 'D' : 'S', dg_error_message());
       dg_error_clear();
       out->gemm_gflops[p] = 0;

@@ -33,10 +33,14 @@ void dg_host_sample_take(dg_host_sample *s);
 /* The share of the host's CPU time between a and b that other processes used (-1 unknown). */
 double dg_host_others_busy(const dg_host_sample *a, const dg_host_sample *b);
 
-/* Measure all limits on dev (a few seconds; longer the first time CLBlast compiles). A
- * failing GEMM (CLBlast missing a kernel for the device) leaves its entry 0 and is not an
- * error; a failing bandwidth or FMA kernel is. */
-dg_status dg_limits_measure(dg_device *dev, dg_device_limits *out) DG_NODISCARD;
+/* Measure the limits on dev: bandwidth and FMA peaks (a few seconds), and with with_gemm the
+ * CLBlast S/DGEMM rates too (on PoCL 10 s each the first time: CLBlast compiles its GEMM
+ * kernels). The GEMM rate only raises the roofline's peak where it beats the FMA kernel,
+ * which it did on no device measured (2-10x below it on PoCL x86 and the H100), so the
+ * tuner's implicit measurement leaves it 0 (not measured). A failing GEMM (CLBlast missing
+ * a kernel for the device) leaves its entry 0 and is not an error; a failing bandwidth or
+ * FMA kernel is. */
+dg_status dg_limits_measure(dg_device *dev, int with_gemm, dg_device_limits *out) DG_NODISCARD;
 
 /* Peak compute for precision p: the larger of the FMA and GEMM rates (GFLOP/s). */
 double dg_limits_peak_gflops(const dg_device_limits *l, dg_precision p);

@@ -1386,7 +1386,7 @@ dg_status dg_tune_device_limits(dg_device *dev, const dg_tune_options *opt, dg_d
   }
   dg_host_sample a, b;
   dg_host_sample_take(&a);
-  dg_status st = dg_limits_measure(dev, out);
+  dg_status st = dg_limits_measure(dev, opt->limits_gemm, out);
   dg_host_sample_take(&b);
   if (st == DG_OK) {
     *measured = 1;

@@ -122,6 +122,7 @@ typedef struct {
   double target_dofs;      /* 0: dg_tune_target_dofs */
   const char *child_exe;   /* bin/dgtd for crash-isolated verification; NULL: in-process */
   double child_timeout_s;  /* kill a verification child after this long (0: 600 s) */
+  int limits_gemm;         /* measuring the limits: also CLBlast's GEMM (dg_limits_measure) */
   struct dg_verify_pool *pool; /* workers shared by several tunes (a sweep); NULL: each tune
                                 * with child_exe starts its own (tune/verify_pool.h) */
   int write_cache;         /* store the winner in the cache */
