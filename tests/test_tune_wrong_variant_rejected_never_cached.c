@@ -83,16 +83,20 @@ static void test_in_process(void **state) {
   dg_device_destroy(&dev);
 }
 
+/* bin/dgtd (or $BIN/dgtd), the verification workers' executable, when it is built. */
+static int built_exe(char *exe, size_t cap) {
+  const char *bin = getenv("BIN");
+  snprintf(exe, cap, "%s/dgtd", bin && *bin ? bin : "bin");
+  if (access(exe, X_OK) == 0) return 1;
+  printf("# SKIP %s not built\n", exe);
+  return 0;
+}
+
 /* The same through `dgtd tune --verify-worker` processes, when the binary is built. */
 static void test_child_process(void **state) {
   (void)state;
-  const char *bin = getenv("BIN");
   char exe[512];
-  snprintf(exe, sizeof exe, "%s/dgtd", bin && *bin ? bin : "bin");
-  if (access(exe, X_OK) != 0) {
-    printf("# SKIP %s not built\n", exe);
-    skip();
-  }
+  if (!built_exe(exe, sizeof exe)) skip();
   dg_device *dev = open_device();
   if (!dev) skip();
   run(dev, exe);
@@ -101,13 +105,8 @@ static void test_child_process(void **state) {
 
 static void test_worker_crash_fails_only_that_variant(void **state) {
   (void)state;
-  const char *bin = getenv("BIN");
   char exe[512];
-  snprintf(exe, sizeof exe, "%s/dgtd", bin && *bin ? bin : "bin");
-  if (access(exe, X_OK) != 0) {
-    printf("# SKIP %s not built\n", exe);
-    skip();
-  }
+  if (!built_exe(exe, sizeof exe)) skip();
   dg_device *dev = open_device();
   if (!dev) skip();
   char root[64];
