@@ -1234,8 +1234,8 @@ dg_status dg_tune_order(dg_device *dev, int N, dg_precision p, const dg_tune_opt
      * project's AVX2 PoCL device the AVX-512 file's top three were 1.1-3.0x slower than the
      * search's best in 32 of 33 later (N, precision) of three sweeps (docs/TUNING.md). */
     if (c.known.n_own_seeds && !c.known.self.n_rank) {
-      for (int i = 0; i < c.known.n_own_seeds; ++i)
-        snprintf(c.known.seeds[i], DG_VARIANT_SPEC_MAX, "%s", c.known.own_seeds[i]);
+      memcpy(c.known.seeds, c.known.own_seeds,
+             sizeof c.known.own_seeds[0] * (size_t)c.known.n_own_seeds);
       c.known.n_seeds = c.known.n_own_seeds;
       snprintf(c.known.seed_from, sizeof c.known.seed_from,
                "%.240s (this device's neighbouring orders)", out->cache_path);
