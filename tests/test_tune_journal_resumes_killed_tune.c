@@ -18,11 +18,7 @@ static void test_resume(void **state) {
   }
   char root[64];
   dg_tune_options opt;
-  assert_dg_ok(dg_tune_options_default(&opt));
-  tt_paths(&opt.paths, root);
-  opt.verbose = 0;
-  opt.repeats = 5;
-  opt.target_dofs = 3000;
+  tt_options(&opt, root);
   const char *specs[] = {"work=vec,vw=8", "baseline", "work=vec,vw=4", "work=vec,vw=2"};
   opt.specs = specs;
   opt.n_specs = 4;

@@ -32,11 +32,7 @@ static void lock_path(const dg_tune_paths *p, const dg_device_info *info, char *
 
 static void small_options(dg_tune_options *opt, char root[64]) {
   static const char *specs[] = {"baseline"};
-  assert_dg_ok(dg_tune_options_default(opt));
-  tt_paths(&opt->paths, root);
-  opt->verbose = 0;
-  opt->repeats = 5;
-  opt->target_dofs = 3000;
+  tt_options(opt, root);
   opt->specs = specs;
   opt->n_specs = 1;
   opt->write_cache = 0;

@@ -122,11 +122,7 @@ static void test_stale_entry_retunes(void **state) {
   }
   char root[64];
   dg_tune_options opt;
-  assert_dg_ok(dg_tune_options_default(&opt));
-  tt_paths(&opt.paths, root);
-  opt.verbose = 0;
-  opt.repeats = 5;
-  opt.target_dofs = 3000;
+  tt_options(&opt, root);
   opt.budget_s = 1e-3; /* stage 0 (baseline, default) and the final round only */
   dg_device_key key;
   dg_device_key_from_info(&dev->info, &key);

@@ -41,6 +41,16 @@ static inline void tt_paths(dg_tune_paths *p, char root[64]) {
   snprintf(p->shipped_dir, sizeof p->shipped_dir, "%s/shipped", root);
 }
 
+/* Options for a quick tune into a fresh scratch cache under root: quiet, 5 rounds, a
+ * 3000-DOF timing problem. */
+static inline void tt_options(dg_tune_options *opt, char root[64]) {
+  assert_dg_ok(dg_tune_options_default(opt));
+  tt_paths(&opt->paths, root);
+  opt->verbose = 0;
+  opt->repeats = 5;
+  opt->target_dofs = 3000;
+}
+
 static inline void tt_rmrf(const char *root) { assert_int_equal(test_rmrf(root), 0); }
 
 /* Device limits of bw GB/s and f32 / f64 GFLOP/s (nothing else set). */

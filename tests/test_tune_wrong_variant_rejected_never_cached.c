@@ -40,11 +40,7 @@ static void check_cache(const dg_tune_options *opt, const dg_device *dev, int ex
 static void run(dg_device *dev, const char *child) {
   char root[64];
   dg_tune_options opt;
-  assert_dg_ok(dg_tune_options_default(&opt));
-  tt_paths(&opt.paths, root);
-  opt.verbose = 0;
-  opt.repeats = 5;
-  opt.target_dofs = 3000;
+  tt_options(&opt, root);
   opt.child_exe = child;
   const char *specs[] = {"test=flip", "baseline", "test=syntax"};
   opt.specs = specs;
@@ -111,11 +107,7 @@ static void test_worker_crash_fails_only_that_variant(void **state) {
   if (!dev) skip();
   char root[64];
   dg_tune_options opt;
-  assert_dg_ok(dg_tune_options_default(&opt));
-  tt_paths(&opt.paths, root);
-  opt.verbose = 0;
-  opt.repeats = 5;
-  opt.target_dofs = 3000;
+  tt_options(&opt, root);
   opt.child_exe = exe;
   /* One set of workers for both tunes below, as a sweep of orders uses it. */
   dg_verify_pool *pool = NULL;

@@ -66,17 +66,7 @@ static void usage(FILE *f) {
 /* The hidden worker mode (tune/verify_pool.h): build and verify the variants the tuner sends
  * on stdin, one per line, answering each on stdout. */
 static int verify_worker(const char *device, int pml, double timeout_s) {
-  dg_device *dev = NULL;
-  dg_status st = dg_device_create(&dev, device);
-  if (st == DG_OK) st = dg_verify_worker_serve(dev, pml, timeout_s, stdin, stdout);
-  dg_device_destroy(&dev);
-  if (st != DG_OK) {
-    const char *m = dg_error_message();
-    const char *nl = strchr(m, '\n');
-    fprintf(stdout, "verify error: %.*s\n", nl ? (int)(nl - m) : (int)strlen(m), m);
-    return dg_status_exit_code(st);
-  }
-  return 0;
+  return dg_status_exit_code(dg_verify_worker_serve(device, pml, timeout_s, stdin, stdout));
 }
 
 static void print_limits(FILE *f, const dg_device *dev, const dg_device_limits *l, int measured) {
@@ -264,9 +254,8 @@ int dg_cmd_tune(int argc, char **argv) {
   const int njobs = norders * nprec * nbuckets;
   DG_CALL_GOTO(fail, DG_ALLOC(results, njobs));
   if (opt.child_exe) { /* one set of verification workers for every order of the sweep */
-    const long cores = sysconf(_SC_NPROCESSORS_ONLN);
     DG_CALL_GOTO(fail, dg_verify_pool_create(&pool, opt.child_exe, &dev->info, pml_cells > 0,
-                                             opt.child_timeout_s, cores < 1 ? 1 : (int)cores));
+                                             opt.child_timeout_s, 0));
     opt.pool = pool;
   }
   for (int bi = 0; bi < nbuckets; ++bi)

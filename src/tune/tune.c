@@ -112,7 +112,7 @@ typedef struct {
   char tag[32];
   dg_known known;        /* measurements of this and similar devices */
   dg_cost_model model;
-  dg_verify_pool *pool;  /* verification workers (started when first needed) */
+  dg_verify_pool *own_pool; /* verification workers when the caller shares none */
   int model_on;          /* rank and prune by the model */
   int trained_prior;     /* the model had data before this search timed anything */
   int own_prior;         /* ... some of it measured on this device (earlier orders) */
@@ -301,28 +301,7 @@ static void error_reason(const char *prefix, char *buf, size_t cap) {
  * many at once as the host has cores: building (the slow part: a compiler run per variant)
  * needs no quiet machine, unlike timing, which only starts once the batch is verified. */
 static void verify_children(ctx_t *c, dg_tune_candidate **ks, int n, int *verdicts) {
-  if (c->opt->pool) {
-    dg_verify_pool_run(c->opt->pool, c->r->N, ks, n, verdicts);
-    return;
-  }
-  if (!c->pool) {
-    const long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    if (dg_verify_pool_create(&c->pool, c->opt->child_exe, &c->dev->info, c->opt->pml_cells > 0,
-                              c->opt->child_timeout_s, cores < 1 ? 1 : (int)cores) != DG_OK) {
-      char why[sizeof ks[0]->reason];
-      error_reason("", why, sizeof why);
-      for (int i = 0; i < n; ++i) {
-        snprintf(ks[i]->reason, sizeof ks[i]->reason, "%s", why);
-        verdicts[i] = -1;
-      }
-      return;
-    }
-  }
-  dg_verify_pool_run(c->pool, c->r->N, ks, n, verdicts);
-}
-
-static void verify_child(ctx_t *c, dg_tune_candidate *k, int *verdict) {
-  verify_children(c, &k, 1, verdict);
+  dg_verify_pool_run(c->opt->pool ? c->opt->pool : c->own_pool, c->r->N, ks, n, verdicts);
 }
 
 static dg_status verify_inproc(ctx_t *c, dg_tune_candidate *k, int *verdict) {
@@ -421,7 +400,7 @@ static dg_status evaluate(ctx_t *c, const int *idx, int n, int retime) {
           verdict = pre_verdict[pre];
         } else if (c->opt->child_exe) {
           journal(c, k, "attempt");
-          verify_child(c, k, &verdict);
+          verify_children(c, &k, 1, &verdict);
         } else {
           journal(c, k, "attempt");
           DG_CALL_GOTO(done, verify_inproc(c, k, &verdict));
@@ -1209,6 +1188,10 @@ dg_status dg_tune_order(dg_device *dev, int N, dg_precision p, const dg_tune_opt
     }
   }
 
+  if (opt->child_exe && !opt->pool) /* its workers start when first needed */
+    DG_CALL_GOTO(done, dg_verify_pool_create(&c.own_pool, opt->child_exe, &dev->info,
+                                             opt->pml_cells > 0, opt->child_timeout_s, 0));
+
   /* What is known: this device's stored measurements (a stale entry's ranking seeds the
    * search, a fresh one's is confirmed), else the winners of the nearest known devices; all
    * of it trains the cost model. */
@@ -1349,7 +1332,7 @@ done:
   dg_known_free(&c.known);
   if (c.journal) fclose(c.journal);
   if (lock_fd >= 0) close(lock_fd);
-  dg_verify_pool_destroy(&c.pool);
+  dg_verify_pool_destroy(&c.own_pool);
   dg_verify_case_destroy(&c.small);
   dg_verify_case_destroy(&c.big);
   return st;

@@ -36,7 +36,11 @@ dg_status dg_verify_pool_create(dg_verify_pool **out, const char *exe, const dg_
   snprintf(p->device, sizeof p->device, "%d:%d", info->P, info->D);
   snprintf(p->timeout, sizeof p->timeout, "%.0f", timeout_s > 0 ? timeout_s : 600);
   p->pml = pml;
-  p->jobs = jobs < 1 ? 1 : jobs > MAX_WORKERS ? MAX_WORKERS : jobs;
+  if (jobs <= 0) {
+    const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    jobs = cores < 1 ? 1 : cores > MAX_WORKERS ? MAX_WORKERS : (int)cores;
+  }
+  p->jobs = jobs > MAX_WORKERS ? MAX_WORKERS : jobs;
   for (int i = 0; i < MAX_WORKERS; ++i) p->w[i].pid = -1, p->w[i].fd = -1;
   *out = p;
   return DG_OK;
@@ -222,9 +226,24 @@ void dg_verify_pool_destroy(dg_verify_pool **pp) {
 
 /* ---- the worker -------------------------------------------------------------------------- */
 
-dg_status dg_verify_worker_serve(dg_device *dev, int pml, double timeout_s, FILE *in, FILE *out) {
+/* One marked line the tuner quotes as the reason (compilers also print on stderr). */
+static void error_line(FILE *out) {
+  const char *m = dg_error_message();
+  const char *nl = strchr(m, '\n');
+  fprintf(out, "verify error: %.*s\n", nl ? (int)(nl - m) : (int)strlen(m), m);
+  fflush(out);
+}
+
+dg_status dg_verify_worker_serve(const char *device, int pml, double timeout_s, FILE *in,
+                                 FILE *out) {
   char line[DG_VARIANT_SPEC_MAX + 16];
   const unsigned lim = (unsigned)(timeout_s > 0 ? timeout_s : 600);
+  dg_device *dev = NULL;
+  const dg_status opened = dg_device_create(&dev, device);
+  if (opened != DG_OK) { /* the tuner reads this line when the worker exits */
+    error_line(out);
+    return opened;
+  }
   while (fgets(line, sizeof line, in)) {
     line[strcspn(line, "\r\n")] = '\0';
     alarm(lim); /* a hung compiler ends this worker by SIGALRM: the tuner reports the timeout */
@@ -238,15 +257,13 @@ dg_status dg_verify_worker_serve(dg_device *dev, int pml, double timeout_s, FILE
     if (st == DG_OK) st = dg_tune_verify_one(dev, &v, N, pml, out);
     alarm(0);
     if (st != DG_OK) {
-      /* One marked line the tuner quotes as the reason (compilers also print on stderr). */
-      const char *m = dg_error_message();
-      const char *nl = strchr(m, '\n');
-      fprintf(out, "verify error: %.*s\n", nl ? (int)(nl - m) : (int)strlen(m), m);
+      error_line(out);
       dg_error_clear();
     }
     fflush(stderr);
     fputs(END_MARK, out);
     fflush(out);
   }
+  dg_device_destroy(&dev);
   return DG_OK;
 }

@@ -22,7 +22,8 @@
 typedef struct dg_verify_pool dg_verify_pool;
 
 /* Workers run `exe tune --verify-worker --device P:D [--pml 1] --job-timeout S`, at most
- * `jobs` at once (started when first needed). One pool can serve a whole sweep of orders. */
+ * `jobs` at once (<= 0: as many as the host has cores, at most 8), each started when first
+ * needed. One pool can serve a whole sweep of orders. */
 dg_status dg_verify_pool_create(dg_verify_pool **out, const char *exe, const dg_device_info *info,
                                 int pml, double timeout_s, int jobs);
 
@@ -33,9 +34,12 @@ void dg_verify_pool_run(dg_verify_pool *p, int N, dg_tune_candidate **ks, int n,
 /* Ends the workers (they exit on end of input) and waits for them. */
 void dg_verify_pool_destroy(dg_verify_pool **p);
 
-/* The worker's side: verify each job read from `in` ("N SPEC", one per line, until end of
- * input) on dev, writing the verdict line of dg_tune_verify_one or "verify error: MESSAGE", then the end
- * marker, to `out`. Each job is killed by SIGALRM after timeout_s. Returns at end of input. */
-dg_status dg_verify_worker_serve(dg_device *dev, int pml, double timeout_s, FILE *in, FILE *out);
+/* The worker's side: open `device` (P:D or a name, as --device), then verify each job read
+ * from `in` ("N SPEC", one per line, until end of input) on it, writing the verdict line of
+ * dg_tune_verify_one or "verify error: MESSAGE", then the end marker, to `out`. Each job is
+ * killed by SIGALRM after timeout_s. Returns at end of input, or with the error (its
+ * "verify error:" line written) when the device cannot be opened. */
+dg_status dg_verify_worker_serve(const char *device, int pml, double timeout_s, FILE *in,
+                                 FILE *out);
 
 #endif
