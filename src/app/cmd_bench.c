@@ -320,13 +320,7 @@ int dg_cmd_bench(int argc, char **argv) {
   fprintf(out, "device %d:%d '%s' (%s %s, driver %s): %u compute units\n", dev->info.P, dev->info.D,
           dev->info.name, dev->info.platform_name, dev->info.platform_version,
           dev->info.driver_version, dev->info.compute_units);
-  fprintf(out,
-          "limits (%s%s): bandwidth %.1f GB/s; FMA %.1f / %.1f GFLOP/s (float/double); "
-          "CLBlast GEMM %.1f / %.1f GFLOP/s%s\n",
-          measured ? "measured now" : "cached, measured ", measured ? "" : limits.date,
-          limits.bandwidth_gbs, limits.fma_gflops[0], limits.fma_gflops[1], limits.gemm_gflops[0],
-          limits.gemm_gflops[1],
-          limits.gemm_gflops[0] > 0 ? "" : " (not measured: --measure-limits)");
+  dg_tune_report_limits(out, &limits, measured);
   fprintf(out, "mesh size: %s\n", sizing);
   fflush(out);
 

@@ -73,11 +73,7 @@ static void print_limits(FILE *f, const dg_device *dev, const dg_device_limits *
   fprintf(f, "device %d:%d '%s' (%s, %s): %u compute units\n", dev->info.P, dev->info.D,
           dev->info.name, dev->info.platform_name, dev->info.driver_version,
           dev->info.compute_units);
-  fprintf(f, "limits (%s %s): bandwidth %.1f GB/s; FMA %.1f / %.1f GFLOP/s (float/double); "
-             "CLBlast GEMM %.1f / %.1f GFLOP/s%s\n",
-          measured ? "measured" : "cached,", measured ? "now" : l->date, l->bandwidth_gbs,
-          l->fma_gflops[0], l->fma_gflops[1], l->gemm_gflops[0], l->gemm_gflops[1],
-          l->gemm_gflops[0] > 0 ? "" : " (not measured: dgtd tune --measure-limits)");
+  dg_tune_report_limits(f, l, measured);
 }
 
 static cJSON *limits_json(const dg_device *dev, const dg_device_limits *l) {

@@ -74,6 +74,14 @@ static void short_label(const dg_variant *v, char *buf, size_t cap) {
            fuse[v->fuse]);
 }
 
+void dg_tune_report_limits(FILE *f, const dg_device_limits *l, int measured) {
+  fprintf(f, "limits (%s%s): bandwidth %.1f GB/s; FMA %.1f / %.1f GFLOP/s (float/double); "
+             "CLBlast GEMM %.1f / %.1f GFLOP/s%s\n",
+          measured ? "measured now" : "cached, measured ", measured ? "" : l->date,
+          l->bandwidth_gbs, l->fma_gflops[0], l->fma_gflops[1], l->gemm_gflops[0],
+          l->gemm_gflops[1], l->gemm_gflops[0] > 0 ? "" : " (not measured: --measure-limits)");
+}
+
 void dg_tune_report_table(FILE *f, const dg_tune_result *r, int verbose) {
   int *idx = malloc(sizeof(int) * (size_t)(r->n ? r->n : 1));
   if (!idx) return;

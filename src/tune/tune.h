@@ -218,6 +218,9 @@ dg_status dg_tune_verify_one(dg_device *dev, const dg_variant *v, int N, int pml
 
 /* The ranked table (terminal), JSON document, CSV rows and a gnuplot bar chart. */
 void dg_tune_report_table(FILE *f, const dg_tune_result *r, int verbose);
+/* The device limits as one line, "limits (measured now | cached, measured DATE): ...",
+ * saying how to measure the GEMM rates when they were left out (dg_limits_measure). */
+void dg_tune_report_limits(FILE *f, const dg_device_limits *l, int measured);
 /* A JSON object for one result (caller owns; NULL when out of memory). */
 struct cJSON;
 struct cJSON *dg_tune_report_json(const dg_tune_result *r, int with_pruned);

@@ -36,11 +36,8 @@ dg_status dg_verify_pool_create(dg_verify_pool **out, const char *exe, const dg_
   snprintf(p->device, sizeof p->device, "%d:%d", info->P, info->D);
   snprintf(p->timeout, sizeof p->timeout, "%.0f", timeout_s > 0 ? timeout_s : 600);
   p->pml = pml;
-  if (jobs <= 0) {
-    const long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    jobs = cores < 1 ? 1 : cores > MAX_WORKERS ? MAX_WORKERS : (int)cores;
-  }
-  p->jobs = jobs > MAX_WORKERS ? MAX_WORKERS : jobs;
+  const long want = jobs > 0 ? jobs : sysconf(_SC_NPROCESSORS_ONLN); /* -1: unknown */
+  p->jobs = want < 1 ? 1 : want > MAX_WORKERS ? MAX_WORKERS : (int)want;
   for (int i = 0; i < MAX_WORKERS; ++i) p->w[i].pid = -1, p->w[i].fd = -1;
   *out = p;
   return DG_OK;
