@@ -53,40 +53,52 @@ for s in ${SWEEPS:-cold transfer long}; do
   esac
 done
 [ -f "$out/long.json" ] || { echo "no long search yet: run with SWEEPS=long to compare"; exit 0; }
+# The long search against whichever of the cold and seeded sweeps are in OUT_DIR.
 python3 - "$out" > "$out/pairs.txt" <<'PY'
-import json, sys
+import json, os, sys
 out = sys.argv[1]
 def winners(name):
     d = json.load(open("%s/%s.json" % (out, name)))
     d = d["results"] if isinstance(d, dict) and "results" in d else d
     return {(e["N"], e["precision"]): e["winner"] for e in d}
-c, t, l = winners("cold"), winners("transfer"), winners("long")
-for k in sorted(l):
-    if k in c and k in t:  # an (N, precision) every search covered
-        print(k[0], k[1], l[k], c[k], t[k])
+names = ["long"] + [n for n in ("cold", "transfer") if os.path.exists("%s/%s.json" % (out, n))]
+w = {n: winners(n) for n in names}
+print(" ".join(names))
+for k in sorted(w["long"]):
+    if all(k in w[n] for n in names):  # an (N, precision) every search covered
+        print(k[0], k[1], " ".join(w[n][k] for n in names))
 PY
 : > "$out/confirm.txt"
-while read -r n p wl wc wt; do
-  DGTD_CACHE_DIR="$out/confirm" "$bin/dgtd" tune --order "$n" --precision "$p" -q --json --repeats 11 \
-    --variant "$wl" --variant "$wc" --variant "$wt" > "$out/confirm-$n-$p.json"
-  echo "$n $p $wl $wc $wt" >> "$out/confirm.txt"
-done < "$out/pairs.txt"
+tail -n +2 "$out/pairs.txt" | while read -r n p specs; do
+  args=""
+  for s in $specs; do args="$args --variant $s"; done
+  # shellcheck disable=SC2086 # one word per spec
+  DGTD_CACHE_DIR="$out/confirm" "$bin/dgtd" tune --order "$n" --precision "$p" -q --json \
+    --repeats 11 $args > "$out/confirm-$n-$p.json"
+  echo "$n $p $specs" >> "$out/confirm.txt"
+done
 python3 - "$out" <<'PY'
 import json, sys
 out = sys.argv[1]
 walls = dict(l.split() for l in open(out + "/walls.txt"))
-print("device: %s" % json.load(open(out + "/cold.json"))["device"]["device"])
-for k in ("cold", "transfer", "long"):
+names = open(out + "/pairs.txt").readline().split()
+print("device: %s" % json.load(open(out + "/long.json"))["device"]["device"])
+for k in names:
     print("%-9s sweep wall time %8.1f s" % (k, float(walls[k])))
-print("%2s %-6s %12s %12s %12s %10s %10s" % ("N", "prec", "long ns", "cold ns", "transfer ns", "cold/long", "xfer/long"))
+others = names[1:]
+print("%2s %-6s " % ("N", "prec") + " ".join("%12s" % (n + " ns") for n in names) +
+      " " + " ".join("%14s" % (n + "/long") for n in others))
 worst = 0
 for line in open(out + "/confirm.txt"):
-    n, p, wl, wc, wt = line.split()
+    f = line.split()
+    n, p, specs = f[0], f[1], f[2:]
     d = json.load(open("%s/confirm-%s-%s.json" % (out, n, p)))
     d = d["results"][0] if isinstance(d, dict) and "results" in d else d
     med = {e["spec"]: e["median_ns"] for e in d["ranking"]}
-    rl, rc, rt = med[wl], med[wc], med[wt]
-    worst = max(worst, rc / rl, rt / rl)
-    print("%2s %-6s %12.0f %12.0f %12.0f %10.3f %10.3f" % (n, p, rl, rc, rt, rc / rl, rt / rl))
+    ns = [med[s] for s in specs]
+    ratios = [x / ns[0] for x in ns[1:]]
+    worst = max([worst] + ratios)
+    print("%2s %-6s " % (n, p) + " ".join("%12.0f" % x for x in ns) + " " +
+          " ".join("%14.3f" % r for r in ratios))
 print("worst ratio to the long search's winner: %.3f" % worst)
 PY
