@@ -1,6 +1,5 @@
 #include "tune/timing.h"
 
-#include <math.h>
 #include <stdlib.h>
 
 dg_status dg_timing_sample(dg_cl_maxwell *op, dg_cl_stage_timing *t) {
@@ -19,11 +18,4 @@ void dg_timing_stats(double *x, int n, double out[3]) {
   out[0] = n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
   out[1] = x[0];
   out[2] = x[n - 1];
-}
-
-double dg_timing_batch_scale(double recorded, double *x, int n) {
-  if (n <= 0 || !(recorded > 0) || !isfinite(recorded)) return 1;
-  double st[3];
-  dg_timing_stats(x, n, st);
-  return st[0] > 0 && isfinite(st[0]) ? recorded / st[0] : 1;
 }

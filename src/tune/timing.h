@@ -18,12 +18,4 @@ dg_status dg_timing_sample(dg_cl_maxwell *op, dg_cl_stage_timing *t) DG_NODISCAR
 /* Median, min and max of x[0..n) into out[0..2] (reorders x). */
 void dg_timing_stats(double *x, int n, double out[3]);
 
-/* The factor that puts a batch's times on the scale of earlier ones: a reference candidate
- * timed before (median `recorded`) is timed again among the batch (samples x[0..n)), and
- * recorded / (median of x) multiplies every sample of the batch. Batches differ by more
- * than the ratios inside one: in the load on a shared host, and in how many operators take
- * turns in the caches (docs/TUNING.md, "Times"). 1 when either time is missing, zero or not
- * finite. Reorders x. */
-double dg_timing_batch_scale(double recorded, double *x, int n);
-
 #endif

@@ -349,7 +349,7 @@ static void progress(ctx_t *c, const dg_tune_candidate *k) {
 /* Verify (unless retime) and time the candidates idx[0..n) in batches, interleaved. */
 static dg_status evaluate(ctx_t *c, const int *idx, int n, int retime) {
   dg_status st = DG_OK;
-  dg_cl_maxwell *ops[MAX_BATCH] = {NULL}, *ref_op = NULL;
+  dg_cl_maxwell *ops[MAX_BATCH] = {NULL};
   int who[MAX_BATCH];
   double *q = NULL;
   const dg_geom *g = c->big->phys->geom;
@@ -360,18 +360,6 @@ static dg_status evaluate(ctx_t *c, const int *idx, int n, int retime) {
   while (pos < n) {
     int live = 0;
     const double tb = dg_now_s();
-    /* The reference: the fastest candidate timed so far, timed again among this batch, so
-     * that the batch's times go on the scale of the earlier ones (dg_timing_batch_scale):
-     * batches differ in the load on the host and in how many operators share the caches.
-     * Not in stage 4, whose one batch keeps the times it measures: the winner and the
-     * ratios the entry stores come from it alone. */
-    int ref = -1;
-    for (int i = 0; !retime && c->batch > 1 && i < c->r->n; ++i)
-      if (c->r->c[i].status == DG_CAND_TIMED &&
-          (ref < 0 || c->r->c[i].median_ns < c->r->c[ref].median_ns))
-        ref = i;
-    const int extra = ref >= 0; /* one operator of the batch is the reference's */
-    const double recorded = ref >= 0 ? c->r->c[ref].median_ns : 0;
     /* The next batch's candidates verified side by side first (see verify_children). */
     int pre_idx[MAX_BATCH], pre_verdict[MAX_BATCH], npre = 0;
     if (!retime && c->opt->child_exe) {
@@ -392,7 +380,7 @@ static dg_status evaluate(ctx_t *c, const int *idx, int n, int retime) {
       }
     }
     /* Collect up to one batch of operators ready to time. */
-    while (pos < n && live < c->batch - extra) {
+    while (pos < n && live < c->batch) {
       dg_tune_candidate *k = &c->r->c[idx[pos]];
       if (retime ? k->status != DG_CAND_TIMED : k->status != DG_CAND_PENDING) {
         ++pos;
@@ -449,26 +437,10 @@ static dg_status evaluate(ctx_t *c, const int *idx, int n, int retime) {
       who[live++] = idx[pos - 1];
     }
     if (!live) continue;
-    if (extra) { /* built from the binary cache: no compile; it failing only skips the scale */
-      st = dg_cl_maxwell_create(&ref_op, c->dev, c->big->phys, &c->r->c[ref].v, NULL);
-      if (st == DG_OK) st = dg_cl_maxwell_set_state(ref_op, q);
-      for (int w = 0; st == DG_OK && w < DG_TIMING_WARMUP; ++w) {
-        dg_cl_stage_timing t;
-        st = dg_cl_maxwell_time_stage(ref_op, &t);
-      }
-      if (st == DG_ERR_MEMORY) goto done;
-      if (st != DG_OK) {
-        dg_error_clear();
-        dg_cl_maxwell_destroy(&ref_op);
-        st = DG_OK;
-        ref = -1;
-      }
-    }
-    /* Interleaved rounds: A B C ref A B C ref ... */
+    /* Interleaved rounds: A B C A B C ... */
     double kn[MAX_BATCH][DG_CL_MAX_STAGE_KERNELS][DG_TUNE_MAX_SAMPLES];
-    double refs[DG_TUNE_MAX_SAMPLES];
     const int R = c->opt->repeats < 5 ? 5 : c->opt->repeats > DG_TUNE_MAX_SAMPLES ? DG_TUNE_MAX_SAMPLES : c->opt->repeats;
-    for (int r = 0; r < R; ++r) {
+    for (int r = 0; r < R; ++r)
       for (int j = 0; j < live; ++j) {
         dg_cl_stage_timing t;
         dg_tune_candidate *k = &c->r->c[who[j]];
@@ -479,22 +451,6 @@ static dg_status evaluate(ctx_t *c, const int *idx, int n, int retime) {
           snprintf(k->kname[m], sizeof k->kname[m], "%s", t.name[m]);
           kn[j][m][r] = (double)t.ns[m];
         }
-      }
-      if (ref_op) {
-        dg_cl_stage_timing t;
-        DG_CALL_GOTO(done, dg_timing_sample(ref_op, &t));
-        refs[r] = (double)t.total_ns;
-      }
-    }
-    dg_cl_maxwell_destroy(&ref_op);
-    const double scale = ref >= 0 ? dg_timing_batch_scale(recorded, refs, R) : 1;
-    if (ref >= 0 && c->log && c->opt->verbose >= 2)
-      fprintf(c->log, "%s stage %d  batch of %d times x %.3f: reference %s re-timed\n", c->tag,
-              c->stage, live, scale, c->r->c[ref].spec);
-    for (int j = 0; j < live; ++j)
-      for (int r = 0; r < R; ++r) {
-        c->r->c[who[j]].samples[r] *= scale;
-        for (int m = 0; m < c->r->c[who[j]].nk; ++m) kn[j][m][r] *= scale;
       }
     const double per = (dg_now_s() - tb) / live;
     for (int j = 0; j < live; ++j) {
@@ -518,7 +474,6 @@ static dg_status evaluate(ctx_t *c, const int *idx, int n, int retime) {
   }
 done:
   for (int j = 0; j < MAX_BATCH; ++j) dg_cl_maxwell_destroy(&ops[j]);
-  dg_cl_maxwell_destroy(&ref_op);
   dg_free(&q);
   return st;
 }
