@@ -144,8 +144,8 @@ int dg_bench_box_n(const dg_device_info *info, int N, dg_precision p, const dg_b
  * result, which found and tuned_from say), default, baseline and extra variants at order
  * N on one mesh. Each is checked against the CPU reference on the operator that is timed;
  * one that fails is reported with the reason and not timed. Timing: two warm-up stages and
- * one step each, then `repeats` rounds interleaved A B C A B C, each round one untimed
- * stage (warms the caches the previous variant evicted), one profiled stage and one step.
+ * one step each, then `repeats` rounds interleaved A B C A B C, each round three untimed
+ * stages (warm the caches the previous variants evicted), one profiled stage and one step.
  * With o->pml_cells > 0, out[0..3): the plain box, the box with PML and its mesh without
  * the PML (dg_bench_run). */
 dg_status dg_bench_order_run(dg_device *dev, int N, dg_precision p, const dg_bench_options *o,

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 dg_status dg_timing_sample(dg_cl_maxwell *op, dg_cl_stage_timing *t) {
-  DG_CALL(dg_cl_maxwell_time_stage(op, t));
+  for (int i = 0; i < DG_TIMING_PRESAMPLE; ++i) DG_CALL(dg_cl_maxwell_time_stage(op, t));
   DG_CALL(dg_cl_maxwell_time_stage(op, t));
   return DG_OK;
 }

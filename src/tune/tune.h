@@ -18,9 +18,10 @@
  * a compiler crash or a wrong result rejects it); every timing is one whole RK stage
  * (dg_cl_maxwell_time_stage: volume + surface + update) with profiling events, after two
  * warm-up stages, median of `repeats` rounds interleaved A B C A B C across the candidates
- * of a batch, so slow drift of the clock favours none of them; each timed stage follows an
- * untimed one of the same candidate, so its data is as warm in the caches as in a real run
- * (without it, large batches on a CPU measured 10-30% slower than small ones).
+ * of a batch, so slow drift of the clock favours none of them; each timed stage follows
+ * three untimed ones of the same candidate, so its data is as warm in the caches as in a
+ * real run (with none, large batches on a CPU measured 10-30% slower than small ones; with
+ * one, 1-23%: tune/timing.h).
  *
  * Budget: stages 1-3 stop starting candidates once the elapsed time plus the running
  * average cost of one candidate exceeds 85% of the budget; the rest is left to stage 4.
