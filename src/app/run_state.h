@@ -125,7 +125,7 @@ dg_status run_read_restart(run_state *s) DG_NODISCARD;
 dg_status run_check_output_dir(run_state *s) DG_NODISCARD;
 dg_status run_commit_logs(run_state *s) DG_NODISCARD;
 void run_outputs_abort(run_state *s, dg_status why, int step);
-void run_progress(run_state *s, int step);
+dg_status run_progress(run_state *s, int step) DG_NODISCARD;
 
 /* dft.c: DFT monitors ("dft"). setup: after run_start_stepper (sums the initial state);
  * step: after each step; write: spectra.csv, dft_fNNN.vtu + dft.pvd, surface_dft.csv and

@@ -49,7 +49,7 @@ static dg_status step_all(run_state *s, dg_run_result *r, int *step) {
     *step = k + 1;
     s->t = *step * s->dt;
     DG_CALL(run_outputs_step(s, r, *step));
-    run_progress(s, *step);
+    DG_CALL(run_progress(s, *step));
     if (stop_signal) {
       r->signal = stop_signal;
       return DG_ERROR(DG_ERR_INTERRUPTED, "stopped by signal %d at step %d (t = %g); the logs "
