@@ -1,8 +1,9 @@
 /* bin/dgtd run's progress lines give the rate of steps done, not of steps queued: a device
  * runs the steps asynchronously, and the first line of a 400-step run (printed after step
  * 1, before the device had finished it) said 2.13e9 DOF/s where the run's rate was 2.5e8.
- * Every progress line's DOF/s must stay within 3x of the final figure (a step's rate
- * varies with the host's load, not by 8x). */
+ * The rate now counts from the first printed step, which also compiled (that line says
+ * "-"): every line with a rate must be within 3x of the run's figure (a step's rate varies
+ * with the host's load, not by 8x), and the last line has one. */
 #include "test_util.h"
 
 #include <stdlib.h>
@@ -37,13 +38,15 @@ static void progress_rates_near_final(void **state) {
     if (!e || (nl && e > nl)) continue;
     const char *b = e;
     while (b > l && b[-1] != ' ') --b;
+    if (*b == '-') continue; /* not known yet */
     const double rate = strtod(b, NULL);
     printf("# %.40s... %.3g DOF/s (final %.3g)\n", l + 2, rate, final);
     assert_true(rate > 0);
     assert_true(rate < 3 * final);
     ++lines;
   }
-  assert_true(lines >= 2); /* step 1 and the last step */
+  assert_true(lines >= 1); /* the last step's line */
+  assert_non_null(strstr(out, "step 400/400"));
   snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
   assert_int_equal(system(cmd), 0);
 }

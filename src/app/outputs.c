@@ -246,24 +246,35 @@ dg_status run_progress(run_state *s, int step) {
    * second. */
   DG_CALL(dg_stepper_finish(s->stepper));
   const double now = dg_now_s();
-  s->last_print = now;
-  const double el = now - s->t0_wall;
   const int done = step - s->first_step, total = last_step - s->first_step;
-  const double eta = done > 0 ? el / done * (total - done) : 0;
+  if (s->last_print == 0) { /* the rate counts from here: the first step also compiles */
+    s->rate_t0 = now;
+    s->rate_done0 = done;
+  }
+  s->last_print = now;
+  const double el = now - s->rate_t0;
+  const int n = done - s->rate_done0;
+  const int known = n > 0 && el > 0; /* else ETA and rate print as "-" */
+  const double eta = known ? el / n * (total - done) : 0;
   const double dofs = 6.0 * s->global->K * s->ref->Np;
-  const double rate = el > 0 ? dofs * DG_LSERK_STAGES * done / el : 0;
+  const double rate = known ? dofs * DG_LSERK_STAGES * n / el : 0;
   const double frac = total > 0 ? (double)done / total : 1;
+  char eta_s[32] = "-", rate_s[32] = "-";
+  if (known) {
+    snprintf(eta_s, sizeof eta_s, "%.1fs", eta);
+    snprintf(rate_s, sizeof rate_s, "%.3g", rate);
+  }
   if (tty) {
     char bar[31];
     const int fill = (int)(30 * frac);
     for (int i = 0; i < 30; ++i) bar[i] = i < fill ? '#' : '.';
     bar[30] = '\0';
-    fprintf(stderr, "\r  [%s] %3.0f%%  step %d/%d  t=%-10.4g ETA %6.1fs  %.3g DOF/s ", bar,
-            100 * frac, step, last_step, s->t, eta, rate);
+    fprintf(stderr, "\r  [%s] %3.0f%%  step %d/%d  t=%-10.4g ETA %7s  %s DOF/s ", bar,
+            100 * frac, step, last_step, s->t, eta_s, rate_s);
     if (step == last_step) fputc('\n', stderr);
   } else {
-    fprintf(stderr, "  step %d/%d  t=%.4g  %.0f%%  ETA %.1fs  %.3g DOF/s\n", step, last_step, s->t,
-            100 * frac, eta, rate);
+    fprintf(stderr, "  step %d/%d  t=%.4g  %.0f%%  ETA %s  %s DOF/s\n", step, last_step, s->t,
+            100 * frac, eta_s, rate_s);
   }
   return DG_OK;
 }

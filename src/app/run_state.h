@@ -72,6 +72,8 @@ typedef struct {
   double energy0, energy_ref; /* energy at the start; largest energy while sources were on */
   int sources_were_on;       /* a source was on at some step since the last health check */
   double last_checkpoint, last_print, t0_wall;
+  double rate_t0; /* progress: when the first printed step had finished, and its count */
+  int rate_done0;
   double last_commit, commit_cost; /* when the logs were last written, and how long it took */
   /* DFT monitors (app/dft.c) */
   dg_cl_maxwell *cl_op;      /* OpenCL: the operator inside the stepper (borrowed) */
