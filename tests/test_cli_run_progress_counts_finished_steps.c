@@ -11,14 +11,13 @@
 #include <sys/wait.h>
 
 static void progress_rates_near_final(void **state) {
-  (void)state;
+  const test_scratch *sc = *state;
   const char *bin = getenv("BIN") ? getenv("BIN") : "bin";
-  char dir[] = "/tmp/dgtd-test-progress-XXXXXX";
-  assert_non_null(mkdtemp(dir));
   char cmd[1024];
   /* stderr is a pipe, not a terminal: a line at step 1, then every 10 s, then the last */
   snprintf(cmd, sizeof cmd,
-           "%s/dgtd run --box 4 --order 2 --steps 400 --tune never --out %s/out 2>&1", bin, dir);
+           "%s/dgtd run --box 4 --order 2 --steps 400 --tune never --out %s 2>&1", bin,
+           sc->path);
   FILE *p = popen(cmd, "r");
   assert_non_null(p);
   static char out[1 << 16];
@@ -47,11 +46,12 @@ static void progress_rates_near_final(void **state) {
   }
   assert_true(lines >= 1); /* the last step's line */
   assert_non_null(strstr(out, "step 400/400"));
-  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-  assert_int_equal(system(cmd), 0);
 }
 
+static int setup(void **state) { return test_scratch_setup(state, "out"); }
+
 int main(void) {
-  const struct CMUnitTest tests[] = {cmocka_unit_test(progress_rates_near_final)};
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup_teardown(progress_rates_near_final, setup, test_scratch_teardown)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
