@@ -8,7 +8,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 static void progress_rates_near_final(void **state) {
   const test_scratch *sc = *state;
@@ -18,13 +17,8 @@ static void progress_rates_near_final(void **state) {
   snprintf(cmd, sizeof cmd,
            "%s/dgtd run --box 4 --order 2 --steps 400 --tune never --out %s 2>&1", bin,
            sc->path);
-  FILE *p = popen(cmd, "r");
-  assert_non_null(p);
   static char out[1 << 16];
-  const size_t n = fread(out, 1, sizeof out - 1, p);
-  out[n] = '\0';
-  const int status = pclose(p);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) fail_msg("%s failed:\n%s", cmd, out);
+  if (test_capture(cmd, out, sizeof out) != 0) fail_msg("%s failed:\n%s", cmd, out);
   /* the run's figure: "  DOF/s         2.494e+08 (DOFs x RHS evaluations / s)" */
   const char *f = strstr(out, "\n  DOF/s ");
   assert_non_null(f);

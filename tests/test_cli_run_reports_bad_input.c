@@ -2,19 +2,12 @@
  * status (2 input, 3 file), and --json prints the figures of a real run. */
 #include "test_util.h"
 
-#include <sys/wait.h>
-
 /* Run bin/dgtd with args, capture stdout+stderr into out, return the exit status. */
 static int dgtd(const char *args, char *out, size_t cap) {
   const char *bin = getenv("BIN") ? getenv("BIN") : "bin";
   char cmd[1024];
   snprintf(cmd, sizeof cmd, "%s/dgtd %s 2>&1", bin, args);
-  FILE *p = popen(cmd, "r");
-  assert_non_null(p);
-  size_t n = fread(out, 1, cap - 1, p);
-  out[n] = '\0';
-  const int status = pclose(p);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return test_capture(cmd, out, cap);
 }
 
 static void expect(const char *args, int code, const char *needle) {

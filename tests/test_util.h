@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include <cmocka.h>
 
@@ -81,6 +82,17 @@ static inline int test_scratch_teardown(void **state) {
   test_rmrf(s->dir);
   free(s);
   return 0;
+}
+
+/* Run the shell command cmd, its output (cmd's own redirections decide which streams) into
+ * out[cap], NUL-terminated; returns its exit status, -1 if it did not exit normally. */
+static inline int test_capture(const char *cmd, char *out, size_t cap) {
+  FILE *p = popen(cmd, "r");
+  assert_non_null(p);
+  const size_t n = fread(out, 1, cap - 1, p);
+  out[n] = '\0';
+  const int status = pclose(p);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 /* Path of a fixture file (tests/fixtures/NAME), relative to the repository root where
