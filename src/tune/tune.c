@@ -1295,7 +1295,9 @@ dg_status dg_tune_order(dg_device *dev, int N, dg_precision p, const dg_tune_opt
         v.precision = p;
         int j;
         st = add_cand(&c, &v, &j);
-        if (st == DG_OK) list[n++] = j;
+        int seen = 0; /* the same variant given twice (other spellings too) is timed once */
+        for (int k = 0; k < n; ++k) seen |= list[k] == j;
+        if (st == DG_OK && !seen) list[n++] = j;
       }
     }
     if (st == DG_OK) st = run_list(&c, 1, list, n, 0);
