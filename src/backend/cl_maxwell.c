@@ -33,7 +33,7 @@ enum { QUPD_ARG_Q, QUPD_ARG_RES, QUPD_ARG_B };
 enum { SRC_ARG_OUT_A, SRC_ARG_OUT_B, SRC_ARG_FS, SRC_ARG_PROF, SRC_ARG_NODE, SRC_ARG_FIRST,
        SRC_ARG_COUNT, SRC_ARG_GA, SRC_ARG_GB };
 enum { HALO_ARG_Q, HALO_ARG_SLOT, HALO_ARG_BUF, HALO_ARG_N };
-enum { EN_ARG_Q, EN_ARG_FS, EN_ARG_M, EN_ARG_EW, EN_ARG_OUT, EN_ARG_KOWNED };
+enum { EN_ARG_Q, EN_ARG_FS, EN_ARG_M, EN_ARG_EW, EN_ARG_OUT, EN_ARG_KOWNED, EN_ARG_NBLK };
 enum { PML_ARG_OUT_A, PML_ARG_OUT_B, PML_ARG_C, PML_ARG_SAVED, PML_ARG_W, PML_ARG_WRES,
        PML_ARG_COEF, PML_ARG_NODE, PML_ARG_FS, PML_ARG_NPN, PML_ARG_A, PML_ARG_DT, PML_ARG_B,
        PML_ARG_SA, PML_ARG_SB, PML_ARG_JEND };
@@ -269,7 +269,8 @@ done:
 }
 
 /* The energy kernel's data: the mass matrix, 1/2 eps J and 1/2 mu J per element (zero for
- * padding), and the per-element result. */
+ * padding; interleaved by blocks of VL like the element data, which for VL = 1 is
+ * energy.cl's 2 k + c), and the per-element result. */
 static dg_status build_energy_data(dg_cl_maxwell *op) {
   const dg_maxwell *p = op->phys;
   const dg_geom *g = p->geom;
@@ -277,9 +278,13 @@ static dg_status build_energy_data(dg_cl_maxwell *op) {
   double *ew = NULL;
   op->n_eout = ((size_t)op->Kpad + WG1 - 1) / WG1 * WG1;
   DG_CALL(DG_ALLOC(ew, 2 * op->n_eout));
+  const int VL = op->VL;
+  DG_CHECK(op->n_eout % (size_t)VL == 0, DG_ERR_INTERNAL,
+           "energy: %zu slots are not whole blocks of %d", op->n_eout, VL);
   for (int k = 0; k < op->K; ++k) {
-    ew[2 * slot_of(op, k)] = 0.5 * p->eps[k] * g->J[k];
-    ew[2 * slot_of(op, k) + 1] = 0.5 * p->mu[k] * g->J[k];
+    const int j = slot_of(op, k), at = j / VL * 2 * VL + j % VL;
+    ew[at] = 0.5 * p->eps[k] * g->J[k];
+    ew[at + VL] = 0.5 * p->mu[k] * g->J[k];
   }
   DG_CALL_GOTO(done, upload_reals(op, ew, 2 * op->n_eout, &op->d_ew));
   DG_CALL_GOTO(done, upload_reals(op, g->ref->M, (size_t)op->NP * op->NP, &op->d_M));
@@ -376,7 +381,7 @@ static dg_status define_incident(dg_kernel_spec *s, const dg_plane_wave *pw, int
   return DG_OK;
 }
 
-int dg_cl_maxwell_template_files(const dg_variant *v, int sources, int pml,
+int dg_cl_maxwell_template_files(const dg_variant *v, int sources, int pml, int for_hash,
                                  const char *names[DG_CL_MAX_TEMPLATE_FILES]) {
   const int blas = v->path == DG_PATH_CLBLAST;
   int n = 0;
@@ -388,7 +393,9 @@ int dg_cl_maxwell_template_files(const dg_variant *v, int sources, int pml,
   names[n++] = "update.cl";
   if (!blas && v->fuse != DG_FUSE_NONE)
     names[n++] = v->work == DG_WORK_NODE ? "element_node.cl" : "element.cl";
-  names[n++] = "energy.cl";
+  /* The tuning hash (for_hash) names energy.cl whatever the layout: no energy kernel runs
+   * in the timed stage, and entries tuned before energy_block.cl existed keep their hash. */
+  names[n++] = dg_variant_layout_width(v) > 1 && !for_hash ? "energy_block.cl" : "energy.cl";
   if (blas) names[n++] = "blas_pointwise.cl";
   if (sources) names[n++] = "source.cl";
   if (pml) names[n++] = "pml.cl";
@@ -397,7 +404,7 @@ int dg_cl_maxwell_template_files(const dg_variant *v, int sources, int pml,
 
 dg_status dg_cl_maxwell_templates_hash(const dg_variant *v, uint64_t *hash) {
   const char *files[DG_CL_MAX_TEMPLATE_FILES];
-  const int n = dg_cl_maxwell_template_files(v, 0, 0, files);
+  const int n = dg_cl_maxwell_template_files(v, 0, 0, 1, files);
   DG_CALL(dg_codegen_files_hash(NULL, files, n, hash));
   return DG_OK;
 }
@@ -438,7 +445,7 @@ static dg_status render_source(dg_cl_maxwell *op, const double *ops_t[4], char *
   if (v->test == DG_VTEST_SYNTAX) DG_CALL(dg_kernel_spec_define(&s, "DG_TEST_SYNTAX", "1"));
   const char *files[DG_CL_MAX_TEMPLATE_FILES];
   const int nf = dg_cl_maxwell_template_files(v, op->phys->n_sources > 0, op->phys->pml_K > 0,
-                                              files);
+                                              0, files);
   for (int i = 0; i < nf; ++i) DG_CALL(dg_kernel_spec_file(&s, files[i]));
   if (v->literal && !blas) {
     const int np2 = op->NP * op->NP;
@@ -596,6 +603,10 @@ static dg_status set_static_args(dg_cl_maxwell *op) {
     DG_CALL(DG_KERNEL_ARG(k, EN_ARG_EW, op->d_ew));
     DG_CALL(DG_KERNEL_ARG(k, EN_ARG_OUT, op->d_eout));
     DG_CALL(DG_KERNEL_ARG(k, EN_ARG_KOWNED, k_owned));
+    if (op->VL > 1) { /* energy_block.cl */
+      const int n_blocks = (int)(op->n_eout / (size_t)op->VL);
+      DG_CALL(DG_KERNEL_ARG(k, EN_ARG_NBLK, n_blocks));
+    }
   }
   if (op->k_pml) { /* the targets, c and the RK coefficients are set per launch */
     cl_kernel k = op->k_pml;
@@ -1328,8 +1339,9 @@ dg_status dg_cl_maxwell_time_stage(dg_cl_maxwell *op, dg_cl_stage_timing *t) {
 }
 
 dg_status dg_cl_maxwell_energy(dg_cl_maxwell *op, double *energy) {
-  const size_t l1 = WG1;
-  DG_CALL(dg_kernel_run(op->dev, op->k_energy, 1, &op->n_eout, &l1, NULL));
+  /* energy.cl: one work-item per element; energy_block.cl: one per block of VL */
+  const size_t l1 = WG1, n = (op->n_eout / (size_t)op->VL + WG1 - 1) / WG1 * WG1;
+  DG_CALL(dg_kernel_run(op->dev, op->k_energy, 1, &n, &l1, NULL));
   const int k_owned = op->phys->geom->mesh->K_owned;
   DG_CALL(dg_buffer_read(op->dev, op->d_eout, 0, op->n_eout * op->rs, op->stage));
   double e = 0; /* summed in double, in element order, whatever the operator's precision */

@@ -45,9 +45,10 @@ void dg_cl_maxwell_destroy(dg_cl_maxwell **op);
 
 /* The template files (cl_templates/) v's program is rendered from, in order, for a problem
  * with or without point sources and a PML; returns how many (at most
- * DG_CL_MAX_TEMPLATE_FILES). */
+ * DG_CL_MAX_TEMPLATE_FILES). for_hash: the list dg_cl_maxwell_templates_hash covers
+ * instead (energy.cl for every layout). */
 enum { DG_CL_MAX_TEMPLATE_FILES = 16 };
-int dg_cl_maxwell_template_files(const dg_variant *v, int sources, int pml,
+int dg_cl_maxwell_template_files(const dg_variant *v, int sources, int pml, int for_hash,
                                  const char *names[DG_CL_MAX_TEMPLATE_FILES]);
 /* FNV-1a over those files (names and contents) for the tuner's problem (no sources, no
  * PML): it changes when a template v's program is built from changes, and not when one it
