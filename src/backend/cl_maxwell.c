@@ -277,10 +277,10 @@ static dg_status build_energy_data(dg_cl_maxwell *op) {
   dg_status st = DG_OK;
   double *ew = NULL;
   op->n_eout = ((size_t)op->Kpad + WG1 - 1) / WG1 * WG1;
-  DG_CALL(DG_ALLOC(ew, 2 * op->n_eout));
   const int VL = op->VL;
   DG_CHECK(op->n_eout % (size_t)VL == 0, DG_ERR_INTERNAL,
            "energy: %zu slots are not whole blocks of %d", op->n_eout, VL);
+  DG_CALL(DG_ALLOC(ew, 2 * op->n_eout));
   for (int k = 0; k < op->K; ++k) {
     const int j = slot_of(op, k), at = j / VL * 2 * VL + j % VL;
     ew[at] = 0.5 * p->eps[k] * g->J[k];

@@ -51,8 +51,9 @@ enum { DG_CL_MAX_TEMPLATE_FILES = 16 };
 int dg_cl_maxwell_template_files(const dg_variant *v, int sources, int pml, int for_hash,
                                  const char *names[DG_CL_MAX_TEMPLATE_FILES]);
 /* FNV-1a over those files (names and contents) for the tuner's problem (no sources, no
- * PML): it changes when a template v's program is built from changes, and not when one it
- * does not use is added or edited; the tuning cache keys an entry's freshness by it. */
+ * PML; energy.cl in place of energy_block.cl): it changes when a template v's timed stage is
+ * built from changes, and not when one it does not use is added or edited; the tuning cache
+ * keys an entry's freshness by it. */
 dg_status dg_cl_maxwell_templates_hash(const dg_variant *v, uint64_t *hash) DG_NODISCARD;
 
 /* Host state in the reference layout (6*K*Np doubles, dg/maxwell.h). set_state also zeros

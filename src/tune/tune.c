@@ -1296,7 +1296,7 @@ dg_status dg_tune_order(dg_device *dev, int N, dg_precision p, const dg_tune_opt
         int j;
         st = add_cand(&c, &v, &j);
         int seen = 0; /* the same variant given twice (other spellings too) is timed once */
-        for (int k = 0; k < n; ++k) seen |= list[k] == j;
+        for (int k = 0; st == DG_OK && k < n; ++k) seen |= list[k] == j;
         if (st == DG_OK && !seen) list[n++] = j;
       }
     }
