@@ -55,12 +55,7 @@ static int teardown(void **state) {
 static int run(const fixture *fx, const char *args, char *out, size_t cap) {
   char cmd[2048];
   snprintf(cmd, sizeof cmd, "DGTD_CACHE_DIR=%s %s bench %s", fx->root, fx->exe, args);
-  FILE *p = popen(cmd, "r");
-  assert_non_null(p);
-  const size_t n = fread(out, 1, cap - 1, p);
-  out[n] = '\0';
-  const int rc = pclose(p);
-  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  return test_capture(cmd, out, cap);
 }
 
 static const cJSON *field(const cJSON *o, const char *key) {

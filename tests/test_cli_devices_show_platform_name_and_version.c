@@ -6,23 +6,14 @@
 #include "oclgrind_util.h"
 
 #include <cJSON.h>
-#include <sys/wait.h>
 
 #include "core/alloc.h"
 #include "device/device.h"
 
 static char out[65536];
 
-/* Run cmd, capture stdout into out; returns the exit status. */
-static int capture(const char *cmd) {
-  FILE *p = popen(cmd, "r");
-  assert_non_null(p);
-  const size_t n = fread(out, 1, sizeof out - 1, p);
-  out[n] = '\0';
-  const int rc = pclose(p);
-  assert_true(WIFEXITED(rc));
-  return WEXITSTATUS(rc);
-}
+/* Run cmd, capture stdout into out; returns the exit status (-1: it did not exit). */
+static int capture(const char *cmd) { return test_capture(cmd, out, sizeof out); }
 
 static const char *bin(void) { return getenv("BIN") ? getenv("BIN") : "bin"; }
 

@@ -4,7 +4,6 @@
  * independent copies. A real MPICH job (sizes agree) and a plain start pass. */
 #include "test_util.h"
 
-#include <sys/wait.h>
 
 #include "part/launcher.h"
 
@@ -53,15 +52,10 @@ static void test_dgtd_exits_2_naming_mpiexec_mpich(void **state) {
   snprintf(cmd, sizeof cmd,
            "OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_RANK=0 %s/dgtd run --backend ref --box 1 "
            "--order 1 --steps 1 --quiet 2>&1", bin);
-  FILE *p = popen(cmd, "r");
-  assert_non_null(p);
   char out[8192];
-  const size_t n = fread(out, 1, sizeof out - 1, p);
-  out[n] = '\0';
-  const int rc = pclose(p);
+  const int rc = test_capture(cmd, out, sizeof out);
   printf("# %s", out);
-  assert_true(WIFEXITED(rc));
-  assert_int_equal(WEXITSTATUS(rc), 2);
+  assert_int_equal(rc, 2);
   assert_non_null(strstr(out, "mpiexec.mpich"));
   assert_null(strstr(out, "L2 error")); /* it did not run the case */
 }

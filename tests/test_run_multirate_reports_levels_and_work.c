@@ -16,7 +16,6 @@
  *     and on the command line. */
 #include "test_util.h"
 
-#include <sys/wait.h>
 
 #include "app/case.h"
 #include "app/simulate.h"
@@ -179,21 +178,11 @@ static void bad_settings_refused(void **state) {
   const char *bin = getenv("BIN") ? getenv("BIN") : "bin";
   char cmd[512], out[8192];
   snprintf(cmd, sizeof cmd, "%s/dgtd run --time-stepping multirate:0 2>&1", bin);
-  FILE *p = popen(cmd, "r");
-  assert_non_null(p);
-  size_t n = fread(out, 1, sizeof out - 1, p);
-  out[n] = '\0';
-  int st = pclose(p);
-  assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 2);
+  assert_int_equal(test_capture(cmd, out, sizeof out), 2);
   if (!strstr(out, "--time-stepping")) fail_msg("output: %s", out);
   snprintf(cmd, sizeof cmd,
            "%s/dgtd run --backend ref --box 2 --order 2 --steps 4 --time-stepping multirate:2 --quiet 2>&1", bin);
-  p = popen(cmd, "r");
-  assert_non_null(p);
-  n = fread(out, 1, sizeof out - 1, p);
-  out[n] = '\0';
-  st = pclose(p);
-  assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+  assert_int_equal(test_capture(cmd, out, sizeof out), 0);
   if (!strstr(out, "multirate AB3, 1 level (at most 2)") || !strstr(out, "0: 48 elements") ||
       !strstr(out, "RHS work      576 element evaluations"))
     fail_msg("output: %s", out);

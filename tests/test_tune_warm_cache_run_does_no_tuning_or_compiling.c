@@ -10,11 +10,7 @@ static int run_json(const char *cache, const char *args, char *out, size_t cap) 
   char cmd[1024];
   snprintf(cmd, sizeof cmd, "DGTD_CACHE_DIR=%s DGTD_TUNING_DIR=%s/none DGTD_TUNE=auto DGTD_TUNE_ESTIMATE=1000 %s/dgtd run %s --json --quiet 2>&1",
            cache, cache, bin, args);
-  FILE *p = popen(cmd, "r");
-  assert_non_null(p);
-  const size_t n = fread(out, 1, cap - 1, p);
-  out[n] = '\0';
-  return pclose(p);
+  return test_capture(cmd, out, cap);
 }
 
 static int field(const char *json, const char *key) {
