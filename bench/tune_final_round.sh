@@ -28,9 +28,8 @@ for f in files:
             specs = lists.setdefault(key[:2], [])
             if e.get("default_spec") and e["default_spec"] not in specs:
                 specs.append(e["default_spec"])  # the anchors: the entry keeps their times
-            base = "path=kernels,work=node,vw=1,kb=1,unroll=1,ops=arg,lift=separate,prec=" + key[1]
-            if base not in specs:
-                specs.append(base)
+            if "baseline" not in specs:
+                specs.append("baseline")  # dgtd's name for the baseline variant
             for r in rank[:top]:
                 if r["spec"] not in specs:
                     specs.append(r["spec"])
