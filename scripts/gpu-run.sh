@@ -5,7 +5,11 @@
 # most 8 files). The tuning cache travels between calls in .gpu/cache (carry .gpu).
 #   usage (on the device, from the project root):
 #     tar xzf .gpu/dgtd-gpu.tar.gz -C /tmp && bash /tmp/dgtd-gpu/gpu-run.sh STAGE...
-#   stages: setup verify startup limits tune:PREC[:ORDERS] bench:PREC[:ORDERS]
+#   stages: setup verify startup limits tune:PREC[:ORDERS[:LIMIT]]
+#           bench:PREC[:ORDERS[:LIMIT[:DOFS]]] (DOFS: the problem size, default the tuner's)
+#           libp:PREC:ORDERS:DOFS[:LIMIT] (libparanumal's maxwell on the same box mesh as
+#           `dgtd bench --dofs DOFS`, stepping timed by bench/libparanumal/libp_bench.cpp;
+#           needs the bundle made with bench/libparanumal/build.sh's tree)
 #           dump:PREC:ORDERS (tuned winners' source, build log with -cl-nv-verbose, and
 #           CL_KERNEL_* info) mpi variants:PREC:N:SPEC[;SPEC...] (bench of extra variants)
 #           multirate (the sphere case under global LSERK4, MRAB3 and multirate LSERK4)
@@ -31,7 +35,7 @@ stage() { # name limit command...
   log "$name: exit $rc in $(( $(date +%s) - t0 )) s (limit $lim s)"
 }
 for s in "$@"; do
-  IFS=: read -r what a b c <<< "$s"
+  IFS=: read -r what a b c e <<< "$s"
   case $what in
   setup)
     {
@@ -41,6 +45,7 @@ for s in "$@"; do
       ls -la /etc/OpenCL/vendors 2>&1; echo "LD_LIBRARY_PATH=$LD_LIBRARY_PATH"
     } > "$res/opencl-setup.txt" 2>&1
     stage devices 60 dgtd devices > "$res/devices.txt" 2>&1
+    timeout 30 clinfo > "$res/clinfo.txt" 2>&1 # cache sizes and the rest dgtd does not print
     dgtd devices --json > "$res/devices.json" 2>&1 ;;
   verify)
     # Every GPU-relevant test binary, 6 at a time (the CPU references use the host's cores).
@@ -64,8 +69,18 @@ for s in "$@"; do
     stage "tune $a ${b:-1-8}" "$lim" dgtd tune --order "${b:-1-8}" --precision "$a" \
       --budget $((lim - 20)) --csv "$res/tune-$a.csv" > "$res/tune-$a.txt" 2> "$res/tune-$a.log" ;;
   bench)
-    stage "bench $a ${b:-1-8}" "${c:-150}" dgtd bench --order "${b:-1-8}" --precision "$a" \
-      --save "$res/bench-$a.json" --plot "$res/bench-$a" > "$res/bench-$a.txt" 2>&1 ;;
+    f=bench-$a${e:+-$e}
+    stage "bench $a ${b:-1-8}${e:+ at $e DOFs}" "${c:-150}" dgtd bench --order "${b:-1-8}" \
+      --precision "$a" ${e:+--dofs "$e"} --save "$res/$f.json" --plot "$res/$f" \
+      > "$res/$f.txt" 2>&1 ;;
+  libp)
+    # libparanumal's tree must sit where it was built (it compiles its path in): unpack once
+    if [ ! -e "$here/libp.tar.gz" ]; then log "libp: not in this bundle"; continue; fi
+    lp=$(cat "$here/libp.path")
+    [ -d "$lp" ] || tar xzf "$here/libp.tar.gz" -C /
+    export LIBP_CACHE_DIR=/tmp/libp-occa-cache # OCCA's kernel cache: not a result
+    stage "libp $a $b at $c DOFs" "${e:-300}" bash "$here/libp_run.sh" "$lp" "$a" "$b" "$c" \
+      "$res/libp-$a-$c" "${LIBP_PLATFORM:-0}" "${LIBP_DEVICE:-0}" > "$res/libp-$a-$c.txt" 2>&1 ;;
   dump)
     for n in $(seq "${b%-*}" "${b#*-}"); do
       DGTD_CL_OPTIONS=-cl-nv-verbose stage "dump $a N=$n" 60 dgtd run --quiet --order "$n" \

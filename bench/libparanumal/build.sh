@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Build libparanumal's maxwell solver, OpenCL only, in double and in float, with dgtd's timing
+# driver (libp_bench.cpp) as its main program, outside the repository. bench/libparanumal/run.sh
+# times it; scripts/gpu-pack.sh bundles it when DEST exists.
+#   usage: bench/libparanumal/build.sh SOURCE.tar.gz [DEST]      (DEST: default /tmp/libp)
+# SOURCE is a tarball of libparanumal's `staging` branch at d3078f9 with its OCCA submodule
+# (9866ea5) checked out in libparanumal/occa (bench/README.md, "libparanumal"). The result:
+# DEST/{double,float}/libparanumal/solvers/maxwell/maxwellMain (the driver). libparanumal
+# compiles its own absolute path in (LIBP_DIR), so the tree runs only at DEST: the GPU bundle
+# unpacks it there. About 10 minutes on 2 cores (OCCA once, libparanumal twice).
+set -euo pipefail
+src=${1:?usage: build.sh SOURCE.tar.gz [DEST]}
+dest=${2:-/tmp/libp}
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+src=$(cd "$(dirname "$src")" && pwd)/$(basename "$src")
+# OpenCL only (OCCA's CUDA mode does not build against CUDA 13's headers); GITHUB_ACTIONS
+# makes OCCA drop -march=native, and libparanumal's flags are its own (make.top) with a
+# portable x86-64-v3 in place of -march=native: the build machine's CPU is not the GPU
+# machine's. MPICH's compilers, not the `mpic++` alternative (OpenMPI on Debian): dgtd's
+# bundle carries MPICH's library, and OpenMPI loads plug-ins from its install folder.
+export OCCA_CUDA_ENABLED=0 OCCA_HIP_ENABLED=0 OCCA_METAL_ENABLED=0 OCCA_DPCPP_ENABLED=0 \
+       OCCA_OPENCL_ENABLED=1 GITHUB_ACTIONS=1
+flags="-fopenmp -O3 -Wall -Wshadow -Wno-unused-function -march=x86-64-v3 -ftree-vectorize -DGLIBCXX_PARALLEL"
+build() { # tree
+  cp "$here/libp_bench.cpp" "$1/solvers/maxwell/maxwellMain.cpp"
+  make -C "$1" -j"$(nproc)" maxwell LIBP_CC=mpicc.mpich LIBP_CXX=mpicxx.mpich \
+    LIBP_LD=mpicxx.mpich LIBP_BLAS_DIR=/usr/lib/x86_64-linux-gnu \
+    LIBP_BLAS_LIB="-llapack -lblas" LIBP_CFLAGS="$flags" LIBP_CXXFLAGS="$flags -std=c++17"
+}
+mkdir -p "$dest/double"
+if [ ! -x "$dest/double/libparanumal/solvers/maxwell/maxwellMain" ]; then
+  [ -d "$dest/double/libparanumal" ] || tar xzf "$src" -C "$dest/double"
+  build "$dest/double/libparanumal"
+fi
+if [ ! -x "$dest/float/libparanumal/solvers/maxwell/maxwellMain" ]; then
+  if [ ! -d "$dest/float/libparanumal" ]; then
+    # OCCA does not depend on the precision: copy the double tree with OCCA built, switch
+    # dfloat (the first `#if 0` of include/types.h selects float) and rebuild libparanumal.
+    mkdir -p "$dest/float"
+    cp -a "$dest/double/libparanumal" "$dest/float/"
+    t=$dest/float/libparanumal
+    sed -i '0,/^#if 0$/s//#if 1/' "$t/include/types.h"
+    grep -A1 '^#if 1$' "$t/include/types.h" | grep -q 'define dfloat float' \
+      || { echo "build.sh: could not switch $t/include/types.h to float" >&2; exit 1; }
+    find "$t/libs" "$t/solvers/maxwell" -name '*.o' -delete
+    find "$t/libs" -name '*.a' -delete
+    rm -f "$t/solvers/maxwell/maxwellMain"
+  fi
+  build "$dest/float/libparanumal"
+fi
+echo "libparanumal built in $dest/{double,float}/libparanumal"
