@@ -21,18 +21,35 @@ src=$(cd "$(dirname "$src")" && pwd)/$(basename "$src")
 export OCCA_CUDA_ENABLED=0 OCCA_HIP_ENABLED=0 OCCA_METAL_ENABLED=0 OCCA_DPCPP_ENABLED=0 \
        OCCA_OPENCL_ENABLED=1 GITHUB_ACTIONS=1
 flags="-fopenmp -O3 -Wall -Wshadow -Wno-unused-function -march=x86-64-v3 -ftree-vectorize -DGLIBCXX_PARALLEL"
+# Two fixes to OCCA 9866ea5's OpenCL memory pool, without which libparanumal's stepping fails
+# on NVIDIA's OpenCL (CL_MEM_OBJECT_ALLOCATION_FAILURE in lserk4Update, a zero solution norm;
+# PoCL does not check): its sub-buffers are created with the size of the whole pool instead
+# of the slice's (modes/opencl/memoryPool.cpp), and at 128-byte offsets where NVIDIA asks
+# CL_DEVICE_MEM_BASE_ADDR_ALIGN = 512 bytes (core/memoryPool.cpp). Neither touches a kernel.
+fix_occa() { # tree
+  local o=$1/occa/src/occa/internal
+  sed -i 's/^\( *info\.size *= *\)size;/\1m->size;/' "$o/modes/opencl/memoryPool.cpp"
+  sed -i 's/^\( *alignment(\)128),/\1512),/' "$o/core/memoryPool.cpp"
+  grep -q 'info.size *= *m->size;' "$o/modes/opencl/memoryPool.cpp" &&
+    grep -q 'alignment(512),' "$o/core/memoryPool.cpp" ||
+    { echo "build.sh: could not apply the OCCA memory-pool fixes in $1" >&2; exit 1; }
+}
 build() { # tree
+  fix_occa "$1"
+  make -C "$1/occa" -j"$(nproc)" # OCCA only rebuilds what the fixes changed
   cp "$here/libp_bench.cpp" "$1/solvers/maxwell/maxwellMain.cpp"
   make -C "$1" -j"$(nproc)" maxwell LIBP_CC=mpicc.mpich LIBP_CXX=mpicxx.mpich \
     LIBP_LD=mpicxx.mpich LIBP_BLAS_DIR=/usr/lib/x86_64-linux-gnu \
     LIBP_BLAS_LIB="-llapack -lblas" LIBP_CFLAGS="$flags" LIBP_CXXFLAGS="$flags -std=c++17"
 }
 mkdir -p "$dest/double"
-if [ ! -x "$dest/double/libparanumal/solvers/maxwell/maxwellMain" ]; then
+if [ ! -x "$dest/double/libparanumal/solvers/maxwell/maxwellMain" ] ||
+   ! grep -q 'alignment(512)' "$dest/double/libparanumal/occa/src/occa/internal/core/memoryPool.cpp"; then
   [ -d "$dest/double/libparanumal" ] || tar xzf "$src" -C "$dest/double"
   build "$dest/double/libparanumal"
 fi
-if [ ! -x "$dest/float/libparanumal/solvers/maxwell/maxwellMain" ]; then
+if [ ! -x "$dest/float/libparanumal/solvers/maxwell/maxwellMain" ] ||
+   ! grep -q 'alignment(512)' "$dest/float/libparanumal/occa/src/occa/internal/core/memoryPool.cpp"; then
   if [ ! -d "$dest/float/libparanumal" ]; then
     # OCCA does not depend on the precision: copy the double tree with OCCA built, switch
     # dfloat (the first `#if 0` of include/types.h selects float) and rebuild libparanumal.
