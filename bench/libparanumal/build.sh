@@ -34,8 +34,18 @@ fix_occa() { # tree
     grep -q 'alignment(512),' "$o/core/memoryPool.cpp" ||
     { echo "build.sh: could not apply the OCCA memory-pool fixes in $1" >&2; exit 1; }
 }
+# libparanumal asks OpenCL C 2.0 (-cl-std=CL2.0, and OCCA appends its own -cl-std=CL2.0),
+# where unqualified pointers are generic: NVIDIA's OpenCL has OpenCL C 1.2 and 3.0 without
+# the generic address space. Ask 1.2, where they are private, which every device has (run.sh
+# sets OCCA_OPENCL_C_VERSION=1.2 for OCCA's flag).
+fix_clstd() { # tree
+  sed -i 's/-cl-std=CL2\.0/-cl-std=CL1.2/' "$1/libs/core/platformProperties.cpp"
+  grep -q 'cl-std=CL1.2' "$1/libs/core/platformProperties.cpp" ||
+    { echo "build.sh: could not set OpenCL C 1.2 in $1" >&2; exit 1; }
+}
 build() { # tree
   fix_occa "$1"
+  fix_clstd "$1"
   make -C "$1/occa" -j"$(nproc)" # OCCA only rebuilds what the fixes changed
   cp "$here/libp_bench.cpp" "$1/solvers/maxwell/maxwellMain.cpp"
   make -C "$1" -j"$(nproc)" maxwell LIBP_CC=mpicc.mpich LIBP_CXX=mpicxx.mpich \
@@ -44,12 +54,14 @@ build() { # tree
 }
 mkdir -p "$dest/double"
 if [ ! -x "$dest/double/libparanumal/solvers/maxwell/maxwellMain" ] ||
-   ! grep -q 'alignment(512)' "$dest/double/libparanumal/occa/src/occa/internal/core/memoryPool.cpp"; then
+   ! grep -q 'alignment(512)' "$dest/double/libparanumal/occa/src/occa/internal/core/memoryPool.cpp" ||
+   ! grep -q 'cl-std=CL1.2' "$dest/double/libparanumal/libs/core/platformProperties.cpp"; then
   [ -d "$dest/double/libparanumal" ] || tar xzf "$src" -C "$dest/double"
   build "$dest/double/libparanumal"
 fi
 if [ ! -x "$dest/float/libparanumal/solvers/maxwell/maxwellMain" ] ||
-   ! grep -q 'alignment(512)' "$dest/float/libparanumal/occa/src/occa/internal/core/memoryPool.cpp"; then
+   ! grep -q 'alignment(512)' "$dest/float/libparanumal/occa/src/occa/internal/core/memoryPool.cpp" ||
+   ! grep -q 'cl-std=CL1.2' "$dest/float/libparanumal/libs/core/platformProperties.cpp"; then
   if [ ! -d "$dest/float/libparanumal" ]; then
     # OCCA does not depend on the precision: copy the double tree with OCCA built, switch
     # dfloat (the first `#if 0` of include/types.h selects float) and rebuild libparanumal.

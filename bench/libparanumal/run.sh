@@ -21,7 +21,7 @@ list=()
 for part in ${orders//,/ }; do
   if [[ $part == *-* ]]; then list+=($(seq "${part%-*}" "${part#*-}")); else list+=("$part"); fi
 done
-export OCCA_DIR=$tree/occa LIBP_CACHE_DIR=${LIBP_CACHE_DIR:-$out/occa-cache} OMP_NUM_THREADS=${OMP_NUM_THREADS:-4}
+export OCCA_OPENCL_C_VERSION=1.2 OCCA_DIR=$tree/occa LIBP_CACHE_DIR=${LIBP_CACHE_DIR:-$out/occa-cache} OMP_NUM_THREADS=${OMP_NUM_THREADS:-4}
 fail=0
 for N in "${list[@]}"; do
   n=$(awk -v d="$dofs" -v N="$N" 'BEGIN { np = (N+1)*(N+2)*(N+3)/6;
