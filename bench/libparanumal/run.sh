@@ -48,6 +48,8 @@ for N in "${list[@]}"; do
   line=$(grep '^libp_bench:' "$out/libp-$prec-N$N.log")
   if [ "$st" -eq 0 ] && [ -n "$line" ]; then
     echo "$line wall_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')"
+    # a zero or non-finite state means the solver did not run correctly: not a measurement
+    [[ $line == *valid=1* ]] || { echo "libp N=$N $prec: state not valid, rate not usable"; fail=1; }
   else
     echo "libp N=$N $prec: exit $st (log: $out/libp-$prec-N$N.log)"; tail -5 "$out/libp-$prec-N$N.log"
     fail=1
