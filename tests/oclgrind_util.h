@@ -25,26 +25,9 @@
 #include "backend/verify_sizes.h"
 #include "device/device.h"
 
-/* The covering variant set: every value of every variant dimension at least once (the
- * Oclgrind test checks that it covers). */
-/* Spec without prec (the job adds it). "default" is the device's default variant. */
-static const char *const covering[] = {
-    "",
-    "work=vec,vw=16,unroll=4,lift=fused-update,flux=face",
-    "work=vec,vw=8,kb=2,vplace=matrix,lkb=2,lplace=field,unroll=full,flux=face,lnpw=2",
-    "work=elem,vw=2,kb=4,vplace=field,lkb=4,lplace=matrix,unroll=4,lift=fused",
-    "work=elem,vw=4,kb=8,lkb=16,ops=literal,lift=fused-update,flux=face,lnpw=4",
-    "kb=16,vplace=field,lkb=8,lplace=field,unroll=full,ops=literal",
-    "work=vec,vw=4,kb=4,vplace=matrix,lplace=matrix,lift=fused",
-    "kb=8,vplace=matrix,lkb=8,lplace=matrix,lift=fused-update,lnpw=2",
-    "work=vec,vw=2,unroll=4,flux=face",
-    "work=vec,vw=8,kb=4,unroll=4,ops=literal,fuse=rhs",
-    "kb=2,unroll=full,fuse=res",
-    "work=vec,vw=4,fuse=res,lnpw=2",
-    "path=clblast",
-    "default",
-};
-enum { NCOVER = sizeof covering / sizeof covering[0] };
+/* The covering variant set (backend/variant.h), under the tests' short names. */
+#define covering dg_variant_covering
+enum { NCOVER = DG_VARIANT_NCOVER };
 
 #define OG_CHECKS "--data-races --uninitialized --check-api"
 enum { OG_HALO = 100 };

@@ -7,5 +7,6 @@ int dg_cmd_run(int argc, char **argv);
 int dg_cmd_devices(int argc, char **argv);
 int dg_cmd_tune(int argc, char **argv);
 int dg_cmd_bench(int argc, char **argv);
+int dg_cmd_kernels(int argc, char **argv);
 
 #endif

@@ -17,6 +17,7 @@ static const struct {
     {"devices", dg_cmd_devices, "list OpenCL platforms and devices"},
     {"tune", dg_cmd_tune, "time kernel variants on a device and cache the fastest"},
     {"bench", dg_cmd_bench, "throughput and roofline per order and kernel (tuned/default/baseline)"},
+    {"kernels", dg_cmd_kernels, "write kernel sources for GPUs not present (offline vendor compilers)"},
 };
 enum { NCOMMANDS = sizeof commands / sizeof *commands };
 

@@ -409,8 +409,15 @@ dg_status dg_cl_maxwell_templates_hash(const dg_variant *v, uint64_t *hash) {
   return DG_OK;
 }
 
-static dg_status render_source(dg_cl_maxwell *op, const double *ops_t[4], char **src) {
-  const dg_variant *v = &op->v;
+/* What a program's source depends on beyond the variant. */
+typedef struct {
+  int N, NP, NFP, NPP, FLUXP;
+  const dg_plane_wave *pw; /* NULL: no incident wave */
+  int sources, pml;        /* the source and PML templates */
+} source_params;
+
+static dg_status render(const dg_variant *v, const source_params *op, const double *ops_t[4],
+                        char **src) {
   dg_kernel_spec s;
   memset(&s, 0, sizeof s);
   char suffix[32];
@@ -444,8 +451,7 @@ static dg_status render_source(dg_cl_maxwell *op, const double *ops_t[4], char *
   if (v->test == DG_VTEST_FLIP) DG_CALL(dg_kernel_spec_define(&s, "DG_TEST_FLIP", "1"));
   if (v->test == DG_VTEST_SYNTAX) DG_CALL(dg_kernel_spec_define(&s, "DG_TEST_SYNTAX", "1"));
   const char *files[DG_CL_MAX_TEMPLATE_FILES];
-  const int nf = dg_cl_maxwell_template_files(v, op->phys->n_sources > 0, op->phys->pml_K > 0,
-                                              0, files);
+  const int nf = dg_cl_maxwell_template_files(v, op->sources, op->pml, 0, files);
   for (int i = 0; i < nf; ++i) DG_CALL(dg_kernel_spec_file(&s, files[i]));
   if (v->literal && !blas) {
     const int np2 = op->NP * op->NP;
@@ -457,6 +463,35 @@ static dg_status render_source(dg_cl_maxwell *op, const double *ops_t[4], char *
   }
   DG_CALL(dg_codegen_render(&s, src));
   return DG_OK;
+}
+
+static dg_status render_source(dg_cl_maxwell *op, const double *ops_t[4], char **src) {
+  const source_params p = {op->N, op->NP, op->NFP, op->NPP, op->FLUXP, op->pw,
+                           op->phys->n_sources > 0, op->phys->pml_K > 0};
+  DG_CALL(render(&op->v, &p, ops_t, src));
+  return DG_OK;
+}
+
+dg_status dg_cl_maxwell_source(const dg_variant *v, int N, int sources, int pml, char **src) {
+  dg_status st = DG_OK;
+  dg_refel *r = NULL;
+  double *ops_t[4] = {NULL, NULL, NULL, NULL};
+  *src = NULL;
+  DG_CALL(dg_refel_create(&r, N));
+  const int Np = r->Np, L = 4 * r->Nfp;
+  for (int i = 0; i < 3; ++i) DG_CALL_GOTO(done, DG_ALLOC(ops_t[i], (size_t)Np * Np));
+  DG_CALL_GOTO(done, DG_ALLOC(ops_t[3], (size_t)Np * L));
+  transpose(r->Dr, Np, Np, ops_t[0]);
+  transpose(r->Ds, Np, Np, ops_t[1]);
+  transpose(r->Dt, Np, Np, ops_t[2]);
+  transpose(r->LIFT, Np, L, ops_t[3]);
+  const source_params p = {N, Np, r->Nfp, dg_variant_npp(N), dg_variant_fluxp(N), NULL,
+                           sources != 0, pml != 0};
+  DG_CALL_GOTO(done, render(v, &p, (const double **)ops_t, src));
+done:
+  for (int i = 0; i < 4; ++i) dg_free(&ops_t[i]);
+  dg_refel_destroy(&r);
+  return st;
 }
 
 static dg_status make_kernel(dg_cl_maxwell *op, const char *op_name, char *name, cl_kernel *k) {

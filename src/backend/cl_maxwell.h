@@ -56,6 +56,12 @@ int dg_cl_maxwell_template_files(const dg_variant *v, int sources, int pml, int 
  * keys an entry's freshness by it. */
 dg_status dg_cl_maxwell_templates_hash(const dg_variant *v, uint64_t *hash) DG_NODISCARD;
 
+/* The OpenCL source of the Maxwell program dg_cl_maxwell_create builds for variant v at order
+ * N, made without a device (for offline compilers: scripts/gpu-isa.sh): sources and pml add
+ * their kernels; no incident wave. Free *src with dg_free. */
+dg_status dg_cl_maxwell_source(const dg_variant *v, int N, int sources, int pml,
+                               char **src) DG_NODISCARD;
+
 /* Host state in the reference layout (6*K*Np doubles, dg/maxwell.h). set_state also zeros
  * the RK residual. get_state waits for queued steps. */
 dg_status dg_cl_maxwell_set_state(dg_cl_maxwell *op, const double *q) DG_NODISCARD;

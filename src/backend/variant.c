@@ -469,3 +469,21 @@ fail:
   free(s.pruned);
   return st;
 }
+
+/* The covering set: every value of every variant dimension at least once (variant.h). */
+const char *const dg_variant_covering[DG_VARIANT_NCOVER] = {
+    "",
+    "work=vec,vw=16,unroll=4,lift=fused-update,flux=face",
+    "work=vec,vw=8,kb=2,vplace=matrix,lkb=2,lplace=field,unroll=full,flux=face,lnpw=2",
+    "work=elem,vw=2,kb=4,vplace=field,lkb=4,lplace=matrix,unroll=4,lift=fused",
+    "work=elem,vw=4,kb=8,lkb=16,ops=literal,lift=fused-update,flux=face,lnpw=4",
+    "kb=16,vplace=field,lkb=8,lplace=field,unroll=full,ops=literal",
+    "work=vec,vw=4,kb=4,vplace=matrix,lplace=matrix,lift=fused",
+    "kb=8,vplace=matrix,lkb=8,lplace=matrix,lift=fused-update,lnpw=2",
+    "work=vec,vw=2,unroll=4,flux=face",
+    "work=vec,vw=8,kb=4,unroll=4,ops=literal,fuse=rhs",
+    "kb=2,unroll=full,fuse=res",
+    "work=vec,vw=4,fuse=res,lnpw=2",
+    "path=clblast",
+    "default",
+};

@@ -115,6 +115,13 @@ dg_variant dg_variant_baseline(dg_precision precision);
  * CPU, local-memory microblocks on a GPU. */
 dg_variant dg_variant_default(const dg_device_info *info, int N, dg_precision precision);
 
+/* The covering variant set: specs without prec that between them take every value of every
+ * variant dimension at least once (test_portable_oclgrind_* checks that they do); "" is the
+ * baseline, "default" stands for the device's default variant. The Oclgrind table, the edge
+ * sizes and multirate tests and the offline vendor compiles (dgtd kernels) run it. */
+enum { DG_VARIANT_NCOVER = 14 };
+extern const char *const dg_variant_covering[DG_VARIANT_NCOVER];
+
 /* Parse a spec (see above) into *v. Errors (DG_ERR_INPUT) name the offending key or value
  * and list the accepted ones. Parsing checks the spec on its own; whether a device can run
  * it is dg_variant_check's business. */

@@ -688,9 +688,14 @@ int dg_tune_stage1_variants(const dg_device_info *info, int N, dg_precision p,
   const dg_variant dflt = dg_variant_default(info, N, p);
   char why[128];
   int n = 0;
+  /* On a GPU a lane is a register of one work-item: vector lanes (work=vec) spill on every
+   * vendor's compiler, even 4 wide, and 2 or 4 elements per work-item (work=elem) spill in
+   * Intel's PVC volume kernel (scripts/gpu_isa.py, docs/PORTABILITY.md; the H100 never chose
+   * either). Stage 1 there takes one node per work-item; later stages still try the rest. */
+  const int gpu = info && (info->type & CL_DEVICE_TYPE_GPU);
   const struct { dg_work w; int vw; } works[] = {
       {DG_WORK_NODE, 1}, {DG_WORK_ELEM, 4}, {DG_WORK_VEC, widest_vec(p)}};
-  for (int w = 0; w < 3; ++w)
+  for (int w = 0; w < (gpu ? 1 : 3); ++w)
     for (int lift = 0; lift < 3; ++lift) {
       dg_variant v = dg_variant_baseline(p);
       v.work = works[w].w;
@@ -701,9 +706,9 @@ int dg_tune_stage1_variants(const dg_device_info *info, int N, dg_precision p,
       if (!dg_variant_check(&v, info, N, why, sizeof why)) v.kb = v.lkb = 1;
       if (dg_variant_check(&v, info, N, why, sizeof why)) out[n++] = v;
     }
-  /* the fused right-hand side (fuse=rhs|res) with vector lanes, and one work-item per node
-   * (work=node: element_node.cl, the GPU form) */
-  for (int w = 0; w < 2; ++w)
+  /* the fused right-hand side (fuse=rhs|res) with vector lanes (not on a GPU), and one
+   * work-item per node (work=node: element_node.cl, the GPU form) */
+  for (int w = gpu; w < 2; ++w)
     for (int fz = DG_FUSE_RHS; fz <= DG_FUSE_RES; ++fz) {
       dg_variant v = dg_variant_baseline(p);
       v.work = w ? DG_WORK_NODE : DG_WORK_VEC;
