@@ -9,16 +9,21 @@ for each device profile); this script compiles each program
   AMD (amd-gfx90a): the same front end to amdgcn-amd-amdhsa, libclc, llc-14 -mcpu=gfx90a;
       the assembly's NumVgprs, ScratchSize, LDSByteSize and Occupancy comments
   Intel (intel-pvc, intel-dg2): ocloc from Debian's intel-opencl-icd, unpacked into
-      build/intel by scripts/install-deps.sh (never registered as an ICD); it reports a
-      kernel's registers and spills only when it spills
+      build/intel by scripts/install-deps.sh (never registered as an ICD), given the options
+      dgtd builds with there (dg_device_build_options); it reports a kernel's registers and
+      spills only when it spills
 
 and writes one CSV row per kernel. It fails (exit 1) on any compile error, and on a spill in
 a profile's default variant or the tuner's first-stage candidates at N <= 6. A vendor whose
 tools are missing is skipped with the package to install (exit 77 if every one is).
 
   usage: scripts/gpu_isa.py [--quick] [--out DIR] [--dgtd BIN] [--jobs J]
-    --quick  N = 3 float, default and first-stage variants only (the make test subset)
+         scripts/gpu_isa.py --against-driver DIR...
+    --quick  N = 3, default and first-stage variants only (the make test subset)
     --out    where isa.csv and summary.txt go (default bench/results/isa)
+    --against-driver  for each DIR of `DGTD_CL_OPTIONS=-cl-nv-verbose dgtd run --dump-kernels
+             DIR` made on an NVIDIA GPU: the driver's registers and spills per kernel (from
+             the .log) beside this script's for the same source (the .cl)
 
 The NVIDIA numbers are LLVM's NVPTX back end's, not NVIDIA's own front end's: on the H100
 (bench/results/nvidia-h100/2026-11-26) the driver gave the same registers for the split
@@ -190,9 +195,10 @@ def compile_amd(tc, src, tmp, target):
     return rows, None
 
 
-def compile_intel(tc, src, tmp, target):
+def compile_intel(tc, src, tmp, target, options):
     r = run([tc["ocloc"], "compile", "-file", src, "-device", target, "-out_dir", tmp,
-             "-output", "k", "-output_no_suffix"], env=tc["env"])
+             "-output", "k", "-output_no_suffix"] + (["-options", options] if options else []),
+            env=tc["env"])
     if r.returncode or "Build succeeded" not in r.stdout:
         lines = [l for l in r.stdout.splitlines() if "error" in l.lower()]
         return None, "ocloc: " + (lines[0] if lines else r.stdout.strip()[-300:])
@@ -212,6 +218,38 @@ def compile_intel(tc, src, tmp, target):
     return list(rows.values()), None
 
 
+def against_driver(tc, dirs):
+    if "nvidia" not in tc:
+        print("gpu_isa: no NVIDIA tools here")
+        return 77
+    print("%-40s %-17s %7s %8s %s" % ("dump", "kernel", "driver", "offline", "spill driver/offline"))
+    for d in dirs:
+        for src in sorted(f for f in os.listdir(d) if f.endswith(".cl")):
+            log = os.path.join(d, src[:-3] + ".log")
+            drv, name = {}, None
+            for line in open(log) if os.path.exists(log) else []:
+                m = re.search(r"Compiling entry function '(\w+)'", line)
+                if m:
+                    name = m.group(1)
+                m = re.search(r"(\d+) bytes spill stores", line)
+                if m and name:
+                    drv.setdefault(name, {})["spill"] = int(m.group(1))
+                m = re.search(r"Used (\d+) registers", line)
+                if m and name:
+                    drv.setdefault(name, {})["regs"] = int(m.group(1))
+            tmp = tempfile.mkdtemp()
+            rows, err = compile_nvidia(tc["nvidia"], os.path.join(d, src), tmp)
+            shutil.rmtree(tmp, ignore_errors=True)
+            if err:
+                print("%s: %s" % (src, err))
+                continue
+            for r in sorted(rows, key=lambda r: r["kernel"]):
+                k = drv.get(r["kernel"], {})
+                print("%-40s %-17s %7s %8d %s/%d" % (os.path.join(os.path.basename(d), src)[-40:],
+                      r["kernel"], k.get("regs", "?"), r["registers"], k.get("spill", "?"), r["spill"]))
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
@@ -219,9 +257,12 @@ def main():
     ap.add_argument("--dgtd", default=os.path.join(ROOT, "bin", "dgtd"))
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--against-driver", nargs="+", metavar="DIR")
     a = ap.parse_args()
 
     tc, missing = toolchains(a.build)
+    if a.against_driver:
+        return against_driver(tc, a.against_driver)
     for fam, why in sorted(missing.items()):
         print("gpu_isa: %s skipped: %s" % (fam, why))
     if not tc:
@@ -231,7 +272,7 @@ def main():
     try:
         cmd = [a.dgtd, "kernels", "--out", work]
         if a.quick:
-            cmd += ["--order", "3", "--precision", "float", "--family", "default,stage1"]
+            cmd += ["--order", "3", "--precision", "both", "--family", "default,stage1"]
         r = run(cmd)
         if r.returncode:
             print("gpu_isa: %s failed:\n%s" % (" ".join(cmd), r.stdout))
@@ -257,7 +298,8 @@ def main():
                     return job, compile_nvidia(tc["nvidia"], src, tmp)
                 if fam == "amd":
                     return job, compile_amd(tc["amd"], src, tmp, targets[prof])
-                return job, compile_intel(tc["intel"], src, tmp, targets[prof])
+                return job, compile_intel(tc["intel"], src, tmp, targets[prof],
+                                          row.get("options") or "")
             finally:
                 shutil.rmtree(tmp, ignore_errors=True)
 
@@ -266,7 +308,7 @@ def main():
             for (prof, fam, row), (kernels, err) in ex.map(one, jobs):
                 base = dict(profile=prof, target=targets[prof], file=row["file"],
                             families=row["families"], N=row["N"], precision=row["precision"],
-                            variant=row["variant"])
+                            variant=row["variant"], options=row.get("options") or "")
                 if err:
                     errors.append("%s %s: %s" % (prof, row["file"], err))
                     out_rows.append(dict(base, kernel="", registers="", spill="", local="",
@@ -281,7 +323,8 @@ def main():
                             k["spill"], row["variant"]))
         os.makedirs(a.out, exist_ok=True)
         fields = ["profile", "target", "families", "N", "precision", "variant", "kernel",
-                  "registers", "spill", "local", "threads", "occupancy", "status", "file"]
+                  "registers", "spill", "local", "threads", "occupancy", "status", "file",
+                  "options"]
         name = "isa-quick.csv" if a.quick else "isa.csv"
         with open(os.path.join(a.out, name), "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=fields)

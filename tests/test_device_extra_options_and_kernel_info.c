@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "device/binary_cache.h"
+#include "device/profiles.h"
 #include "device/program.h"
 
 /* Builds only with -DDG_EXTRA=1; uses 64 floats of local memory. */
@@ -21,6 +22,31 @@ static const char src[] =
     "  x[get_global_id(0)] = 2.0f * s[get_local_id(0)];\n"
     "}\n";
 
+/* A device's own options: Intel's Data Center GPU Max gets 256 registers per thread (its
+ * compiler spills the double volume kernel with 128), Arc and NVIDIA nothing; they come
+ * between the program's options and $DGTD_CL_OPTIONS. */
+static void test_device_options_by_profile(void **state) {
+  (void)state;
+  unsetenv("DGTD_CL_OPTIONS");
+  const dg_device_profile *pvc = dg_device_profile_find("intel-pvc");
+  const dg_device_profile *dg2 = dg_device_profile_find("intel-dg2");
+  const dg_device_profile *h100 = dg_device_profile_find("nvidia-sm90");
+  assert_non_null(pvc);
+  assert_non_null(dg2);
+  assert_non_null(h100);
+  assert_string_equal(dg_device_build_options(&pvc->info), "-cl-intel-256-GRF-per-thread");
+  assert_string_equal(dg_device_build_options(&dg2->info), "");
+  assert_string_equal(dg_device_build_options(&h100->info), "");
+  char buf[128];
+  assert_string_equal(dg_program_options(&pvc->info, "-DA=1", buf, sizeof buf),
+                      "-DA=1 -cl-intel-256-GRF-per-thread");
+  setenv("DGTD_CL_OPTIONS", "-DB=2", 1);
+  assert_string_equal(dg_program_options(&pvc->info, NULL, buf, sizeof buf),
+                      "-cl-intel-256-GRF-per-thread -DB=2");
+  assert_string_equal(dg_program_options(&h100->info, "", buf, sizeof buf), "-DB=2");
+  unsetenv("DGTD_CL_OPTIONS");
+}
+
 static void test_options_from_the_environment(void **state) {
   test_scratch *s = *state;
   dg_device *dev = NULL;
@@ -29,7 +55,7 @@ static void test_options_from_the_environment(void **state) {
     skip();
   }
   char buf[64];
-  assert_string_equal(dg_program_options("-DA=1", buf, sizeof buf), "-DA=1");
+  assert_string_equal(dg_program_options(&dev->info, "-DA=1", buf, sizeof buf), "-DA=1");
   cl_program p = NULL;
   unsetenv("DGTD_CL_OPTIONS");
   assert_int_equal(dg_program_build(dev, src, NULL, "extra", NULL, &p), DG_ERR_OPENCL);
@@ -37,8 +63,8 @@ static void test_options_from_the_environment(void **state) {
   dg_error_clear();
 
   setenv("DGTD_CL_OPTIONS", "-DDG_EXTRA=1", 1);
-  assert_string_equal(dg_program_options("-DA=1", buf, sizeof buf), "-DA=1 -DDG_EXTRA=1");
-  assert_string_equal(dg_program_options(NULL, buf, sizeof buf), "-DDG_EXTRA=1");
+  assert_string_equal(dg_program_options(&dev->info, "-DA=1", buf, sizeof buf), "-DA=1 -DDG_EXTRA=1");
+  assert_string_equal(dg_program_options(&dev->info, NULL, buf, sizeof buf), "-DDG_EXTRA=1");
   assert_dg_ok(dg_program_build(dev, src, NULL, "extra", s->dir, &p));
   test_run_twice(dev, p);
   dg_program_release(&p);
@@ -90,6 +116,7 @@ static int setup(void **state) { return test_scratch_setup(state, "unused"); }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_device_options_by_profile),
       cmocka_unit_test(test_options_from_the_environment),
   };
   return cmocka_run_group_tests(tests, setup, test_scratch_teardown);

@@ -12,6 +12,7 @@
 #include "core/alloc.h"
 #include "core/files.h"
 #include "device/profiles.h"
+#include "device/program.h"
 #include "tune/tune.h"
 
 static void usage(FILE *f) {
@@ -23,7 +24,8 @@ static void usage(FILE *f) {
           "families, as dgtd would build it on the profiled GPU, for the vendors' offline\n"
           "compilers (scripts/gpu-isa.sh compiles them). Per profile, DIR/PROFILE/ holds one\n"
           "FAMILY-I-N<N>-PREC.cl per program and index.tsv: file, families, N, precision,\n"
-          "variant, and for a variant the profile cannot run, why (then no file).\n\n"
+          "variant, for a variant the profile cannot run why (then no file), and the\n"
+          "compiler options dgtd builds with on that device.\n\n"
           "options:\n"
           "  --out DIR          where the sources go (created)\n"
           "  --profile LIST     comma-separated profiles, or all (default):");
@@ -80,7 +82,9 @@ static dg_status write_profile(const dg_device_profile *prof, const char *out, c
   snprintf(path, sizeof path, "%s/index.tsv", dir);
   index = fopen(path, "w");
   DG_CHECK(index, DG_ERR_IO, "dgtd kernels: cannot write '%s'", path);
-  fprintf(index, "file\tfamilies\tN\tprecision\tvariant\tskipped\n");
+  /* the options dgtd builds with on that device (the vendor compiler must get them too) */
+  const char *options = dg_device_build_options(&prof->info);
+  fprintf(index, "file\tfamilies\tN\tprecision\tvariant\tskipped\toptions\n");
   for (int oi = 0; oi < norders; ++oi)
     for (int pi = 0; pi < nprec; ++pi) {
       const int N = orders[oi];
@@ -109,7 +113,8 @@ static dg_status write_profile(const dg_device_profile *prof, const char *out, c
         const job *j = &jobs[i];
         char why[160] = "";
         if (!dg_variant_check(&j->v, &prof->info, N, why, sizeof why)) {
-          fprintf(index, "-\t%s\t%d\t%s\t%s\t%s\n", j->fams, N, dg_precision_name(p), j->spec, why);
+          fprintf(index, "-\t%s\t%d\t%s\t%s\t%s\t\n", j->fams, N, dg_precision_name(p), j->spec,
+                  why);
           ++*skipped;
           continue;
         }
@@ -124,7 +129,8 @@ static dg_status write_profile(const dg_device_profile *prof, const char *out, c
         fputs(src, f.fp);
         DG_CALL_GOTO(done, dg_atomic_commit(&f));
         dg_free(&src);
-        fprintf(index, "%s\t%s\t%d\t%s\t%s\t\n", file, j->fams, N, dg_precision_name(p), j->spec);
+        fprintf(index, "%s\t%s\t%d\t%s\t%s\t\t%s\n", file, j->fams, N, dg_precision_name(p),
+                j->spec, options);
         ++*written;
       }
     }

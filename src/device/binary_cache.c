@@ -146,7 +146,7 @@ dg_status dg_program_build_cached(dg_binary_cache *bc, dg_device *dev, const cha
     return DG_OK;
   }
   char merged[1024];
-  const char *opts = dg_program_options(options, merged, sizeof merged);
+  const char *opts = dg_program_options(&dev->info, options, merged, sizeof merged);
   const uint64_t h1 = key_hash(DG_FNV_OFFSET, &dev->info, source, opts);
   const uint64_t h2 = key_hash(0x84222325cbf29ce4ull, &dev->info, source, opts);
   char path[1100];

@@ -108,10 +108,24 @@ static void dump_failed(const char *dump_dir, const char *stem, const char *sour
            stem);
 }
 
-const char *dg_program_options(const char *options, char *buf, size_t cap) {
-  const char *extra = getenv("DGTD_CL_OPTIONS");
-  snprintf(buf, cap, "%s%s%s", options ? options : "", options && *options && extra ? " " : "",
-           extra ? extra : "");
+const char *dg_device_build_options(const dg_device_info *info) {
+  if (info && strstr(info->vendor, "Intel") && strstr(info->name, "Data Center GPU Max"))
+    return "-cl-intel-256-GRF-per-thread";
+  return "";
+}
+
+const char *dg_program_options(const dg_device_info *info, const char *options, char *buf,
+                               size_t cap) {
+  const char *parts[3] = {options ? options : "", dg_device_build_options(info),
+                          getenv("DGTD_CL_OPTIONS") ? getenv("DGTD_CL_OPTIONS") : ""};
+  size_t used = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < 3; ++i) {
+    if (!parts[i][0]) continue;
+    const int n = snprintf(buf + used, cap - used, "%s%s", used ? " " : "", parts[i]);
+    if (n < 0 || (size_t)n >= cap - used) break;
+    used += (size_t)n;
+  }
   return buf;
 }
 
@@ -160,7 +174,7 @@ dg_status dg_program_build(dg_device *dev, const char *source, const char *optio
   *out = NULL;
   DG_CHECK(dev && source, DG_ERR_INTERNAL, "dg_program_build: no device or no source");
   char merged[1024];
-  options = dg_program_options(options, merged, sizeof merged);
+  options = dg_program_options(&dev->info, options, merged, sizeof merged);
   file_stem(label, stem, sizeof stem);
   if (dump_dir) {
     DG_CALL(dg_mkdir_p(dump_dir));

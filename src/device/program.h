@@ -10,9 +10,18 @@
 #include "device/cl_check.h"
 #include "device/device.h"
 
-/* options, then $DGTD_CL_OPTIONS (extra compiler options for every program, e.g.
- * -cl-nv-verbose for NVIDIA's register and spill counts in the build log), into buf. */
-const char *dg_program_options(const char *options, char *buf, size_t cap);
+/* The compiler options a device needs for every dgtd program, whatever the variant ("" for
+ * most): Intel's Data Center GPU Max gets 256 registers per hardware thread
+ * (-cl-intel-256-GRF-per-thread): with the default 128 its compiler spills the double volume
+ * kernel at every order, the default variant's included (scripts/gpu_isa.py,
+ * docs/PORTABILITY.md); Arc (DG2)'s compiler refuses the option, so it is not given there. */
+const char *dg_device_build_options(const dg_device_info *info);
+
+/* options, the device's own (dg_device_build_options), then $DGTD_CL_OPTIONS (extra compiler
+ * options for every program, e.g. -cl-nv-verbose for NVIDIA's register and spill counts in
+ * the build log), into buf. */
+const char *dg_program_options(const dg_device_info *info, const char *options, char *buf,
+                               size_t cap);
 
 /* Build `source` with `options` (may be NULL) and $DGTD_CL_OPTIONS for dev. `label` names
  * the program in messages and file names (NULL: "program").
