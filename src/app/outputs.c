@@ -12,6 +12,7 @@
 #include "core/alloc.h"
 #include "core/clock.h"
 #include "core/files.h"
+#include "core/log.h"
 #include "dg/lserk.h"
 #include "dg/pml.h"
 #include "io/checkpoint.h"
@@ -375,6 +376,23 @@ dg_status run_outputs_open(run_state *s) {
   s->health_every = c->energy_every ? c->energy_every : (s->steps >= 100 ? s->steps / 100 : 1);
   while (s->next_time < c->n_vtu_times && c->vtu_times[s->next_time] < s->t - 0.5 * s->dt)
     ++s->next_time;
+  /* Snapshot times the run never reaches (the nearest step is past the last one), or two
+   * times on the same step (one snapshot for both): say so rather than write fewer. */
+  const double t_end = s->steps * s->dt;
+  for (int i = s->next_time; s->rank == 0 && i < c->n_vtu_times; ++i) {
+    if (c->vtu_times[i] > t_end + 0.5 * s->dt) {
+      const int more = c->n_vtu_times - 1 - i;
+      dg_warn("%s: output.vtu_times[%d] = %g is after the run's final time %g: no snapshot for "
+              "it%s%.0d%s", c->source, i, c->vtu_times[i], t_end, more ? " nor the " : "", more,
+              more == 1 ? " time after it" : more ? " times after it" : "");
+      break;
+    }
+    /* The step a time is written at: the first within half a step of it (run_outputs_step). */
+    if (i > s->next_time &&
+        ceil(c->vtu_times[i] / s->dt - 0.5) == ceil(c->vtu_times[i - 1] / s->dt - 0.5))
+      dg_warn("%s: output.vtu_times[%d] = %g and [%d] = %g fall on the same step (dt = %g): one "
+              "snapshot for both", c->source, i - 1, c->vtu_times[i - 1], i, c->vtu_times[i], s->dt);
+  }
   if (!want_files) return DG_OK;
   char path[DG_CASE_PATH + 32];
   dg_status st = DG_OK;
