@@ -2,10 +2,12 @@
  * snapshots with their .pvd (or .pvtu pieces), checkpoints and the restart from one, the
  * blow-up check, and the progress line. */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include "app/run_state.h"
@@ -299,8 +301,54 @@ static dg_status commit_logs_if_due(run_state *s) {
   return DG_OK;
 }
 
-/* Before anything is computed: the output directory exists (or can be made) and can be
- * written to, so a bad path costs nothing. */
+/* The output directory's lock: an exclusive flock on DIR/.dgtd-run.lock, holding the
+ * owner's pid (for the message only). The kernel drops a flock when its process ends, however
+ * it ends, so a lock file left by a dead run never blocks: only a live holder does. The file
+ * stays (removing it would let a third run lock a new file while a second still waits on
+ * the old one). Where the file system has no flock, the run goes on unlocked. */
+#define OUT_LOCK_NAME ".dgtd-run.lock"
+
+static dg_status lock_output_dir(run_state *s, const char *dir) {
+  char path[DG_CASE_PATH + 32];
+  snprintf(path, sizeof path, "%s/" OUT_LOCK_NAME, dir);
+  /* Close-on-exec: a child process must not inherit (and so keep) the lock. */
+  const int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  DG_CHECK(fd >= 0, DG_ERR_IO, "cannot create the output directory's lock file %s: %s", path,
+           strerror(errno));
+  while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    if (errno == EINTR) continue;
+    if (errno != EWOULDBLOCK) { /* no locking on this file system: go on unlocked */
+      close(fd);
+      return DG_OK;
+    }
+    char holder[32] = "";
+    const ssize_t n = pread(fd, holder, sizeof holder - 1, 0);
+    holder[n > 0 ? n : 0] = '\0';
+    holder[strcspn(holder, "\n")] = '\0';
+    close(fd);
+    return DG_ERROR(DG_ERR_IO, "output directory %s is in use by another dgtd run (pid %s, lock "
+                    "%s): two runs into one directory would mix their files; wait for it to "
+                    "end or choose another output directory", dir, holder[0] ? holder : "unknown",
+                    path);
+  }
+  char pid[32];
+  const int len = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+  if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, (size_t)len, 0) != len) {
+    /* the pid is only for the other run's message */
+  }
+  s->out_lock_fd = fd;
+  s->out_locked = 1;
+  return DG_OK;
+}
+
+void run_unlock_output_dir(run_state *s) {
+  if (!s->out_locked) return;
+  close(s->out_lock_fd); /* releases the flock */
+  s->out_locked = 0;
+}
+
+/* Before anything is computed: the output directory exists (or can be made), can be
+ * written to and is not another run's, so a bad path costs nothing. */
 dg_status run_check_output_dir(run_state *s) {
   const char *dir = s->c->output_dir;
   if (!dir[0]) return DG_OK;
@@ -309,9 +357,14 @@ dg_status run_check_output_dir(run_state *s) {
     st = dg_mkdir_p(dir);
     if (st == DG_OK && access(dir, W_OK | X_OK) != 0)
       st = DG_ERROR(DG_ERR_IO, "output directory %s is not writable: %s", dir, strerror(errno));
+    if (st != DG_OK)
+      st = dg_error_prefix(st, "cannot write to the output directory %s: ", dir);
+    else
+      st = lock_output_dir(s, dir); /* its message names the other run */
   }
   st = run_share_status(s, st, "checking the output directory");
-  DG_CHECK(st == DG_OK, st, "cannot write to the output directory %s", dir);
+  if (st != DG_OK) run_unlock_output_dir(s);
+  DG_CALL(st);
   return DG_OK;
 }
 
