@@ -107,6 +107,19 @@ static dg_status check_health(run_state *s, int step, double t, double energy) {
    * So does the first check after they stopped (sources_were_on is set at every step a
    * source is on), which counts what they put in since the last check. */
   if (s->sources_were_on) {
+    /* The point sources can raise sqrt(energy) by at most source_growth (the energy
+     * identity, dg_maxwell_source_growth): twice that is a blow-up, not the sources (LSERK4
+     * unstable because of a conductivity or a large cfl grew it to 1e147 with exit 0). A
+     * plane wave's inflow has no such bound here. */
+    if (!s->c->has_plane_wave) {
+      double growth = s->source_growth;
+      DG_CALL(run_sum(s, &growth));
+      const double most = 2 * (sqrt(s->energy0) + growth);
+      DG_CHECK(sqrt(energy) <= most + 1e-150, DG_ERR_NUMERIC,
+               "the energy grew from %.6g to %.6g by step %d (t = %g), more than the sources can "
+               "put in (at most %.6g): the time step is too large (try a smaller --cfl) or a "
+               "material value is bad", s->energy0, energy, step, t, most * most);
+    }
     s->energy_ref = fmax(s->energy_ref, energy);
     s->sources_were_on = sources_active(s, t);
     return DG_OK;
@@ -502,6 +515,7 @@ dg_status run_outputs_step(run_state *s, dg_run_result *r, int step) {
   const dg_case *c = s->c;
   const double t = s->t;
   s->sources_were_on |= sources_active(s, t - s->dt) || sources_active(s, t);
+  if (s->phys) s->source_growth += dg_maxwell_source_growth(s->phys, t - s->dt, t);
   const int want_files = c->output_dir[0] != '\0';
   if (s->dft) DG_CALL(run_dft_step(s, step));
   const int probe_due = want_files && s->probes && step % c->probe_every == 0;
