@@ -314,7 +314,7 @@ static dg_status parse_args(int argc, char **argv, dg_case *c, int *help) {
   optind = 1;
   const char *case_file = NULL;
   for (;;) {
-    const int o = getopt_long(argc, argv, "-h", opts, NULL);
+    const int o = getopt_long(argc, argv, "-:h", opts, NULL);
     if (o == -1) break;
     if (o == 'h' || o == O_HELP) {
       *help = 1;
@@ -335,7 +335,7 @@ static dg_status parse_args(int argc, char **argv, dg_case *c, int *help) {
   optind = 1;
   for (;;) {
     const int prev = optind;
-    const int o = getopt_long(argc, argv, "-h", opts, NULL);
+    const int o = getopt_long(argc, argv, "-:h", opts, NULL);
     if (o == -1) break;
     switch (o) {
     case 1: break; /* the case file */
