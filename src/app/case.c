@@ -715,6 +715,14 @@ static dg_status parse_output(const ctx *x, const cJSON *v, dg_case *c) {
       DG_CHECK(c->vtu_times[i] >= 0, DG_ERR_INPUT,
                "%s: output.vtu_times[%d]: a snapshot time must be >= 0, got %g", x->file, i,
                c->vtu_times[i]);
+    /* The times are taken in order as the run passes them: an earlier time after a later
+     * one would never be written. */
+    for (int i = 1; i < n; ++i)
+      DG_CHECK(c->vtu_times[i] > c->vtu_times[i - 1], DG_ERR_INPUT,
+               "%s: output.vtu_times[%d]: %g is %s output.vtu_times[%d] = %g; list the snapshot "
+               "times in increasing order, each once", x->file, i, c->vtu_times[i],
+               c->vtu_times[i] == c->vtu_times[i - 1] ? "the same as" : "before", i - 1,
+               c->vtu_times[i - 1]);
   }
   return DG_OK;
 }

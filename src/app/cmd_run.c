@@ -58,7 +58,8 @@ static void run_usage(FILE *f) {
           "  --restart FILE         continue from a checkpoint of the same case\n"
           "  --json                 print one JSON summary object on stdout\n"
           "  --quiet                no progress output on stderr\n"
-          "  --help                 this text\n\n"
+          "  --help                 this text\n"
+          "  --                     end of the options: what follows is the case file\n\n"
           "exit status: 0 ok, 2 bad input or mesh, 3 file error, 4 numerical failure (blow-up,\n"
           "failed verification), 5 OpenCL failure, 1 other\n");
 }
@@ -313,7 +314,7 @@ static dg_status parse_args(int argc, char **argv, dg_case *c, int *help) {
   optind = 1;
   const char *case_file = NULL;
   for (;;) {
-    const int o = getopt_long(argc, argv, "-h", opts, NULL);
+    const int o = getopt_long(argc, argv, "-:h", opts, NULL);
     if (o == -1) break;
     if (o == 'h' || o == O_HELP) {
       *help = 1;
@@ -324,12 +325,17 @@ static dg_status parse_args(int argc, char **argv, dg_case *c, int *help) {
       case_file = optarg;
     }
   }
+  /* "--" ends the options: what follows is positional (the case file), never dropped. */
+  for (int i = optind; i < argc; ++i) {
+    DG_CHECK(!case_file, DG_ERR_INPUT, "more than one case file: '%s' and '%s'", case_file, argv[i]);
+    case_file = argv[i];
+  }
   if (case_file) DG_CALL(dg_case_read(c, case_file));
   /* Pass 2: options override the case. */
   optind = 1;
   for (;;) {
     const int prev = optind;
-    const int o = getopt_long(argc, argv, "-h", opts, NULL);
+    const int o = getopt_long(argc, argv, "-:h", opts, NULL);
     if (o == -1) break;
     switch (o) {
     case 1: break; /* the case file */

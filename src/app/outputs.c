@@ -2,16 +2,19 @@
  * snapshots with their .pvd (or .pvtu pieces), checkpoints and the restart from one, the
  * blow-up check, and the progress line. */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include "app/run_state.h"
 #include "core/alloc.h"
 #include "core/clock.h"
 #include "core/files.h"
+#include "core/log.h"
 #include "dg/lserk.h"
 #include "dg/pml.h"
 #include "io/checkpoint.h"
@@ -104,6 +107,19 @@ static dg_status check_health(run_state *s, int step, double t, double energy) {
    * So does the first check after they stopped (sources_were_on is set at every step a
    * source is on), which counts what they put in since the last check. */
   if (s->sources_were_on) {
+    /* The point sources can raise sqrt(energy) by at most source_growth (the energy
+     * identity, dg_maxwell_source_growth): twice that is a blow-up, not the sources (LSERK4
+     * unstable because of a conductivity or a large cfl grew it to 1e147 with exit 0). A
+     * plane wave's inflow has no such bound here. */
+    if (!s->c->has_plane_wave) {
+      double growth = s->source_growth;
+      DG_CALL(run_sum(s, &growth));
+      const double most = 2 * (sqrt(s->energy0) + growth);
+      DG_CHECK(sqrt(energy) <= most + 1e-150, DG_ERR_NUMERIC,
+               "the energy grew from %.6g to %.6g by step %d (t = %g), more than the sources can "
+               "put in (at most %.6g): the time step is too large (try a smaller --cfl) or a "
+               "material value is bad", s->energy0, energy, step, t, most * most);
+    }
     s->energy_ref = fmax(s->energy_ref, energy);
     s->sources_were_on = sources_active(s, t);
     return DG_OK;
@@ -298,8 +314,54 @@ static dg_status commit_logs_if_due(run_state *s) {
   return DG_OK;
 }
 
-/* Before anything is computed: the output directory exists (or can be made) and can be
- * written to, so a bad path costs nothing. */
+/* The output directory's lock: an exclusive flock on DIR/.dgtd-run.lock, holding the
+ * owner's pid (for the message only). The kernel drops a flock when its process ends, however
+ * it ends, so a lock file left by a dead run never blocks: only a live holder does. The file
+ * stays (removing it would let a third run lock a new file while a second still waits on
+ * the old one). Where the file system has no flock, the run goes on unlocked. */
+#define OUT_LOCK_NAME ".dgtd-run.lock"
+
+static dg_status lock_output_dir(run_state *s, const char *dir) {
+  char path[DG_CASE_PATH + 32];
+  snprintf(path, sizeof path, "%s/" OUT_LOCK_NAME, dir);
+  /* Close-on-exec: a child process must not inherit (and so keep) the lock. */
+  const int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  DG_CHECK(fd >= 0, DG_ERR_IO, "cannot create the output directory's lock file %s: %s", path,
+           strerror(errno));
+  while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    if (errno == EINTR) continue;
+    if (errno != EWOULDBLOCK) { /* no locking on this file system: go on unlocked */
+      close(fd);
+      return DG_OK;
+    }
+    char holder[32] = "";
+    const ssize_t n = pread(fd, holder, sizeof holder - 1, 0);
+    holder[n > 0 ? n : 0] = '\0';
+    holder[strcspn(holder, "\n")] = '\0';
+    close(fd);
+    return DG_ERROR(DG_ERR_IO, "output directory %s is in use by another dgtd run (pid %s, lock "
+                    "%s): two runs into one directory would mix their files; wait for it to "
+                    "end or choose another output directory", dir, holder[0] ? holder : "unknown",
+                    path);
+  }
+  char pid[32];
+  const int len = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+  if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, (size_t)len, 0) != len) {
+    /* the pid is only for the other run's message */
+  }
+  s->out_lock_fd = fd;
+  s->out_locked = 1;
+  return DG_OK;
+}
+
+void run_unlock_output_dir(run_state *s) {
+  if (!s->out_locked) return;
+  close(s->out_lock_fd); /* releases the flock */
+  s->out_locked = 0;
+}
+
+/* Before anything is computed: the output directory exists (or can be made), can be
+ * written to and is not another run's, so a bad path costs nothing. */
 dg_status run_check_output_dir(run_state *s) {
   const char *dir = s->c->output_dir;
   if (!dir[0]) return DG_OK;
@@ -308,9 +370,14 @@ dg_status run_check_output_dir(run_state *s) {
     st = dg_mkdir_p(dir);
     if (st == DG_OK && access(dir, W_OK | X_OK) != 0)
       st = DG_ERROR(DG_ERR_IO, "output directory %s is not writable: %s", dir, strerror(errno));
+    if (st != DG_OK)
+      st = dg_error_prefix(st, "cannot write to the output directory %s: ", dir);
+    else
+      st = lock_output_dir(s, dir); /* its message names the other run */
   }
   st = run_share_status(s, st, "checking the output directory");
-  DG_CHECK(st == DG_OK, st, "cannot write to the output directory %s", dir);
+  if (st != DG_OK) run_unlock_output_dir(s);
+  DG_CALL(st);
   return DG_OK;
 }
 
@@ -375,6 +442,23 @@ dg_status run_outputs_open(run_state *s) {
   s->health_every = c->energy_every ? c->energy_every : (s->steps >= 100 ? s->steps / 100 : 1);
   while (s->next_time < c->n_vtu_times && c->vtu_times[s->next_time] < s->t - 0.5 * s->dt)
     ++s->next_time;
+  /* Snapshot times the run never reaches (the nearest step is past the last one), or two
+   * times on the same step (one snapshot for both): say so rather than write fewer. */
+  const double t_end = s->steps * s->dt;
+  for (int i = s->next_time; s->rank == 0 && i < c->n_vtu_times; ++i) {
+    if (c->vtu_times[i] > t_end + 0.5 * s->dt) {
+      const int more = c->n_vtu_times - 1 - i;
+      dg_warn("%s: output.vtu_times[%d] = %g is after the run's final time %g: no snapshot for "
+              "it%s%.0d%s", c->source, i, c->vtu_times[i], t_end, more ? " nor the " : "", more,
+              more == 1 ? " time after it" : more ? " times after it" : "");
+      break;
+    }
+    /* The step a time is written at: the first within half a step of it (run_outputs_step). */
+    if (i > s->next_time &&
+        ceil(c->vtu_times[i] / s->dt - 0.5) == ceil(c->vtu_times[i - 1] / s->dt - 0.5))
+      dg_warn("%s: output.vtu_times[%d] = %g and [%d] = %g fall on the same step (dt = %g): one "
+              "snapshot for both", c->source, i - 1, c->vtu_times[i - 1], i, c->vtu_times[i], s->dt);
+  }
   if (!want_files) return DG_OK;
   char path[DG_CASE_PATH + 32];
   dg_status st = DG_OK;
@@ -431,6 +515,7 @@ dg_status run_outputs_step(run_state *s, dg_run_result *r, int step) {
   const dg_case *c = s->c;
   const double t = s->t;
   s->sources_were_on |= sources_active(s, t - s->dt) || sources_active(s, t);
+  if (s->phys) s->source_growth += dg_maxwell_source_growth(s->phys, t - s->dt, t);
   const int want_files = c->output_dir[0] != '\0';
   if (s->dft) DG_CALL(run_dft_step(s, step));
   const int probe_due = want_files && s->probes && step % c->probe_every == 0;

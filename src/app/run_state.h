@@ -71,10 +71,13 @@ typedef struct {
   double last_health_wall;
   double energy0, energy_ref; /* energy at the start; largest energy while sources were on */
   int sources_were_on;       /* a source was on at some step since the last health check */
+  double source_growth;      /* this rank's point sources: the most they can have raised
+                                sqrt(energy) since the run (or restart) began */
   double last_checkpoint, last_print, t0_wall;
   double rate_t0; /* progress: when the first printed step had finished, and its count */
   int rate_done0;
   double last_commit, commit_cost; /* when the logs were last written, and how long it took */
+  int out_locked, out_lock_fd; /* rank 0: the output directory's lock is held on this fd */
   /* DFT monitors (app/dft.c) */
   dg_cl_maxwell *cl_op;      /* OpenCL: the operator inside the stepper (borrowed) */
   dg_dft *dft;               /* the sums (on the host; the device's are fetched into it) */
@@ -124,7 +127,10 @@ dg_status run_outputs_open(run_state *s) DG_NODISCARD;
 dg_status run_outputs_step(run_state *s, dg_run_result *r, int step) DG_NODISCARD;
 dg_status run_outputs_close(run_state *s, dg_run_result *r) DG_NODISCARD;
 dg_status run_read_restart(run_state *s) DG_NODISCARD;
+/* Makes the output directory, checks it is writable and locks it for this run (rank 0):
+ * a second run into the same directory fails naming the first one's pid. */
 dg_status run_check_output_dir(run_state *s) DG_NODISCARD;
+void run_unlock_output_dir(run_state *s); /* a no-op if not locked; run_state_free calls it */
 dg_status run_commit_logs(run_state *s) DG_NODISCARD;
 void run_outputs_abort(run_state *s, dg_status why, int step);
 dg_status run_progress(run_state *s, int step) DG_NODISCARD;

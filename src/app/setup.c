@@ -549,6 +549,7 @@ dg_status run_group_tag(const run_state *s, int dim, const dg_group_ref *g, cons
 }
 
 void run_state_free(run_state *s) {
+  run_unlock_output_dir(s);
   run_dft_free(s); /* its device sums before the operator and the device */
   dg_stepper_destroy(&s->stepper);
   dg_free(&s->mr_level);

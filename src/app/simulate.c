@@ -12,9 +12,19 @@
 
 /* SIGINT and SIGTERM during the time loop stop it cleanly at the end of the step: the logs
  * are written and the run returns DG_ERR_INTERRUPTED (exit 128 + the signal). A second
- * signal ends the process at once. */
+ * signal ends the process at once.
+ *
+ * SIGPIPE (the reader of stderr or stdout went away, e.g. `dgtd run 2>&1 | head -1`) takes
+ * the same path, exit 141: the run stops at the end of the step and writes its logs, instead
+ * of dying mid-step with none. A repeated SIGPIPE is only the next write to the closed pipe,
+ * not a stuck run, so it never kills; from the first one on, writes to the pipe fail with
+ * EPIPE, for the rest of the process (the logs are written after the loop). */
 static volatile sig_atomic_t stop_signal;
 static void on_signal(int sig) {
+  if (sig == SIGPIPE) {
+    if (!stop_signal) stop_signal = sig;
+    return;
+  }
   if (stop_signal) { /* a second signal: the run is stuck (e.g. in an MPI wait): die now */
     signal(sig, SIG_DFL);
     raise(sig);
@@ -23,7 +33,7 @@ static void on_signal(int sig) {
 }
 
 typedef struct {
-  struct sigaction old_int, old_term;
+  struct sigaction old_int, old_term, old_pipe;
 } signal_guard;
 
 static void catch_signals(signal_guard *g) {
@@ -34,11 +44,16 @@ static void catch_signals(signal_guard *g) {
   stop_signal = 0;
   sigaction(SIGINT, &sa, &g->old_int);
   sigaction(SIGTERM, &sa, &g->old_term);
+  sigaction(SIGPIPE, &sa, &g->old_pipe);
 }
 
 static void release_signals(const signal_guard *g) {
   sigaction(SIGINT, &g->old_int, NULL);
   sigaction(SIGTERM, &g->old_term, NULL);
+  if (stop_signal == SIGPIPE) /* the pipe stays closed: later writes must not kill */
+    signal(SIGPIPE, SIG_IGN);
+  else
+    sigaction(SIGPIPE, &g->old_pipe, NULL);
 }
 
 /* The time loop: step, write and check, until the last step or a signal; *step is the last
@@ -52,8 +67,10 @@ static dg_status step_all(run_state *s, dg_run_result *r, int *step) {
     DG_CALL(run_progress(s, *step));
     if (stop_signal) {
       r->signal = stop_signal;
-      return DG_ERROR(DG_ERR_INTERRUPTED, "stopped by signal %d at step %d (t = %g); the logs "
-                      "up to it are written%s", (int)stop_signal, *step, s->t,
+      return DG_ERROR(DG_ERR_INTERRUPTED, "stopped by signal %d%s at step %d (t = %g); the "
+                      "logs up to it are written%s", (int)stop_signal,
+                      stop_signal == SIGPIPE ? " (SIGPIPE: the reader of the output went away)" : "",
+                      *step, s->t,
                       s->c->checkpoint_every || s->c->checkpoint_seconds > 0
                           ? " (restart from the last checkpoint)" : "");
     }

@@ -92,6 +92,13 @@ dg_status dg_maxwell_add_dipole(dg_maxwell *p, const dg_dipole *d, int elem,
   s->profile = profile;
   for (int c = 0; c < 3; ++c) s->dir[c] = d->dir[c];
   s->pulse = d->pulse;
+  double pMp = 0;
+  for (int i = 0; i < g->Np; ++i) {
+    double Mp = 0;
+    for (int j = 0; j < g->Np; ++j) Mp += g->ref->M[i * g->Np + j] * profile[j];
+    pMp += profile[i] * Mp;
+  }
+  s->norm = sqrt(fmax(0, g->J[elem] * pMp));
   return DG_OK;
 }
 
@@ -349,8 +356,37 @@ double dg_maxwell_dt(const dg_maxwell *p, double cfl) {
     for (int f = 0; f < 4; ++f) fs = fmax(fs, g->Fscale[4 * k + f]);
     dt = fmin(dt, sqrt(p->eps[k] * p->mu[k]) / (fs * n1 * n1));
   }
-  /* The PML's filters decay at rates up to beta: keep beta dt <= cfl (LSERK4 is stable to
-   * about 2.8 on the negative real axis). */
-  if (p->pml_K && p->pml_beta_max > 0) dt = fmin(dt, 1 / p->pml_beta_max);
+  /* The PML's filters decay at rates up to beta, a conductivity at sigma/eps: keep
+   * (beta + sigma/eps) dt <= cfl (LSERK4 is stable to about 2.8 on the negative real axis;
+   * sigma = 150 with the step of sigma = 0 went unstable). */
+  double rate = 0;
+  for (int k = 0; k < g->K; ++k)
+    if (p->sigma[k] > 0) rate = fmax(rate, p->sigma[k] / p->eps[k]);
+  if (p->pml_K && p->pml_beta_max > 0) rate += p->pml_beta_max;
+  if (rate > 0) dt = fmin(dt, 1 / rate);
   return cfl * dt;
+}
+
+/* The largest |g| over [ta, tb] can be: the amplitude for a harmonic pulse; for a Gaussian
+ * or a Ricker pulse |g| <= |A| (1 + 2x^2) exp(-x^2), x = pi f0 (t - t0), made non-increasing
+ * in |x| by its maximum 2 exp(-1/2) below |x| = 1/sqrt(2), and taken at the point of the
+ * interval nearest the delay (a step longer than the pulse must still count its peak). */
+static double pulse_bound(const dg_pulse *g, double ta, double tb) {
+  const double A = fabs(g->amplitude);
+  if (g->shape == DG_PULSE_HARMONIC) return A;
+  const double t = g->t0 < ta ? ta : g->t0 > tb ? tb : g->t0;
+  const double x = M_PI * g->f0 * (t - g->t0);
+  if (x * x < 0.5) return A * 2 * exp(-0.5);
+  return A * (1 + 2 * x * x) * exp(-x * x);
+}
+
+double dg_maxwell_source_growth(const dg_maxwell *p, double t0, double t1) {
+  double sum = 0;
+  for (int i = 0; i < p->n_sources; ++i) {
+    const dg_point_source *s = &p->sources[i];
+    const double g = pulse_bound(&s->pulse, fmin(t0, t1), fmax(t0, t1));
+    const double d = sqrt(s->dir[0] * s->dir[0] + s->dir[1] * s->dir[1] + s->dir[2] * s->dir[2]);
+    sum += d * g * s->norm / sqrt(2 * p->eps[s->elem]);
+  }
+  return sum * fabs(t1 - t0);
 }

@@ -32,6 +32,7 @@ typedef struct {
   double *profile;      /* Np values, owned */
   double dir[3];
   dg_pulse pulse;
+  double norm;          /* profile's norm in the element's mass matrix, sqrt(J_k p^T M p) */
 } dg_point_source;
 
 typedef struct {
@@ -110,8 +111,16 @@ void dg_maxwell_rhs_elems_aux(dg_maxwell *p, double t, const double *q, const do
 double dg_maxwell_energy(const dg_maxwell *p, const double *q);
 
 /* A stable time step: cfl * min_k sqrt(eps_k mu_k) / (max_f Fscale_kf (N+1)^2).
- * The book's N^2 is unstable at N = 1 on general meshes; (N+1)^2 is not (see docs/METHOD.md). */
+ * The book's N^2 is unstable at N = 1 on general meshes; (N+1)^2 is not (see docs/METHOD.md).
+ * Decays on the negative real axis bound it too: a conductivity decays E at sigma_k/eps_k,
+ * the PML's filters at up to beta; dt (sigma_k/eps_k + beta) <= cfl, as for the PML alone. */
 double dg_maxwell_dt(const dg_maxwell *p, double cfl);
+
+/* An upper bound on how much the point sources can raise sqrt(energy) over [t0, t1]: the
+ * energy identity dW/dt = -(E, J_h)_M - (sigma E, E)_M - (flux dissipation) gives
+ * d sqrt(W)/dt <= sum_i |dir_i| |g_i(t)| ||profile_i||_M / sqrt(2 eps_k), here with |g| taken
+ * as an upper bound of it over the interval. Plane waves are not counted. */
+double dg_maxwell_source_growth(const dg_maxwell *p, double t0, double t1);
 
 /* q = the field f sampled at the nodes at time t. */
 void dg_maxwell_interpolate(const dg_geom *g, dg_field_fn f, void *ctx, double t, double *q);

@@ -530,17 +530,20 @@ fail:
 }
 
 /* Element k's local step (the LSERK4 rule of the element alone, dg_maxwell_dt's terms): the
- * geometric one, and in a PML element the bound from its largest filter rate beta, a decay
- * on the negative real axis: AB3 reaches 6/11 there, so h beta <= DG_MRAB3_PML (about half
- * of it) at h = DG_MRAB3_CFL dt. */
+ * geometric one, and in a PML or conducting element the bound from its decay rate (the
+ * largest filter rate beta plus sigma/eps), a decay on the negative real axis: AB3 reaches
+ * 6/11 there, so h rate <= DG_MRAB3_PML (about half of it) at h = DG_MRAB3_CFL dt. */
 static double local_dt(const dg_maxwell *p, int k, const double *beta, dg_mr_scheme scheme) {
   const dg_geom *g = p->geom;
   const double n1 = g->N + 1.0;
   double fs = 0;
   for (int f = 0; f < 4; ++f) fs = fmax(fs, g->Fscale[4 * k + f]);
   double dt = sqrt(p->eps[k] * p->mu[k]) / (fs * n1 * n1);
-  if (beta && beta[k] > 0) /* LSERK4: dg_maxwell_dt's beta dt <= 1 */
-    dt = fmin(dt, scheme == DG_MR_AB3 ? DG_MRAB3_PML / DG_MRAB3_CFL / beta[k] : 1 / beta[k]);
+  /* The PML's rate and the conductivity's sigma/eps: both decays on the negative real axis */
+  const double rate = (beta && beta[k] > 0 ? beta[k] : 0) +
+                      (p->sigma[k] > 0 ? p->sigma[k] / p->eps[k] : 0);
+  if (rate > 0) /* LSERK4: dg_maxwell_dt's rate dt <= 1 */
+    dt = fmin(dt, scheme == DG_MR_AB3 ? DG_MRAB3_PML / DG_MRAB3_CFL / rate : 1 / rate);
   return dt;
 }
 

@@ -12,7 +12,25 @@
 
 /* ------------------------------------------------------------------ text cursor */
 
-dg_status dg_text_open(dg_text *t, const char *path) {
+/* Scan bytes [from, to) of buf for line ends: *lines counts the '\n' seen, *line_len the
+ * bytes since the last one. Returns 0 once a line is longer than max. */
+static int scan_lines(const char *from, const char *to, long *lines, size_t *line_len,
+                      size_t max) {
+  while (from < to) {
+    const char *nl = memchr(from, '\n', (size_t)(to - from));
+    const size_t n = (size_t)((nl ? nl : to) - from);
+    if (n > max - *line_len) return 0;
+    *line_len += n;
+    if (!nl) break;
+    ++*lines;
+    *line_len = 0;
+    from = nl + 1;
+  }
+  return 1;
+}
+
+dg_status dg_text_open(dg_text *t, const char *path,
+                       int (*binary)(const char *, size_t)) {
   memset(t, 0, sizeof *t);
   t->path = path;
   FILE *f = fopen(path, "rb");
@@ -24,6 +42,12 @@ dg_status dg_text_open(dg_text *t, const char *path) {
     fclose(f);
     return DG_ERROR(DG_ERR_MEMORY, "%s: out of memory reading the file", path);
   }
+  /* Lines are capped as they arrive, so that an endless line (/dev/zero, a binary file
+   * given by mistake) stops the read at DG_TEXT_MAX_LINE bytes instead of growing the
+   * buffer without end; a file that declares binary data (binary(head)) is exempt. */
+  long lines = 0;
+  size_t line_len = 0;
+  int capped = 1;
   for (;;) {
     if (len + 1 >= cap) {
       char *nb = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
@@ -36,6 +60,17 @@ dg_status dg_text_open(dg_text *t, const char *path) {
       cap *= 2;
     }
     size_t got = fread(buf + len, 1, cap - 1 - len, f);
+    if (capped && !scan_lines(buf + len, buf + len + got, &lines, &line_len, DG_TEXT_MAX_LINE)) {
+      buf[len + got] = '\0';
+      if (binary && binary(buf, len + got)) {
+        capped = 0;
+      } else {
+        free(buf);
+        fclose(f);
+        return DG_ERROR(DG_ERR_PARSE, "%s:%ld: line longer than %d bytes; a mesh file's lines are "
+                        "short text (is this the right file?)", path, lines + 1, DG_TEXT_MAX_LINE);
+      }
+    }
     len += got;
     if (got == 0) break;
   }

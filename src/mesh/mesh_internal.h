@@ -39,7 +39,13 @@ typedef struct {
   const char *eol;   /* end of the current line (excluding "\r\n") */
 } dg_text;
 
-dg_status dg_text_open(dg_text *t, const char *path) DG_NODISCARD;
+/* The longest line a text mesh file may have (bytes, without the '\n'). */
+#define DG_TEXT_MAX_LINE (1 << 20)
+/* Read the whole file; a line longer than DG_TEXT_MAX_LINE is a parse error naming the file
+ * and line, unless binary is given and says that the file (its first len bytes, NUL-
+ * terminated) declares binary data, whose "lines" have no such bound. */
+dg_status dg_text_open(dg_text *t, const char *path,
+                       int (*binary)(const char *head, size_t len)) DG_NODISCARD;
 void dg_text_close(dg_text *t);
 /* Advance to the next line; returns 0 at end of file. */
 int dg_text_next_line(dg_text *t);

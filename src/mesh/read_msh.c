@@ -549,6 +549,19 @@ static dg_status read_elements_v4(msh_reader *r) {
   return DG_OK;
 }
 
+/* Does the file begin with "$MeshFormat" and a format line of file-type 1 (binary)? Its
+ * data sections then have no line structure (dg_text_open). */
+static int declares_binary(const char *head, size_t len) {
+  char buf[256];
+  const size_t n = len < sizeof buf - 1 ? len : sizeof buf - 1;
+  memcpy(buf, head, n);
+  buf[n] = '\0';
+  char word[16], ver[32];
+  int file_type = -1;
+  return sscanf(buf, " %15s %31s %d", word, ver, &file_type) == 3 &&
+         strcmp(word, "$MeshFormat") == 0 && file_type == 1;
+}
+
 /* ------------------------------------------------------------------ sections */
 
 static dg_status skip_section(msh_reader *r, const char *name) {
@@ -623,7 +636,7 @@ dg_status dg_mesh_read_msh_flags(dg_mesh **out, const char *path, int flags) {
   memset(&r, 0, sizeof r);
   dg_builder_init(&r.b, path);
   r.b.flags = flags;
-  DG_CALL_GOTO(done, dg_text_open(&r.t, path));
+  DG_CALL_GOTO(done, dg_text_open(&r.t, path, declares_binary));
   DG_CALL_GOTO(done, read_format(&r));
   DG_CALL_GOTO(done, read_sections(&r));
   DG_CALL_GOTO(done, dg_builder_finish(&r.b, out));

@@ -344,7 +344,7 @@ dg_status dg_mesh_read_neu_flags(dg_mesh **out, const char *path, int flags) {
   memset(&r, 0, sizeof r);
   dg_builder_init(&r.b, path);
   r.b.flags = flags;
-  DG_CALL_GOTO(done, dg_text_open(&r.t, path));
+  DG_CALL_GOTO(done, dg_text_open(&r.t, path, NULL));
   DG_CALL_GOTO(done, read_control(&r));
   DG_CALL_GOTO(done, read_sections(&r));
   DG_CALL_GOTO(done, dg_builder_finish(&r.b, out));
