@@ -332,6 +332,8 @@ def main():
             for row in sorted(out_rows, key=lambda r: (r["profile"], int(r["N"]), r["precision"],
                                                        r["file"], r["kernel"])):
                 w.writerow({k: row.get(k, "") for k in fields})
+        if not a.quick:
+            write_plot(out_rows, a.out)
         summary = summarize(out_rows, len(jobs), errors, spills, missing)
         with open(os.path.join(a.out, "summary-quick.txt" if a.quick else "summary.txt"), "w") as f:
             f.write(summary)
@@ -339,6 +341,48 @@ def main():
         return 1 if errors or spills else 0
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def write_plot(rows, out):
+    """isa.png (and its gnuplot script isa.gp, data inline): left, the most registers (VGPRs)
+    of any kernel of the default variant per order, float and double, NVIDIA and AMD; right,
+    the kernels that spill per order and profile, all families."""
+    profs = sorted({r["profile"] for r in rows})
+    orders = sorted({int(r["N"]) for r in rows})
+    lines = ["set terminal pngcairo size 1300,480 font ',10'", "set output 'isa.png'",
+             "set multiplot layout 1,2", "set grid", "set key top left", "set xlabel 'order N'",
+             "set title 'default variant: most registers of any kernel'",
+             "set ylabel 'registers (NVIDIA) / VGPRs (AMD) per work-item'"]
+    series = []
+    for prof in ("nvidia-sm90", "amd-gfx90a"):
+        for prec in ("float", "double"):
+            pts = []
+            for n in orders:
+                v = [int(r["registers"]) for r in rows if r["profile"] == prof and int(r["N"]) == n
+                     and r["precision"] == prec and "default" in r["families"]
+                     and "pml" not in r["families"] and r["registers"] not in ("", None)]
+                if v:
+                    pts.append((n, max(v)))
+            if pts:
+                series.append(("%s %s" % (prof, prec), pts))
+    if series:
+        lines.append("plot " + ", ".join("'-' with linespoints title '%s'" % t for t, _ in series))
+        for _, pts in series:
+            lines += ["%d %d" % p for p in pts] + ["e"]
+    lines += ["set title 'kernels that spill (all families, float and double)'",
+              "set ylabel 'kernels with spill or scratch > 0'", "set yrange [0:*]"]
+    lines.append("plot " + ", ".join("'-' with linespoints title '%s'" % p for p in profs))
+    for prof in profs:
+        for n in orders:
+            c = sum(1 for r in rows if r["profile"] == prof and int(r["N"]) == n
+                    and r["spill"] not in ("", None, 0, "0"))
+            lines.append("%d %d" % (n, c))
+        lines.append("e")
+    lines.append("unset multiplot")
+    with open(os.path.join(out, "isa.gp"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    if shutil.which("gnuplot"):
+        run(["gnuplot", "isa.gp"], cwd=out)
 
 
 def summarize(rows, nprog, errors, spills, missing):
