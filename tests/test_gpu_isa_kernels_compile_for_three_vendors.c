@@ -34,7 +34,7 @@ static void test_kernels_writes_sources_and_index(void **state) {
   test_scratch *s = *state;
   char cmd[512], path[512];
   snprintf(cmd, sizeof cmd,
-           "%s/dgtd kernels --out %s --order 2 --precision both --family default,pml "
+           "%s/dgtd kernels --out %s --order 2 --precision both --family default,pml,dft,multirate "
            "--profile nvidia-sm90,intel-dg2 2>&1", bin(), s->dir);
   assert_int_equal(capture(cmd), 0);
   assert_non_null(strstr(out, "programs written"));
@@ -47,6 +47,11 @@ static void test_kernels_writes_sources_and_index(void **state) {
   assert_false(file_has(path, "KNAME(pmlsave)"));
   snprintf(path, sizeof path, "%s/nvidia-sm90/pml-1-N2-double.cl", s->dir);
   assert_true(file_has(path, "KNAME(pmlsave)"));
+  /* the DFT and multirate programs, each with its kernels */
+  snprintf(path, sizeof path, "%s/nvidia-sm90/dft-2-N2-float.cl", s->dir);
+  assert_true(file_has(path, "__kernel"));
+  snprintf(path, sizeof path, "%s/nvidia-sm90/multirate-3-N2-double.cl", s->dir);
+  assert_true(file_has(path, "mr_complete"));
   /* DG2 has no fp64: its double programs are listed as skipped, with the reason */
   snprintf(path, sizeof path, "%s/intel-dg2/index.tsv", s->dir);
   assert_true(file_has(path, "no fp64"));

@@ -7,7 +7,9 @@
 
 #include "app/cli.h"
 #include "app/commands.h"
+#include "backend/cl_dft.h"
 #include "backend/cl_maxwell.h"
+#include "backend/cl_multirate.h"
 #include "backend/variant.h"
 #include "core/alloc.h"
 #include "core/files.h"
@@ -37,26 +39,34 @@ static void usage(FILE *f) {
           "  --family LIST      comma-separated, default all: default (the profile's default\n"
           "                     variant), stage1 (the tuner's first-stage candidates there),\n"
           "                     covering (every value of every variant dimension), pml (the\n"
-          "                     default variant with the source and PML kernels)\n"
+          "                     default variant with the source and PML kernels), dft (the\n"
+          "                     frequency-domain sums), multirate (the local time stepping\n"
+          "                     kernels of the default variant's layout)\n"
           "  --help             this text\n");
 }
 
-enum { FAM_DEFAULT = 1, FAM_STAGE1 = 2, FAM_COVERING = 4, FAM_PML = 8, FAM_ALL = 15 };
-static const char *const fam_names[] = {"default", "stage1", "covering", "pml"};
+enum { FAM_DEFAULT = 1, FAM_STAGE1 = 2, FAM_COVERING = 4, FAM_PML = 8, FAM_DFT = 16,
+       FAM_MULTIRATE = 32, FAM_ALL = 63, NFAM = 6 };
+static const char *const fam_names[NFAM] = {"default", "stage1", "covering", "pml", "dft",
+                                            "multirate"};
+/* the program a job writes: the Maxwell operator's, the DFT's or the multirate stepper's */
+enum { PROG_MAXWELL, PROG_DFT, PROG_MULTIRATE };
 
 typedef struct {
   dg_variant v;
   char spec[DG_VARIANT_SPEC_MAX];
   char fams[48];
-  int pml;
+  int pml; /* PROG_MAXWELL: with the source and PML kernels */
+  int prog;
 } job;
 
 /* Add v to jobs unless its spec (and pml) is there; then only its family name is added. */
-static void add_job(job *jobs, int *n, int cap, const dg_variant *v, const char *fam, int pml) {
+static void add_job(job *jobs, int *n, int cap, const dg_variant *v, const char *fam, int pml,
+                    int prog) {
   char spec[DG_VARIANT_SPEC_MAX];
   dg_variant_print(v, spec, sizeof spec);
   for (int i = 0; i < *n; ++i)
-    if (jobs[i].pml == pml && !strcmp(jobs[i].spec, spec)) {
+    if (jobs[i].pml == pml && jobs[i].prog == prog && !strcmp(jobs[i].spec, spec)) {
       if (!strstr(jobs[i].fams, fam))
         snprintf(jobs[i].fams + strlen(jobs[i].fams), sizeof jobs[i].fams - strlen(jobs[i].fams),
                  ",%s", fam);
@@ -66,6 +76,7 @@ static void add_job(job *jobs, int *n, int cap, const dg_variant *v, const char 
   job *j = &jobs[(*n)++];
   j->v = *v;
   j->pml = pml;
+  j->prog = prog;
   snprintf(j->spec, sizeof j->spec, "%s", spec);
   snprintf(j->fams, sizeof j->fams, "%s", fam);
 }
@@ -89,15 +100,15 @@ static dg_status write_profile(const dg_device_profile *prof, const char *out, c
     for (int pi = 0; pi < nprec; ++pi) {
       const int N = orders[oi];
       const dg_precision p = precs[pi];
-      enum { CAP = DG_VARIANT_NCOVER + DG_TUNE_STAGE1_MAX + 2 };
+      enum { CAP = DG_VARIANT_NCOVER + DG_TUNE_STAGE1_MAX + 4 };
       job jobs[CAP];
       int nj = 0;
       const dg_variant dflt = dg_variant_default(&prof->info, N, p);
-      if (families & FAM_DEFAULT) add_job(jobs, &nj, CAP, &dflt, "default", 0);
+      if (families & FAM_DEFAULT) add_job(jobs, &nj, CAP, &dflt, "default", 0, PROG_MAXWELL);
       if (families & FAM_STAGE1) {
         dg_variant s1[DG_TUNE_STAGE1_MAX];
         const int n1 = dg_tune_stage1_variants(&prof->info, N, p, s1);
-        for (int i = 0; i < n1; ++i) add_job(jobs, &nj, CAP, &s1[i], "stage1", 0);
+        for (int i = 0; i < n1; ++i) add_job(jobs, &nj, CAP, &s1[i], "stage1", 0, PROG_MAXWELL);
       }
       if (families & FAM_COVERING)
         for (int c = 0; c < DG_VARIANT_NCOVER; ++c) {
@@ -106,9 +117,13 @@ static dg_status write_profile(const dg_device_profile *prof, const char *out, c
             DG_CALL_GOTO(done, dg_variant_parse(dg_variant_covering[c], &v));
             v.precision = p;
           }
-          add_job(jobs, &nj, CAP, &v, "covering", 0);
+          add_job(jobs, &nj, CAP, &v, "covering", 0, PROG_MAXWELL);
         }
-      if (families & FAM_PML) add_job(jobs, &nj, CAP, &dflt, "pml", 1);
+      if (families & FAM_PML) add_job(jobs, &nj, CAP, &dflt, "pml", 1, PROG_MAXWELL);
+      /* the DFT program does not depend on the order: written with the first one */
+      if ((families & FAM_DFT) && oi == 0) add_job(jobs, &nj, CAP, &dflt, "dft", 0, PROG_DFT);
+      if (families & FAM_MULTIRATE)
+        add_job(jobs, &nj, CAP, &dflt, "multirate", 0, PROG_MULTIRATE);
       for (int i = 0; i < nj; ++i) {
         const job *j = &jobs[i];
         char why[160] = "";
@@ -123,7 +138,12 @@ static dg_status write_profile(const dg_device_profile *prof, const char *out, c
         for (char *c = file; *c; ++c)
           if (*c == ',') *c = '+';
         snprintf(path, sizeof path, "%s/%s", dir, file);
-        DG_CALL_GOTO(done, dg_cl_maxwell_source(&j->v, N, j->pml, j->pml, &src));
+        if (j->prog == PROG_DFT) /* sums in double where the device has fp64, as dgtd run */
+          DG_CALL_GOTO(done, dg_cl_dft_source(p == DG_PREC_DOUBLE, prof->info.has_fp64, &src));
+        else if (j->prog == PROG_MULTIRATE)
+          DG_CALL_GOTO(done, dg_cl_multirate_source(&j->v, N, &src));
+        else
+          DG_CALL_GOTO(done, dg_cl_maxwell_source(&j->v, N, j->pml, j->pml, &src));
         dg_atomic_file f = {0};
         DG_CALL_GOTO(done, dg_atomic_open(&f, path));
         fputs(src, f.fp);
@@ -147,7 +167,7 @@ static int parse_families(const char *s, int *out) {
   snprintf(buf, sizeof buf, "%s", s);
   for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
     int found = 0;
-    for (int i = 0; i < 4; ++i)
+    for (int i = 0; i < NFAM; ++i)
       if (!strcmp(t, fam_names[i])) *out |= 1 << i, found = 1;
     if (!strcmp(t, "all")) *out = FAM_ALL, found = 1;
     if (!found) return 0;
@@ -180,7 +200,7 @@ int dg_cmd_kernels(int argc, char **argv) {
     case O_FAMILY:
       if (!parse_families(optarg, &families))
         st = DG_ERROR(DG_ERR_INPUT, "--family: expected a comma-separated list of default, "
-                                    "stage1, covering, pml or all, got '%s'", optarg);
+                                    "stage1, covering, pml, dft, multirate or all, got '%s'", optarg);
       break;
     case O_HELP: usage(stdout); return 0;
     case ':':

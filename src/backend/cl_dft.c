@@ -31,15 +31,21 @@ enum {
   A_Q, A_FS, A_START, A_NODE, A_WT, A_NSAMP, A_F0, A_NF, A_RE, A_IM, A_CRE, A_CIM, A_C, A_S
 };
 
-static dg_status render(dg_cl_dft *cd, char **src) {
+static dg_status render(int fields_double, int acc_double, int nf, char **src) {
   dg_kernel_spec s;
   memset(&s, 0, sizeof s);
-  DG_CALL(dg_kernel_spec_define(&s, "DG_DOUBLE", "%d", cd->rs == 8));
-  DG_CALL(dg_kernel_spec_define(&s, "DFT_ACC_DOUBLE", "%d", cd->acc_double));
-  DG_CALL(dg_kernel_spec_define(&s, "DFT_NF", "%d", cd->nf));
+  DG_CALL(dg_kernel_spec_define(&s, "DG_DOUBLE", "%d", fields_double));
+  DG_CALL(dg_kernel_spec_define(&s, "DFT_ACC_DOUBLE", "%d", acc_double));
+  DG_CALL(dg_kernel_spec_define(&s, "DFT_NF", "%d", nf));
   DG_CALL(dg_kernel_spec_define(&s, "WG1", "%d", WG));
   DG_CALL(dg_kernel_spec_file(&s, "dft.cl"));
   DG_CALL(dg_codegen_render(&s, src));
+  return DG_OK;
+}
+
+dg_status dg_cl_dft_source(int fields_double, int acc_double, char **src) {
+  *src = NULL;
+  DG_CALL(render(fields_double != 0, acc_double != 0, DG_CL_DFT_NF, src));
   return DG_OK;
 }
 
@@ -100,7 +106,7 @@ dg_status dg_cl_dft_create(dg_cl_dft **out, dg_cl_maxwell *op, dg_dft *d, int ac
   cl_mem q = dg_cl_maxwell_state_buffer(op, &fs, &cd->rs);
   DG_CHECK_GOTO(fail, fs <= INT_MAX, DG_ERR_INPUT, "dft: the state is too large for int indices");
   /* Frequencies per launch: the vector width covering them, at most 16. */
-  cd->nf = 2;
+  cd->nf = DG_CL_DFT_NF;
   while (cd->nf < d->nfreq && cd->nf < 16) cd->nf *= 2;
   cd->n_acc = (size_t)d->nfreq * 6 * d->nsamp;
   DG_CALL_GOTO(fail, dg_dft_start(d));
@@ -111,7 +117,7 @@ dg_status dg_cl_dft_create(dg_cl_dft **out, dg_cl_maxwell *op, dg_dft *d, int ac
     DG_CALL_GOTO(fail, zero_buffer(cd, cd->n_acc * cd->as, &cd->d_cre));
     DG_CALL_GOTO(fail, zero_buffer(cd, cd->n_acc * cd->as, &cd->d_cim));
   }
-  DG_CALL_GOTO(fail, render(cd, &src));
+  DG_CALL_GOTO(fail, render(cd->rs == 8, cd->acc_double, cd->nf, &src));
   char label[64];
   snprintf(label, sizeof label, "dft_%s_%s_nf%d", cd->rs == 8 ? "double" : "float",
            cd->acc_double ? "accd" : "kahan", cd->nf);

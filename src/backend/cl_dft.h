@@ -28,4 +28,12 @@ dg_status dg_cl_dft_fetch(dg_cl_dft *cd) DG_NODISCARD;
 dg_status dg_cl_dft_kernel_seconds(dg_cl_dft *cd, double *s) DG_NODISCARD;
 int dg_cl_dft_acc_double(const dg_cl_dft *cd);
 
+/* Frequencies one launch of the DFT kernel sums (DFT_NF). */
+enum { DG_CL_DFT_NF = 2 };
+
+/* The DFT program's source as dg_cl_dft_create builds it, without a device (for offline
+ * compilers: dgtd kernels): fields in double or float, sums in double (acc_double) or
+ * Kahan-compensated float. Free *src with dg_free. */
+dg_status dg_cl_dft_source(int fields_double, int acc_double, char **src) DG_NODISCARD;
+
 #endif

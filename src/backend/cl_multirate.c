@@ -535,22 +535,34 @@ static const dg_stepper_ops clmr_ops = {clmr_step,   clmr_get_state, clmr_put_st
                                         clmr_finish, clmr_energy,    clmr_destroy,
                                         NULL,        NULL};
 
+static dg_status render(int NP, int NPP, int VL, int dbl, char **src) {
+  dg_kernel_spec sp;
+  memset(&sp, 0, sizeof sp);
+  DG_CALL(dg_kernel_spec_define(&sp, "DG_DOUBLE", "%d", dbl));
+  DG_CALL(dg_kernel_spec_define(&sp, "NP", "%d", NP));
+  DG_CALL(dg_kernel_spec_define(&sp, "NPP", "%d", NPP));
+  /* common.cl derives VL = VW * EPW */
+  DG_CALL(dg_kernel_spec_define(&sp, "VW", "%d", VL));
+  DG_CALL(dg_kernel_spec_define(&sp, "EPW", "1"));
+  DG_CALL(dg_kernel_spec_define(&sp, "WG1", "%d", WG));
+  DG_CALL(dg_kernel_spec_file(&sp, "common.cl"));
+  DG_CALL(dg_kernel_spec_file(&sp, "multirate.cl"));
+  DG_CALL(dg_codegen_render(&sp, src));
+  return DG_OK;
+}
+
+dg_status dg_cl_multirate_source(const dg_variant *v, int N, char **src) {
+  *src = NULL;
+  DG_CALL(render(dg_variant_np(N), dg_variant_npp(N), dg_variant_layout_width(v),
+                 v->precision == DG_PREC_DOUBLE, src));
+  return DG_OK;
+}
+
 static dg_status build_kernels(clmr *s) {
   dg_status st = DG_OK;
   char *src = NULL;
-  dg_kernel_spec sp;
-  memset(&sp, 0, sizeof sp);
   const int dbl = s->lay.rs == 8;
-  DG_CALL_GOTO(done, dg_kernel_spec_define(&sp, "DG_DOUBLE", "%d", dbl));
-  DG_CALL_GOTO(done, dg_kernel_spec_define(&sp, "NP", "%d", s->lay.NP));
-  DG_CALL_GOTO(done, dg_kernel_spec_define(&sp, "NPP", "%d", s->lay.NPP));
-  /* common.cl derives VL = VW * EPW */
-  DG_CALL_GOTO(done, dg_kernel_spec_define(&sp, "VW", "%d", s->lay.VL));
-  DG_CALL_GOTO(done, dg_kernel_spec_define(&sp, "EPW", "1"));
-  DG_CALL_GOTO(done, dg_kernel_spec_define(&sp, "WG1", "%d", WG));
-  DG_CALL_GOTO(done, dg_kernel_spec_file(&sp, "common.cl"));
-  DG_CALL_GOTO(done, dg_kernel_spec_file(&sp, "multirate.cl"));
-  DG_CALL_GOTO(done, dg_codegen_render(&sp, &src));
+  DG_CALL_GOTO(done, render(s->lay.NP, s->lay.NPP, s->lay.VL, dbl, &src));
   char label[64];
   snprintf(label, sizeof label, "multirate_np%d_vl%d_%s", s->lay.NP, s->lay.VL,
            dbl ? "double" : "float");

@@ -26,6 +26,11 @@ typedef struct {
  * (or a change of H) are global LSERK4 at H / 2^(n_levels-1). profile: when not NULL (AB3
  * only), every kernel is waited for and its time added there (slow; for dgtd bench). A
  * PML's auxiliary fields step with their element's level. */
+/* The multirate program's source (its history and level kernels) for the layout of variant v
+ * at order N, as the multirate stepper builds it, without a device (for offline compilers:
+ * dgtd kernels). Free *src with dg_free. */
+dg_status dg_cl_multirate_source(const dg_variant *v, int N, char **src) DG_NODISCARD;
+
 dg_status dg_stepper_cl_multirate_create(dg_stepper **out, dg_cl_maxwell *op, const int *level,
                                          int n_levels, dg_mr_scheme scheme, long long *evals,
                                          dg_cl_mr_profile *profile) DG_NODISCARD;
