@@ -9,6 +9,7 @@
 
 #include "core/alloc.h"
 #include "device/device.h"
+#include "device/profiles.h"
 
 static char out[65536];
 
@@ -48,9 +49,30 @@ static void test_table_and_json_name_the_platform(void **state) {
     assert_string_equal(pn->valuestring, list[i].platform_name);
     assert_string_equal(pv->valuestring, list[i].platform_version);
     assert_string_equal(name->valuestring, list[i].name);
+    const cJSON *fam = cJSON_GetObjectItemCaseSensitive(o, "family");
+    assert_true(cJSON_IsString(fam));
+    assert_string_equal(fam->valuestring, dg_device_family(&list[i]));
   }
   cJSON_Delete(arr);
   dg_free(&list);
+}
+
+/* The compiler family: the vendor of a GPU, "cpu" for a CPU device whatever its vendor. */
+static void test_family_by_vendor_and_type(void **state) {
+  (void)state;
+  const char *want[][2] = {{"nvidia-sm90", "nvidia"}, {"amd-gfx90a", "amd"},
+                           {"intel-pvc", "intel"}, {"intel-dg2", "intel"}};
+  for (int i = 0; i < 4; ++i) {
+    const dg_device_profile *p = dg_device_profile_find(want[i][0]);
+    assert_non_null(p);
+    assert_string_equal(dg_device_family(&p->info), want[i][1]);
+  }
+  dg_device_info cpu = dg_device_profile_find("amd-gfx90a")->info;
+  cpu.type = CL_DEVICE_TYPE_CPU;
+  assert_string_equal(dg_device_family(&cpu), "cpu");
+  snprintf(cpu.vendor, sizeof cpu.vendor, "Some Vendor");
+  cpu.type = CL_DEVICE_TYPE_GPU;
+  assert_string_equal(dg_device_family(&cpu), "gpu");
 }
 
 static void test_oclgrind_lists_its_own_platform(void **state) {
@@ -72,6 +94,7 @@ static void test_oclgrind_lists_its_own_platform(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_family_by_vendor_and_type),
       cmocka_unit_test(test_table_and_json_name_the_platform),
       cmocka_unit_test(test_oclgrind_lists_its_own_platform),
   };

@@ -31,6 +31,7 @@ static int print_json(void) {
          cJSON_AddStringToObject(o, "name", d->name) &&
          cJSON_AddStringToObject(o, "vendor", d->vendor) &&
          cJSON_AddStringToObject(o, "type", type) &&
+         cJSON_AddStringToObject(o, "family", dg_device_family(d)) &&
          cJSON_AddNumberToObject(o, "compute_units", d->compute_units) &&
          cJSON_AddNumberToObject(o, "local_mem_bytes", (double)d->local_mem_size) &&
          cJSON_AddNumberToObject(o, "max_work_group_size", (double)d->max_work_group_size) &&
@@ -56,7 +57,9 @@ int dg_cmd_devices(int argc, char **argv) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
       printf("usage: dgtd devices [--json]\n\nLists every OpenCL platform and device: index P:D "
              "(what\n--device and DGTD_DEVICE accept, as does a case-insensitive name substring),\n"
-             "name, vendor, type, compute units, local memory, fp64 support, platform name and\n"
+             "name, vendor, type, compiler family (nvidia, amd, intel, gpu, cpu: which vendor's\n"
+             "GPU compiler builds for it, docs/PORTABILITY.md), compute units, local memory,\n"
+             "fp64 support, platform name and\n"
              "version (which tell two implementations of one device apart), driver version.\n"
              "--json prints the same as a JSON array (plus work-group and device version).\n");
       return 0;

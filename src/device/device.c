@@ -219,6 +219,15 @@ static void format_bytes(cl_ulong bytes, char *buf, size_t cap) {
     snprintf(buf, cap, "%.1f %s", v, units[u]);
 }
 
+const char *dg_device_family(const dg_device_info *info) {
+  if (!(info->type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR)))
+    return info->type & CL_DEVICE_TYPE_CPU ? "cpu" : "other";
+  if (strstr(info->vendor, "NVIDIA")) return "nvidia";
+  if (strstr(info->vendor, "Advanced Micro Devices") || strstr(info->vendor, "AMD")) return "amd";
+  if (strstr(info->vendor, "Intel")) return "intel";
+  return "gpu";
+}
+
 dg_status dg_device_print_list(FILE *f) {
   dg_device_info *list = NULL;
   int n = 0;
@@ -237,8 +246,9 @@ dg_status dg_device_print_list(FILE *f) {
     if (b > wvendor) wvendor = b;
     if (c > wplat) wplat = c;
   }
-  fprintf(f, "%-5s  %-*s  %-*s  %-11s  %3s  %9s  %4s  %-*s  %s\n", "P:D", wname, "name", wvendor,
-          "vendor", "type", "CUs", "local mem", "fp64", wplat, "platform", "driver");
+  fprintf(f, "%-5s  %-*s  %-*s  %-11s  %-6s  %3s  %9s  %4s  %-*s  %s\n", "P:D", wname, "name",
+          wvendor, "vendor", "type", "family", "CUs", "local mem", "fp64", wplat, "platform",
+          "driver");
   for (int i = 0; i < n; ++i) {
     const dg_device_info *d = &list[i];
     char index[24], type[64], local[32], plat[2 * DG_DEVICE_STR + 2];
@@ -246,9 +256,9 @@ dg_status dg_device_print_list(FILE *f) {
     snprintf(plat, sizeof plat, "%s %s", d->platform_name, d->platform_version);
     dg_device_type_name(d->type, type, sizeof type);
     format_bytes(d->local_mem_size, local, sizeof local);
-    fprintf(f, "%-5s  %-*s  %-*s  %-11s  %3u  %9s  %4s  %-*s  %s\n", index, wname, d->name,
-            wvendor, d->vendor, type, (unsigned)d->compute_units, local,
-            d->has_fp64 ? "yes" : "no", wplat, plat, d->driver_version);
+    fprintf(f, "%-5s  %-*s  %-*s  %-11s  %-6s  %3u  %9s  %4s  %-*s  %s\n", index, wname,
+            d->name, wvendor, d->vendor, type, dg_device_family(d), (unsigned)d->compute_units,
+            local, d->has_fp64 ? "yes" : "no", wplat, plat, d->driver_version);
   }
   dg_free(&list);
   return DG_OK;

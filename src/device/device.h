@@ -56,6 +56,11 @@ typedef struct {
  * (CL_PLATFORM_NOT_FOUND_KHR from the ICD loader) gives *count = 0 and DG_OK. */
 dg_status dg_device_list(dg_device_info **list, int *count) DG_NODISCARD;
 
+/* The compiler family of a device: "nvidia", "amd" or "intel" for those vendors' GPUs (whose
+ * offline compilers scripts/gpu_isa.py runs, docs/PORTABILITY.md), "gpu" for another GPU,
+ * "cpu", or "other". */
+const char *dg_device_family(const dg_device_info *info);
+
 /* Print the `bin/dgtd devices` table (P:D, name, vendor, type, compute units, local memory,
  * fp64, platform name and version, driver), or a line saying why there are no devices. */
 dg_status dg_device_print_list(FILE *f) DG_NODISCARD;
