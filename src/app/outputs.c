@@ -190,7 +190,8 @@ done:
   return st;
 }
 
-dg_status run_read_restart(run_state *s) {
+/* This rank's checkpoint into s (the state, the PML's fields, the first step and time). */
+static dg_status read_own_checkpoint(run_state *s, const char *path) {
   const dg_case *c = s->c;
   const int single = c->backend == DG_BACKEND_OPENCL && c->precision == DG_PREC_FLOAT;
   dg_checkpoint_header want, got;
@@ -205,8 +206,6 @@ dg_status run_read_restart(run_state *s) {
   DG_CALL_GOTO(done, dg_calloc(&q, s->n, (size_t)want.precision));
   DG_CALL_GOTO(done, dg_calloc(&res, s->n, (size_t)want.precision));
   if (want.aux) DG_CALL_GOTO(done, dg_calloc(&aux, want.aux, (size_t)want.precision));
-  char path[DG_CASE_PATH + 48];
-  run_rank_path(s, c->restart, path, sizeof path);
   DG_CALL_GOTO(done, dg_checkpoint_read_aux(path, &want, &got, q, res, aux));
   DG_CHECK_GOTO(done, got.dt == s->dt, DG_ERR_INPUT,
                 "checkpoint %s was written with dt = %.17g, this run has dt = %.17g (same case, "
@@ -228,6 +227,32 @@ done:
   dg_free(&res);
   dg_free(&aux);
   return st;
+}
+
+dg_status run_read_restart(run_state *s) {
+  char path[DG_CASE_PATH + 48];
+  run_rank_path(s, s->c->restart, path, sizeof path);
+  dg_status st = read_own_checkpoint(s, path);
+  if (s->size == 1) return st;
+  /* Every rank must restart, and from one step: a rank that went on alone would wait for
+   * its neighbours' traces for ever (a kill between two ranks' renames leaves checkpoints of
+   * different steps). */
+  int failed = st != DG_OK;
+  DG_CALL(run_any(s, &failed));
+  if (failed)
+    return st != DG_OK ? st
+                       : DG_ERROR(DG_ERR_INPUT, "--restart: another rank could not read its "
+                                                "checkpoint (its message says why); %s was read",
+                                  path);
+  double lo = s->first_step, hi = s->first_step;
+  DG_CALL(run_min(s, &lo));
+  DG_CALL(run_max(s, &hi));
+  DG_CHECK(lo == hi, DG_ERR_INPUT,
+           "--restart: the ranks' checkpoints are of different steps (%.0f and %.0f; this "
+           "rank's %s is at step %d): they were not written together (a run stopped between "
+           "two ranks' writes?). Restart from a set written at one step, or from the start",
+           lo, hi, path, s->first_step);
+  return DG_OK;
 }
 
 static dg_status record_probes(run_state *s, double t) {
