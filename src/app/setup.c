@@ -153,6 +153,85 @@ done:
   return st;
 }
 
+/* A layer that absorbs nothing is refused rather than run as if there were none: its
+ * elements must reach beyond the inner box (the layer lies at the outer boundary, around the
+ * domain), and a "thickness" d beyond a side's real depth D weakens the profile there, the
+ * theoretical reflection of that side being R0^((D/d)^(m+1)) instead of R0 (sigma_max scales
+ * as 1/d and the profile reaches only (D/d)^m of it). Refused when that is >= 0.5 on every
+ * side with a layer (thickness: 1e6 on a 1-cell layer: sigma ~ 1e-18), warned about when it
+ * is over 10 R0 on some side. Partly inside the inner box: warned (those elements do not
+ * absorb). Decided on the whole mesh, alike on every rank. */
+static dg_status check_pml_absorbs(const run_state *s, const int *tags, const double ilo[3],
+                                   const double ihi[3], const double olo[3], const double ohi[3]) {
+  const dg_case *c = s->c;
+  const dg_mesh *gm = s->global;
+  char names[256] = "";
+  for (int i = 0; i < c->n_pml_volumes; ++i) {
+    char one[96];
+    if (c->pml_volumes[i].name[0]) snprintf(one, sizeof one, "%s\"%s\"", i ? ", " : "", c->pml_volumes[i].name);
+    else snprintf(one, sizeof one, "%s%d", i ? ", " : "", c->pml_volumes[i].tag);
+    strncat(names, one, sizeof names - strlen(names) - 1);
+  }
+  double size = 0;
+  for (int d = 0; d < 3; ++d) size = fmax(size, ohi[d] - olo[d]);
+  const double tol = 1e-9 * size;
+  int n_pml = 0, n_inside = 0;
+  for (int k = 0; k < gm->K; ++k) {
+    int in = 0;
+    for (int i = 0; i < c->n_pml_volumes; ++i) in |= gm->elem_tag[k] == tags[i];
+    if (!in) continue;
+    ++n_pml;
+    int inside = 1;
+    for (int v = 0; v < 4; ++v) {
+      const int vi = gm->EToV[4 * k + v];
+      const double x[3] = {gm->VX[vi], gm->VY[vi], gm->VZ[vi]};
+      for (int d = 0; d < 3; ++d) inside &= x[d] >= ilo[d] - tol && x[d] <= ihi[d] + tol;
+    }
+    n_inside += inside;
+  }
+  char box[192];
+  snprintf(box, sizeof box, "[%g, %g] x [%g, %g] x [%g, %g]", ilo[0], ihi[0], ilo[1], ihi[1],
+           ilo[2], ihi[2]);
+  DG_CHECK(n_inside < n_pml, DG_ERR_INPUT,
+           "%s: pml.volumes [%s]: all %d of its elements lie inside the inner box %s (the "
+           "bounding box of the elements not in a PML volume), so the layer has no depth and "
+           "absorbs nothing; a PML volume must be a layer at the outer boundary around the "
+           "domain (the box mesher's pml_cells layer is the volume \"pml\")",
+           c->source, names, n_pml, box);
+  if (n_inside && s->rank == 0)
+    dg_warn("%s: pml.volumes [%s]: %d of its %d elements lie inside the inner box %s (the "
+            "bounding box of the elements not in a PML volume) and do not absorb", c->source,
+            names, n_inside, n_pml, box);
+  const double t = c->pml.thickness, R0 = c->pml.reflection;
+  if (t <= 0) return DG_OK;
+  int sides = 0, dead = 0, weak_d = -1, weak_side = 0;
+  double Rmin = 1, Rweak = 0, Dmax = 0;
+  for (int d = 0; d < 3; ++d)
+    for (int side = 0; side < 2; ++side) {
+      const double D = side ? ohi[d] - ihi[d] : ilo[d] - olo[d];
+      if (D <= tol) continue; /* no layer on this side */
+      ++sides;
+      Dmax = fmax(Dmax, D);
+      const double R = t > D * (1 + 1e-9) ? pow(R0, pow(D / t, c->pml.order + 1)) : R0;
+      Rmin = fmin(Rmin, R);
+      dead += t > D * (1 + 1e-9) && R >= 0.5;
+      if (t > D * (1 + 1e-9) && R > 10 * R0 && R > Rweak) Rweak = R, weak_d = d, weak_side = side;
+    }
+  DG_CHECK(!sides || dead < sides, DG_ERR_INPUT,
+           "%s: pml.thickness = %g is far beyond the layer's depth in the mesh (at most %g): "
+           "the profile then reaches only (depth/thickness)^m of its sigma_max, and the "
+           "theoretical reflection R0^((depth/thickness)^(m+1)) is at least %.3g on every side, "
+           "so the layer absorbs next to nothing; leave thickness out (each side's depth is "
+           "then the mesh's) or set it to the layer's depth", c->source, t, Dmax, Rmin);
+  if (weak_d >= 0 && s->rank == 0)
+    dg_warn("%s: pml.thickness = %g is more than the layer's depth %g on its %c%c side: the "
+            "theoretical reflection there is %.3g instead of pml.reflection = %g (leave "
+            "thickness out to take each side's depth from the mesh)", c->source, t,
+            weak_side ? ohi[weak_d] - ihi[weak_d] : ilo[weak_d] - olo[weak_d],
+            weak_side ? '+' : '-', "xyz"[weak_d], Rweak, R0);
+  return DG_OK;
+}
+
 /* The CFS-PML over the case's PML volumes (after the materials: the profiles use the local
  * wave speed). The inner box is the bounding box of the whole mesh's other elements, the
  * outer one the mesh's, the same on every rank. Checkpoints hold the layer's auxiliary
@@ -189,6 +268,7 @@ static dg_status setup_pml(run_state *s) {
   }
   DG_CHECK(inner > 0, DG_ERR_INPUT, "%s: pml: every element is in a PML volume; the layer must "
            "surround an inner domain", c->source);
+  DG_CALL(check_pml_absorbs(s, tags, ilo, ihi, olo, ohi));
   unsigned char *in_pml = NULL;
   DG_CALL(DG_ALLOC(in_pml, m->K));
   for (int k = 0; k < m->K; ++k)
