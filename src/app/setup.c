@@ -283,11 +283,53 @@ static dg_status setup_pml(run_state *s) {
  * same on every rank): the outside is what reaches an absorbing face or a PML element
  * without crossing the surface. Each local face on the surface then gets +1 (its element is
  * inside: total field) or -1 (outside: scattered field). */
+/* The incident wave is the vacuum plane wave, so the surface must lie in vacuum: an element
+ * on either side of one of its faces in a material with eps, mu != 1 or sigma != 0 is refused
+ * naming the surface, the face and the material (an eps = 2 surround leaked 12 times what
+ * vacuum does). The whole mesh, alike on every rank; a later material wins, as in
+ * apply_materials_and_boundaries. */
+static dg_status check_tfsf_in_vacuum(const run_state *s, int stag) {
+  const dg_case *c = s->c;
+  const dg_mesh *gm = s->global;
+  int *mtags = NULL;
+  DG_CALL(DG_ALLOC(mtags, c->n_materials + 1));
+  dg_status st = DG_OK;
+  for (int i = 0; i < c->n_materials; ++i) {
+    char what[64];
+    snprintf(what, sizeof what, "materials[%d].volume", i);
+    DG_CALL_GOTO(done, resolve_group(gm, 3, &c->materials[i].volume, what, c->source, &mtags[i]));
+  }
+  for (int k = 0; k < gm->K; ++k)
+    for (int f = 0; f < 4; ++f) {
+      if (gm->iface_tag[4 * k + f] != stag) continue;
+      int mat = -1;
+      for (int i = 0; i < c->n_materials; ++i)
+        if (mtags[i] == gm->elem_tag[k]) mat = i;
+      if (mat < 0) continue;
+      const dg_case_material *cm = &c->materials[mat];
+      if (cm->eps == 1 && cm->mu == 1 && cm->sigma == 0) continue;
+      const char *sname = c->tfsf_surface.name[0] ? c->tfsf_surface.name : group_name(gm, 2, stag);
+      const char *vname = group_name(gm, 3, gm->elem_tag[k]);
+      st = DG_ERROR(DG_ERR_INPUT,
+                    "%s: tfsf.surface \"%s\" (tag %d) lies in materials[%d] (volume \"%s\", tag "
+                    "%d: eps = %g, mu = %g, sigma = %g) at face %d of element %d: the surface "
+                    "must lie in vacuum (eps = mu = 1, sigma = 0), since the wave it brings in is "
+                    "the vacuum plane wave; put the material inside the surface, or the surface "
+                    "in vacuum around it", c->source, sname, stag, mat, vname, gm->elem_tag[k],
+                    cm->eps, cm->mu, cm->sigma, f, k + 1);
+      goto done;
+    }
+done:
+  dg_free(&mtags);
+  return st;
+}
+
 static dg_status setup_tfsf(run_state *s) {
   const dg_case *c = s->c;
   const dg_mesh *gm = s->global, *m = s->mesh;
   int stag, pml_tags[DG_CASE_PML_VOLUMES];
   DG_CALL(resolve_group(gm, 2, &c->tfsf_surface, "tfsf.surface", c->source, &stag));
+  DG_CALL(check_tfsf_in_vacuum(s, stag));
   for (int i = 0; c->has_pml && i < c->n_pml_volumes; ++i)
     DG_CALL(resolve_group(gm, 3, &c->pml_volumes[i], "pml.volumes", c->source, &pml_tags[i]));
   int *btags = NULL;
