@@ -373,6 +373,49 @@ done:
   return st;
 }
 
+/* A plane wave that has no way in is refused (its run's field stayed exactly 0, exit 0): in
+ * the total-field formulation it enters through absorbing faces or the TF/SF surface, in the
+ * scattered-field one only PEC faces see it (dg/source.h). The boundary conditions of the
+ * whole mesh's faces, as apply_materials_and_boundaries sets them, alike on every rank. */
+static dg_status check_plane_wave_enters(const run_state *s) {
+  const dg_case *c = s->c;
+  const dg_mesh *gm = s->global;
+  if (c->has_tfsf) return DG_OK; /* the surface has faces (resolve_group) */
+  const int scattered = c->plane_wave.scattered;
+  const dg_bc want = scattered ? DG_BC_PEC : DG_BC_ABC;
+  int *btags = NULL;
+  DG_CALL(DG_ALLOC(btags, c->n_boundaries + 1));
+  dg_status st = DG_OK;
+  for (int i = 0; i < c->n_boundaries; ++i)
+    DG_CALL_GOTO(done, resolve_group(gm, 2, &c->boundaries[i].surface, "boundaries", c->source, &btags[i]));
+  int n = 0;
+  for (int k = 0; k < gm->K; ++k)
+    for (int f = 0; f < 4; ++f) {
+      const int t = gm->face_tag[4 * k + f];
+      if (t < 0) continue;
+      int bc = c->has_default_bc ? (int)c->default_bc : -1;
+      for (int i = 0; i < c->n_boundaries; ++i)
+        if (btags[i] == t) bc = (int)c->boundaries[i].bc;
+      n += bc == (int)want;
+    }
+  if (!n && scattered)
+    st = DG_ERROR(DG_ERR_INPUT,
+                  "%s: the plane_wave source in the scattered-field formulation excites only PEC "
+                  "faces (they mirror the incident field), and the mesh has none, so the field "
+                  "would stay 0; give the object to light a \"pec\" boundary, or use the "
+                  "total-field formulation with absorbing walls or a \"tfsf\" surface", c->source);
+  else if (!n)
+    st = DG_ERROR(DG_ERR_INPUT,
+                  "%s: the plane_wave source in the total-field formulation enters through "
+                  "absorbing boundary faces or a TF/SF surface, and the mesh has neither (no "
+                  "face is \"absorbing\", no \"tfsf\"), so the field would stay 0; make the "
+                  "outer walls \"absorbing\", or add a TF/SF surface (\"tfsf\", or the box "
+                  "mesher's tfsf_cells > 0)", c->source);
+done:
+  dg_free(&btags);
+  return st;
+}
+
 static dg_status add_sources(run_state *s) {
   const dg_case *c = s->c;
   for (int i = 0; i < c->n_dipoles; ++i) {
@@ -387,6 +430,7 @@ static dg_status add_sources(run_state *s) {
     DG_CALL(dg_maxwell_add_dipole(s->phys, &c->dipoles[i], k, rst));
   }
   if (c->has_plane_wave) {
+    DG_CALL(check_plane_wave_enters(s));
     s->pw = c->plane_wave;
     dg_maxwell_set_plane_wave(s->phys, &s->pw);
   }
