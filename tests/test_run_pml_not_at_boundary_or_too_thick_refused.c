@@ -27,7 +27,7 @@ static dg_status run_pml(test_scratch *s, const char *pml, const char *name) {
            " \"backend\": \"ref\", \"default_boundary\": \"pec\", \"final_time\": 0.05,"
            " \"pml\": %s,"
            " \"sources\": [{\"type\": \"dipole\", \"position\": [0.5, 0.5, 0.5],"
-           "   \"direction\": [0, 0, 1], \"pulse\": {\"shape\": \"ricker\", \"frequency\": 1,"
+           "   \"direction\": [0, 0, 1], \"pulse\": {\"shape\": \"ricker\", \"frequency\": 0.5,"
            "   \"delay\": 1}}],"
            " \"output\": {\"directory\": \"%s/%s\"}}", pml, s->dir, name);
   dg_case c;

@@ -579,6 +579,50 @@ dg_status run_setup_problem(run_state *s, dg_run_result *r) {
   return DG_OK;
 }
 
+/* The sources' pulses against the time step and the mesh. A centre frequency f0 at or above
+ * the step's Nyquist frequency 1/(2 dt) is refused naming the pulse: the pulse falls between
+ * the steps (at f0 >= 1e154 the Ricker pulse was NaN and the run was called a blow-up of the
+ * time step). A frequency beyond what the mesh resolves is warned about: N lambda / h points
+ * per wavelength (order N, h an element's longest edge, lambda = c / f0 with the element's
+ * c = 1/sqrt(eps mu)) below 2 on every element, even the best-resolved one. */
+static dg_status check_source_pulses(const run_state *s) {
+  const dg_case *c = s->c;
+  const dg_mesh *m = s->mesh;
+  const int n_src = c->n_dipoles + c->has_plane_wave;
+  if (!n_src) return DG_OK;
+  double best = 0; /* the largest c / h over the elements */
+  for (int k = 0; k < m->K_owned; ++k) {
+    double h = 0;
+    for (int a = 0; a < 4; ++a)
+      for (int b = a + 1; b < 4; ++b) {
+        const int va = m->EToV[4 * k + a], vb = m->EToV[4 * k + b];
+        h = fmax(h, hypot(hypot(m->VX[va] - m->VX[vb], m->VY[va] - m->VY[vb]), m->VZ[va] - m->VZ[vb]));
+      }
+    best = fmax(best, 1 / sqrt(s->phys->eps[k] * s->phys->mu[k]) / h);
+  }
+  DG_CALL(run_max(s, &best));
+  const int N = s->ref->N;
+  const double f_mesh = 0.5 * N * best; /* 2 points per wavelength on the best element */
+  for (int i = 0; i < n_src; ++i) {
+    const int pw = c->has_plane_wave && i == c->n_dipoles;
+    const dg_pulse *p = pw ? &c->plane_wave.pulse : &c->dipoles[i].pulse;
+    const int idx = pw ? c->plane_wave_index : i + (c->has_plane_wave && i >= c->plane_wave_index);
+    DG_CHECK(p->f0 * s->dt < 0.5, DG_ERR_INPUT,
+             "%s: sources[%d].pulse.frequency = %g is at or above the time step's Nyquist "
+             "frequency 1/(2 dt) = %g (dt = %g): the pulse falls between the steps, so the run "
+             "would be meaningless; the mesh resolves frequencies up to about %g (order %d, 2 "
+             "points per wavelength): lower the frequency", c->source, idx, p->f0,
+             0.5 / s->dt, s->dt, f_mesh, N);
+    if (p->f0 > f_mesh && s->rank == 0)
+      dg_warn("%s: sources[%d].pulse.frequency = %g is beyond what the mesh resolves: at order "
+              "%d even its best-resolved element has %.2g points per wavelength (N lambda / h, h "
+              "the longest edge; 2 at least, more for accuracy), so the field is mostly "
+              "discretisation error; refine the mesh, raise the order or keep the frequency "
+              "below %g", c->source, idx, p->f0, N, N * best / p->f0, f_mesh);
+  }
+  return DG_OK;
+}
+
 /* The stable automatic step (the smallest over all ranks), shortened so that a whole number
  * of steps lands exactly on the final time. A step that is not a positive finite number
  * (a material with eps or mu that overflows) or a step count past INT_MAX is refused rather
@@ -594,7 +638,7 @@ dg_status run_setup_time_step(run_state *s) {
   if (c->steps > 0) {
     s->steps = c->steps;
     s->dt = dt_max;
-    return DG_OK;
+    return check_source_pulses(s);
   }
   const double n = ceil(c->final_time / dt_max - 1e-12);
   DG_CHECK(isfinite(n) && n <= INT_MAX, DG_ERR_INPUT,
@@ -602,7 +646,7 @@ dg_status run_setup_time_step(run_state *s) {
            "shorten the final time or raise cfl", c->final_time, dt_max, n, INT_MAX);
   s->steps = n < 1 ? 1 : (int)n;
   s->dt = c->final_time / s->steps;
-  return DG_OK;
+  return check_source_pulses(s);
 }
 
 
