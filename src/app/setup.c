@@ -603,16 +603,18 @@ static dg_status check_source_pulses(const run_state *s) {
   DG_CALL(run_max(s, &best));
   const int N = s->ref->N;
   const double f_mesh = 0.5 * N * best; /* 2 points per wavelength on the best element */
+  /* Multirate: the finest level's step (a point source is evaluated there if it lies there). */
+  const double dt = c->multirate ? s->dt / ldexp(1, s->mr_plan.n_levels - 1) : s->dt;
   for (int i = 0; i < n_src; ++i) {
     const int pw = c->has_plane_wave && i == c->n_dipoles;
     const dg_pulse *p = pw ? &c->plane_wave.pulse : &c->dipoles[i].pulse;
     const int idx = pw ? c->plane_wave_index : i + (c->has_plane_wave && i >= c->plane_wave_index);
-    DG_CHECK(p->f0 * s->dt < 0.5, DG_ERR_INPUT,
+    DG_CHECK(p->f0 * dt < 0.5, DG_ERR_INPUT,
              "%s: sources[%d].pulse.frequency = %g is at or above the time step's Nyquist "
              "frequency 1/(2 dt) = %g (dt = %g): the pulse falls between the steps, so the run "
              "would be meaningless; the mesh resolves frequencies up to about %g (order %d, 2 "
              "points per wavelength): lower the frequency", c->source, idx, p->f0,
-             0.5 / s->dt, s->dt, f_mesh, N);
+             0.5 / dt, dt, f_mesh, N);
     if (p->f0 > f_mesh && s->rank == 0)
       dg_warn("%s: sources[%d].pulse.frequency = %g is beyond what the mesh resolves: at order "
               "%d even its best-resolved element has %.2g points per wavelength (N lambda / h, h "
