@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "app/run_state.h"
@@ -82,6 +83,29 @@ static dg_status resolve_group(const dg_mesh *m, int dim, const dg_group_ref *g,
            "(named groups: %s)", casefile, what, g->tag, dim == 3 ? "element" : "face", avail);
   *tag = g->tag;
   return DG_OK;
+}
+
+/* x with the fewest digits that read back as x, so that a point just outside the mesh
+ * (1 + 1e-9) does not print as inside (%g gave 1). */
+static void exact_text(double x, char *buf, size_t cap) {
+  for (int p = 1; p <= 17; ++p) {
+    snprintf(buf, cap, "%.*g", p, x);
+    if (strtod(buf, NULL) == x) return;
+  }
+}
+
+static void point_text(const double x[3], char *buf, size_t cap) {
+  char a[32], b[32], c[32];
+  exact_text(x[0], a, sizeof a), exact_text(x[1], b, sizeof b), exact_text(x[2], c, sizeof c);
+  snprintf(buf, cap, "(%s, %s, %s)", a, b, c);
+}
+
+static void bbox_text(const dg_mesh *m, char *buf, size_t cap) {
+  double lo[3], hi[3];
+  char t[6][32];
+  dg_mesh_bbox(m, lo, hi);
+  for (int d = 0; d < 3; ++d) exact_text(lo[d], t[2 * d], 32), exact_text(hi[d], t[2 * d + 1], 32);
+  snprintf(buf, cap, "[%s, %s] x [%s, %s] x [%s, %s]", t[0], t[1], t[2], t[3], t[4], t[5]);
 }
 
 static const char *group_name(const dg_mesh *m, int dim, int tag) {
@@ -422,8 +446,14 @@ static dg_status add_sources(run_state *s) {
     double rst[3];
     /* The rank owning the element the whole mesh puts the point in gets the source. */
     const int g = dg_mesh_locate(s->global, c->dipoles[i].pos, rst);
-    DG_CHECK(g >= 0, DG_ERR_INPUT, "%s: sources[%d].position (%g, %g, %g) is outside the mesh",
-             c->source, i, c->dipoles[i].pos[0], c->dipoles[i].pos[1], c->dipoles[i].pos[2]);
+    if (g < 0) {
+      char at[128], box[256];
+      point_text(c->dipoles[i].pos, at, sizeof at);
+      bbox_text(s->global, box, sizeof box);
+      return DG_ERROR(DG_ERR_INPUT, "%s: sources[%d].position %s is outside the mesh (bounding "
+                      "box %s)", c->source, i + (c->has_plane_wave && i >= c->plane_wave_index),
+                      at, box);
+    }
     if (s->part && s->part[g] != s->rank) continue;
     const int k = dg_mesh_locate(s->mesh, c->dipoles[i].pos, rst);
     DG_CHECK(k >= 0, DG_ERR_INTERNAL, "sources[%d]: not found in the owning rank's part", i);
@@ -448,9 +478,14 @@ static dg_status setup_probes(run_state *s) {
   for (int i = 0; i < c->n_probes; ++i) {
     double rst[3];
     const int g = dg_mesh_locate(s->global, c->probes[i].pos, rst);
-    DG_CHECK_GOTO(done, g >= 0, DG_ERR_INPUT, "%s: probes[%d] (\"%s\") at (%g, %g, %g) is outside the mesh",
-                  c->source, i, c->probes[i].name, c->probes[i].pos[0], c->probes[i].pos[1],
-                  c->probes[i].pos[2]);
+    if (g < 0) {
+      char at[128], box[256];
+      point_text(c->probes[i].pos, at, sizeof at);
+      bbox_text(s->global, box, sizeof box);
+      st = DG_ERROR(DG_ERR_INPUT, "%s: probes[%d] (\"%s\") at %s is outside the mesh (bounding "
+                    "box %s)", c->source, i, c->probes[i].name, at, box);
+      goto done;
+    }
     if (s->part && s->part[g] != s->rank) continue;
     memcpy(xyz + 3 * n, c->probes[i].pos, 3 * sizeof(double));
     s->probe_ids[n++] = i;
