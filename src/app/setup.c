@@ -303,10 +303,6 @@ static dg_status setup_pml(run_state *s) {
   return DG_OK;
 }
 
-/* The total-field/scattered-field surface: its two sides are found on the whole mesh (the
- * same on every rank): the outside is what reaches an absorbing face or a PML element
- * without crossing the surface. Each local face on the surface then gets +1 (its element is
- * inside: total field) or -1 (outside: scattered field). */
 /* The incident wave is the vacuum plane wave, so the surface must lie in vacuum: an element
  * on either side of one of its faces in a material with eps, mu != 1 or sigma != 0 is refused
  * naming the surface, the face and the material (an eps = 2 surround leaked 12 times what
@@ -348,6 +344,10 @@ done:
   return st;
 }
 
+/* The total-field/scattered-field surface: its two sides are found on the whole mesh (the
+ * same on every rank): the outside is what reaches an absorbing face or a PML element
+ * without crossing the surface. Each local face on the surface then gets +1 (its element is
+ * inside: total field) or -1 (outside: scattered field). */
 static dg_status setup_tfsf(run_state *s) {
   const dg_case *c = s->c;
   const dg_mesh *gm = s->global, *m = s->mesh;
