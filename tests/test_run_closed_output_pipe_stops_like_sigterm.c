@@ -8,11 +8,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* The pulse is one the mesh resolves (frequency 0.5; 2 drew the under-resolution warning),
+ * so nothing is written to stderr before the time loop: this is about the loop's writes. */
 static const char *dipole_json =
     "{\"mesh\": {\"box\": {\"cells\": [2, 2, 2]}}, \"order\": 1, \"backend\": \"ref\","
     " \"default_boundary\": \"absorbing\","
     " \"sources\": [{\"type\": \"dipole\", \"position\": [0.4, 0.5, 0.55], \"direction\": [0, 0, 1],"
-    "   \"pulse\": {\"shape\": \"ricker\", \"frequency\": 2, \"delay\": 0.05}}],"
+    "   \"pulse\": {\"shape\": \"ricker\", \"frequency\": 0.5, \"delay\": 0.05}}],"
     " \"probes\": [{\"position\": [0.7, 0.5, 0.5]}]}";
 
 static int count_lines(const char *path) {

@@ -362,6 +362,7 @@ static dg_status parse_source(const ctx *x, const cJSON *v, int i, dg_case *c) {
   if (st != DG_OK)
     return dg_error_prefix(st, "%s: %s: ", x->file, path);
   c->has_plane_wave = 1;
+  c->plane_wave_index = i;
   return DG_OK;
 }
 

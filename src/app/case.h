@@ -116,6 +116,7 @@ typedef struct {
   int n_dipoles;
   dg_dipole *dipoles;
   int has_plane_wave;
+  int plane_wave_index; /* its place in "sources" (dipole i is sources[i + (i >= this)]) */
   dg_plane_wave plane_wave;
   /* total-field/scattered-field surface ("tfsf": {"surface": NAME or TAG}) */
   int has_tfsf;

@@ -333,6 +333,7 @@ static dg_status parse_args(int argc, char **argv, dg_case *c, int *help) {
   if (case_file) DG_CALL(dg_case_read(c, case_file));
   /* Pass 2: options override the case. */
   optind = 1;
+  const char *tfinal_arg = NULL, *steps_arg = NULL;
   for (;;) {
     const int prev = optind;
     const int o = getopt_long(argc, argv, "-:h", opts, NULL);
@@ -356,8 +357,12 @@ static dg_status parse_args(int argc, char **argv, dg_case *c, int *help) {
     case O_TFINAL:
       DG_CALL(dg_cli_double("--final-time", optarg, &c->final_time));
       c->steps = 0;
+      tfinal_arg = optarg;
       break;
-    case O_STEPS: DG_CALL(dg_cli_int("--steps", optarg, 1, 1 << 30, &c->steps)); break;
+    case O_STEPS:
+      DG_CALL(dg_cli_int("--steps", optarg, 1, 1 << 30, &c->steps));
+      steps_arg = optarg;
+      break;
     case O_CFL: DG_CALL(dg_cli_double("--cfl", optarg, &c->cfl)); break;
     case O_TIME_STEPPING: DG_CALL(parse_time_stepping(optarg, c)); break;
     case O_MODE: DG_CALL(parse_mode(optarg, c)); break;
@@ -385,6 +390,12 @@ static dg_status parse_args(int argc, char **argv, dg_case *c, int *help) {
     default: return DG_ERROR(DG_ERR_INPUT, "unknown option '%s' (see dgtd run --help)", argv[prev]);
     }
   }
+  /* Both on the line: one would silently win (the later one), so neither does, as in a
+   * case file; either one overrides the case file's own choice. */
+  DG_CHECK(!(tfinal_arg && steps_arg), DG_ERR_INPUT,
+           "--final-time %s and --steps %s: give one, not both (--final-time runs to that time "
+           "with the step shortened to land on it; --steps takes that many automatic steps)",
+           tfinal_arg, steps_arg);
   DG_CHECK(c->final_time > 0, DG_ERR_INPUT, "the final time must be positive, got %g", c->final_time);
   return DG_OK;
 }

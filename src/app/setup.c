@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "app/run_state.h"
@@ -84,6 +85,29 @@ static dg_status resolve_group(const dg_mesh *m, int dim, const dg_group_ref *g,
   return DG_OK;
 }
 
+/* x with the fewest digits that read back as x, so that a point just outside the mesh
+ * (1 + 1e-9) does not print as inside (%g gave 1). */
+static void exact_text(double x, char *buf, size_t cap) {
+  for (int p = 1; p <= 17; ++p) {
+    snprintf(buf, cap, "%.*g", p, x);
+    if (strtod(buf, NULL) == x) return;
+  }
+}
+
+static void point_text(const double x[3], char *buf, size_t cap) {
+  char a[32], b[32], c[32];
+  exact_text(x[0], a, sizeof a), exact_text(x[1], b, sizeof b), exact_text(x[2], c, sizeof c);
+  snprintf(buf, cap, "(%s, %s, %s)", a, b, c);
+}
+
+static void bbox_text(const dg_mesh *m, char *buf, size_t cap) {
+  double lo[3], hi[3];
+  char t[6][32];
+  dg_mesh_bbox(m, lo, hi);
+  for (int d = 0; d < 3; ++d) exact_text(lo[d], t[2 * d], 32), exact_text(hi[d], t[2 * d + 1], 32);
+  snprintf(buf, cap, "[%s, %s] x [%s, %s] x [%s, %s]", t[0], t[1], t[2], t[3], t[4], t[5]);
+}
+
 static const char *group_name(const dg_mesh *m, int dim, int tag) {
   for (int i = 0; i < m->nphys; ++i)
     if (m->phys[i].dim == dim && m->phys[i].tag == tag && m->phys[i].name[0]) return m->phys[i].name;
@@ -153,6 +177,85 @@ done:
   return st;
 }
 
+/* A layer that absorbs nothing is refused rather than run as if there were none: its
+ * elements must reach beyond the inner box (the layer lies at the outer boundary, around the
+ * domain), and a "thickness" d beyond a side's real depth D weakens the profile there, the
+ * theoretical reflection of that side being R0^((D/d)^(m+1)) instead of R0 (sigma_max scales
+ * as 1/d and the profile reaches only (D/d)^m of it). Refused when that is >= 0.5 on every
+ * side with a layer (thickness: 1e6 on a 1-cell layer: sigma ~ 1e-18), warned about when it
+ * is over 10 R0 on some side. Partly inside the inner box: warned (those elements do not
+ * absorb). Decided on the whole mesh, alike on every rank. */
+static dg_status check_pml_absorbs(const run_state *s, const int *tags, const double ilo[3],
+                                   const double ihi[3], const double olo[3], const double ohi[3]) {
+  const dg_case *c = s->c;
+  const dg_mesh *gm = s->global;
+  char names[256] = "";
+  for (int i = 0; i < c->n_pml_volumes; ++i) {
+    char one[96];
+    if (c->pml_volumes[i].name[0]) snprintf(one, sizeof one, "%s\"%s\"", i ? ", " : "", c->pml_volumes[i].name);
+    else snprintf(one, sizeof one, "%s%d", i ? ", " : "", c->pml_volumes[i].tag);
+    strncat(names, one, sizeof names - strlen(names) - 1);
+  }
+  double size = 0;
+  for (int d = 0; d < 3; ++d) size = fmax(size, ohi[d] - olo[d]);
+  const double tol = 1e-9 * size;
+  int n_pml = 0, n_inside = 0;
+  for (int k = 0; k < gm->K; ++k) {
+    int in = 0;
+    for (int i = 0; i < c->n_pml_volumes; ++i) in |= gm->elem_tag[k] == tags[i];
+    if (!in) continue;
+    ++n_pml;
+    int inside = 1;
+    for (int v = 0; v < 4; ++v) {
+      const int vi = gm->EToV[4 * k + v];
+      const double x[3] = {gm->VX[vi], gm->VY[vi], gm->VZ[vi]};
+      for (int d = 0; d < 3; ++d) inside &= x[d] >= ilo[d] - tol && x[d] <= ihi[d] + tol;
+    }
+    n_inside += inside;
+  }
+  char box[192];
+  snprintf(box, sizeof box, "[%g, %g] x [%g, %g] x [%g, %g]", ilo[0], ihi[0], ilo[1], ihi[1],
+           ilo[2], ihi[2]);
+  DG_CHECK(n_inside < n_pml, DG_ERR_INPUT,
+           "%s: pml.volumes [%s]: all %d of its elements lie inside the inner box %s (the "
+           "bounding box of the elements not in a PML volume), so the layer has no depth and "
+           "absorbs nothing; a PML volume must be a layer at the outer boundary around the "
+           "domain (the box mesher's pml_cells layer is the volume \"pml\")",
+           c->source, names, n_pml, box);
+  if (n_inside && s->rank == 0)
+    dg_warn("%s: pml.volumes [%s]: %d of its %d elements lie inside the inner box %s (the "
+            "bounding box of the elements not in a PML volume) and do not absorb", c->source,
+            names, n_inside, n_pml, box);
+  const double t = c->pml.thickness, R0 = c->pml.reflection;
+  if (t <= 0) return DG_OK;
+  int sides = 0, dead = 0, weak_d = -1, weak_side = 0;
+  double Rmin = 1, Rweak = 0, Dmax = 0;
+  for (int d = 0; d < 3; ++d)
+    for (int side = 0; side < 2; ++side) {
+      const double D = side ? ohi[d] - ihi[d] : ilo[d] - olo[d];
+      if (D <= tol) continue; /* no layer on this side */
+      ++sides;
+      Dmax = fmax(Dmax, D);
+      const double R = t > D * (1 + 1e-9) ? pow(R0, pow(D / t, c->pml.order + 1)) : R0;
+      Rmin = fmin(Rmin, R);
+      dead += t > D * (1 + 1e-9) && R >= 0.5;
+      if (t > D * (1 + 1e-9) && R > 10 * R0 && R > Rweak) Rweak = R, weak_d = d, weak_side = side;
+    }
+  DG_CHECK(!sides || dead < sides, DG_ERR_INPUT,
+           "%s: pml.thickness = %g is far beyond the layer's depth in the mesh (at most %g): "
+           "the profile then reaches only (depth/thickness)^m of its sigma_max, and the "
+           "theoretical reflection R0^((depth/thickness)^(m+1)) is at least %.3g on every side, "
+           "so the layer absorbs next to nothing; leave thickness out (each side's depth is "
+           "then the mesh's) or set it to the layer's depth", c->source, t, Dmax, Rmin);
+  if (weak_d >= 0 && s->rank == 0)
+    dg_warn("%s: pml.thickness = %g is more than the layer's depth %g on its %c%c side: the "
+            "theoretical reflection there is %.3g instead of pml.reflection = %g (leave "
+            "thickness out to take each side's depth from the mesh)", c->source, t,
+            weak_side ? ohi[weak_d] - ihi[weak_d] : ilo[weak_d] - olo[weak_d],
+            weak_side ? '+' : '-', "xyz"[weak_d], Rweak, R0);
+  return DG_OK;
+}
+
 /* The CFS-PML over the case's PML volumes (after the materials: the profiles use the local
  * wave speed). The inner box is the bounding box of the whole mesh's other elements, the
  * outer one the mesh's, the same on every rank. Checkpoints hold the layer's auxiliary
@@ -189,6 +292,7 @@ static dg_status setup_pml(run_state *s) {
   }
   DG_CHECK(inner > 0, DG_ERR_INPUT, "%s: pml: every element is in a PML volume; the layer must "
            "surround an inner domain", c->source);
+  DG_CALL(check_pml_absorbs(s, tags, ilo, ihi, olo, ohi));
   unsigned char *in_pml = NULL;
   DG_CALL(DG_ALLOC(in_pml, m->K));
   for (int k = 0; k < m->K; ++k)
@@ -197,6 +301,47 @@ static dg_status setup_pml(run_state *s) {
   dg_free(&in_pml);
   DG_CALL(st);
   return DG_OK;
+}
+
+/* The incident wave is the vacuum plane wave, so the surface must lie in vacuum: an element
+ * on either side of one of its faces in a material with eps, mu != 1 or sigma != 0 is refused
+ * naming the surface, the face and the material (an eps = 2 surround leaked 12 times what
+ * vacuum does). The whole mesh, alike on every rank; a later material wins, as in
+ * apply_materials_and_boundaries. */
+static dg_status check_tfsf_in_vacuum(const run_state *s, int stag) {
+  const dg_case *c = s->c;
+  const dg_mesh *gm = s->global;
+  int *mtags = NULL;
+  DG_CALL(DG_ALLOC(mtags, c->n_materials + 1));
+  dg_status st = DG_OK;
+  for (int i = 0; i < c->n_materials; ++i) {
+    char what[64];
+    snprintf(what, sizeof what, "materials[%d].volume", i);
+    DG_CALL_GOTO(done, resolve_group(gm, 3, &c->materials[i].volume, what, c->source, &mtags[i]));
+  }
+  for (int k = 0; k < gm->K; ++k)
+    for (int f = 0; f < 4; ++f) {
+      if (gm->iface_tag[4 * k + f] != stag) continue;
+      int mat = -1;
+      for (int i = 0; i < c->n_materials; ++i)
+        if (mtags[i] == gm->elem_tag[k]) mat = i;
+      if (mat < 0) continue;
+      const dg_case_material *cm = &c->materials[mat];
+      if (cm->eps == 1 && cm->mu == 1 && cm->sigma == 0) continue;
+      const char *sname = c->tfsf_surface.name[0] ? c->tfsf_surface.name : group_name(gm, 2, stag);
+      const char *vname = group_name(gm, 3, gm->elem_tag[k]);
+      st = DG_ERROR(DG_ERR_INPUT,
+                    "%s: tfsf.surface \"%s\" (tag %d) lies in materials[%d] (volume \"%s\", tag "
+                    "%d: eps = %g, mu = %g, sigma = %g) at face %d of element %d: the surface "
+                    "must lie in vacuum (eps = mu = 1, sigma = 0), since the wave it brings in is "
+                    "the vacuum plane wave; put the material inside the surface, or the surface "
+                    "in vacuum around it", c->source, sname, stag, mat, vname, gm->elem_tag[k],
+                    cm->eps, cm->mu, cm->sigma, f, k + 1);
+      goto done;
+    }
+done:
+  dg_free(&mtags);
+  return st;
 }
 
 /* The total-field/scattered-field surface: its two sides are found on the whole mesh (the
@@ -208,6 +353,7 @@ static dg_status setup_tfsf(run_state *s) {
   const dg_mesh *gm = s->global, *m = s->mesh;
   int stag, pml_tags[DG_CASE_PML_VOLUMES];
   DG_CALL(resolve_group(gm, 2, &c->tfsf_surface, "tfsf.surface", c->source, &stag));
+  DG_CALL(check_tfsf_in_vacuum(s, stag));
   for (int i = 0; c->has_pml && i < c->n_pml_volumes; ++i)
     DG_CALL(resolve_group(gm, 3, &c->pml_volumes[i], "pml.volumes", c->source, &pml_tags[i]));
   int *btags = NULL;
@@ -251,20 +397,70 @@ done:
   return st;
 }
 
+/* A plane wave that has no way in is refused (its run's field stayed exactly 0, exit 0): in
+ * the total-field formulation it enters through absorbing faces or the TF/SF surface, in the
+ * scattered-field one only PEC faces see it (dg/source.h). The boundary conditions of the
+ * whole mesh's faces, as apply_materials_and_boundaries sets them, alike on every rank. */
+static dg_status check_plane_wave_enters(const run_state *s) {
+  const dg_case *c = s->c;
+  const dg_mesh *gm = s->global;
+  if (c->has_tfsf) return DG_OK; /* the surface has faces (resolve_group) */
+  const int scattered = c->plane_wave.scattered;
+  const dg_bc want = scattered ? DG_BC_PEC : DG_BC_ABC;
+  int *btags = NULL;
+  DG_CALL(DG_ALLOC(btags, c->n_boundaries + 1));
+  dg_status st = DG_OK;
+  for (int i = 0; i < c->n_boundaries; ++i)
+    DG_CALL_GOTO(done, resolve_group(gm, 2, &c->boundaries[i].surface, "boundaries", c->source, &btags[i]));
+  int n = 0;
+  for (int k = 0; k < gm->K; ++k)
+    for (int f = 0; f < 4; ++f) {
+      const int t = gm->face_tag[4 * k + f];
+      if (t < 0) continue;
+      int bc = c->has_default_bc ? (int)c->default_bc : -1;
+      for (int i = 0; i < c->n_boundaries; ++i)
+        if (btags[i] == t) bc = (int)c->boundaries[i].bc;
+      n += bc == (int)want;
+    }
+  if (!n && scattered)
+    st = DG_ERROR(DG_ERR_INPUT,
+                  "%s: the plane_wave source in the scattered-field formulation excites only PEC "
+                  "faces (they mirror the incident field), and the mesh has none, so the field "
+                  "would stay 0; give the object to light a \"pec\" boundary, or use the "
+                  "total-field formulation with absorbing walls or a \"tfsf\" surface", c->source);
+  else if (!n)
+    st = DG_ERROR(DG_ERR_INPUT,
+                  "%s: the plane_wave source in the total-field formulation enters through "
+                  "absorbing boundary faces or a TF/SF surface, and the mesh has neither (no "
+                  "face is \"absorbing\", no \"tfsf\"), so the field would stay 0; make the "
+                  "outer walls \"absorbing\", or add a TF/SF surface (\"tfsf\", or the box "
+                  "mesher's tfsf_cells > 0)", c->source);
+done:
+  dg_free(&btags);
+  return st;
+}
+
 static dg_status add_sources(run_state *s) {
   const dg_case *c = s->c;
   for (int i = 0; i < c->n_dipoles; ++i) {
     double rst[3];
     /* The rank owning the element the whole mesh puts the point in gets the source. */
     const int g = dg_mesh_locate(s->global, c->dipoles[i].pos, rst);
-    DG_CHECK(g >= 0, DG_ERR_INPUT, "%s: sources[%d].position (%g, %g, %g) is outside the mesh",
-             c->source, i, c->dipoles[i].pos[0], c->dipoles[i].pos[1], c->dipoles[i].pos[2]);
+    if (g < 0) {
+      char at[128], box[256];
+      point_text(c->dipoles[i].pos, at, sizeof at);
+      bbox_text(s->global, box, sizeof box);
+      return DG_ERROR(DG_ERR_INPUT, "%s: sources[%d].position %s is outside the mesh (bounding "
+                      "box %s)", c->source, i + (c->has_plane_wave && i >= c->plane_wave_index),
+                      at, box);
+    }
     if (s->part && s->part[g] != s->rank) continue;
     const int k = dg_mesh_locate(s->mesh, c->dipoles[i].pos, rst);
     DG_CHECK(k >= 0, DG_ERR_INTERNAL, "sources[%d]: not found in the owning rank's part", i);
     DG_CALL(dg_maxwell_add_dipole(s->phys, &c->dipoles[i], k, rst));
   }
   if (c->has_plane_wave) {
+    DG_CALL(check_plane_wave_enters(s));
     s->pw = c->plane_wave;
     dg_maxwell_set_plane_wave(s->phys, &s->pw);
   }
@@ -282,9 +478,14 @@ static dg_status setup_probes(run_state *s) {
   for (int i = 0; i < c->n_probes; ++i) {
     double rst[3];
     const int g = dg_mesh_locate(s->global, c->probes[i].pos, rst);
-    DG_CHECK_GOTO(done, g >= 0, DG_ERR_INPUT, "%s: probes[%d] (\"%s\") at (%g, %g, %g) is outside the mesh",
-                  c->source, i, c->probes[i].name, c->probes[i].pos[0], c->probes[i].pos[1],
-                  c->probes[i].pos[2]);
+    if (g < 0) {
+      char at[128], box[256];
+      point_text(c->probes[i].pos, at, sizeof at);
+      bbox_text(s->global, box, sizeof box);
+      st = DG_ERROR(DG_ERR_INPUT, "%s: probes[%d] (\"%s\") at %s is outside the mesh (bounding "
+                    "box %s)", c->source, i, c->probes[i].name, at, box);
+      goto done;
+    }
     if (s->part && s->part[g] != s->rank) continue;
     memcpy(xyz + 3 * n, c->probes[i].pos, 3 * sizeof(double));
     s->probe_ids[n++] = i;
@@ -413,6 +614,52 @@ dg_status run_setup_problem(run_state *s, dg_run_result *r) {
   return DG_OK;
 }
 
+/* The sources' pulses against the time step and the mesh. A centre frequency f0 at or above
+ * the step's Nyquist frequency 1/(2 dt) is refused naming the pulse: the pulse falls between
+ * the steps (at f0 >= 1e154 the Ricker pulse was NaN and the run was called a blow-up of the
+ * time step). A frequency beyond what the mesh resolves is warned about: N lambda / h points
+ * per wavelength (order N, h an element's longest edge, lambda = c / f0 with the element's
+ * c = 1/sqrt(eps mu)) below 2 on every element, even the best-resolved one. */
+static dg_status check_source_pulses(const run_state *s) {
+  const dg_case *c = s->c;
+  const dg_mesh *m = s->mesh;
+  const int n_src = c->n_dipoles + c->has_plane_wave;
+  if (!n_src) return DG_OK;
+  double best = 0; /* the largest c / h over the elements */
+  for (int k = 0; k < m->K_owned; ++k) {
+    double h = 0;
+    for (int a = 0; a < 4; ++a)
+      for (int b = a + 1; b < 4; ++b) {
+        const int va = m->EToV[4 * k + a], vb = m->EToV[4 * k + b];
+        h = fmax(h, hypot(hypot(m->VX[va] - m->VX[vb], m->VY[va] - m->VY[vb]), m->VZ[va] - m->VZ[vb]));
+      }
+    best = fmax(best, 1 / sqrt(s->phys->eps[k] * s->phys->mu[k]) / h);
+  }
+  DG_CALL(run_max(s, &best));
+  const int N = s->ref->N;
+  const double f_mesh = 0.5 * N * best; /* 2 points per wavelength on the best element */
+  /* Multirate: the finest level's step (a point source is evaluated there if it lies there). */
+  const double dt = c->multirate ? s->dt / ldexp(1, s->mr_plan.n_levels - 1) : s->dt;
+  for (int i = 0; i < n_src; ++i) {
+    const int pw = c->has_plane_wave && i == c->n_dipoles;
+    const dg_pulse *p = pw ? &c->plane_wave.pulse : &c->dipoles[i].pulse;
+    const int idx = pw ? c->plane_wave_index : i + (c->has_plane_wave && i >= c->plane_wave_index);
+    DG_CHECK(p->f0 * dt < 0.5, DG_ERR_INPUT,
+             "%s: sources[%d].pulse.frequency = %g is at or above the time step's Nyquist "
+             "frequency 1/(2 dt) = %g (dt = %g): the pulse falls between the steps, so the run "
+             "would be meaningless; the mesh resolves frequencies up to about %g (order %d, 2 "
+             "points per wavelength): lower the frequency", c->source, idx, p->f0,
+             0.5 / dt, dt, f_mesh, N);
+    if (p->f0 > f_mesh && s->rank == 0)
+      dg_warn("%s: sources[%d].pulse.frequency = %g is beyond what the mesh resolves: at order "
+              "%d even its best-resolved element has %.2g points per wavelength (N lambda / h, h "
+              "the longest edge; 2 at least, more for accuracy), so the field is mostly "
+              "discretisation error; refine the mesh, raise the order or keep the frequency "
+              "below %g", c->source, idx, p->f0, N, N * best / p->f0, f_mesh);
+  }
+  return DG_OK;
+}
+
 /* The stable automatic step (the smallest over all ranks), shortened so that a whole number
  * of steps lands exactly on the final time. A step that is not a positive finite number
  * (a material with eps or mu that overflows) or a step count past INT_MAX is refused rather
@@ -428,7 +675,7 @@ dg_status run_setup_time_step(run_state *s) {
   if (c->steps > 0) {
     s->steps = c->steps;
     s->dt = dt_max;
-    return DG_OK;
+    return check_source_pulses(s);
   }
   const double n = ceil(c->final_time / dt_max - 1e-12);
   DG_CHECK(isfinite(n) && n <= INT_MAX, DG_ERR_INPUT,
@@ -436,7 +683,7 @@ dg_status run_setup_time_step(run_state *s) {
            "shorten the final time or raise cfl", c->final_time, dt_max, n, INT_MAX);
   s->steps = n < 1 ? 1 : (int)n;
   s->dt = c->final_time / s->steps;
-  return DG_OK;
+  return check_source_pulses(s);
 }
 
 

@@ -355,20 +355,23 @@ done:
   return st;
 }
 
-void dg_dft_pulse_spectrum(const dg_dft *d, const dg_pulse *g, double *g_re, double *g_im) {
-  const double w = d->every * d->dt;
-  for (int i = 0; i < d->nfreq; ++i) {
-    double re = 0, im = 0;
-    for (long long j = 0; j < d->nsum; ++j) {
-      const double t = (double)j * w;
-      double ph = d->freq[i] * t;
-      ph -= floor(ph);
-      const double x = dg_pulse_eval(g, t);
-      re += x * cos(two_pi * ph);
-      im -= x * sin(two_pi * ph);
-    }
-    g_re[i] = re * w, g_im[i] = im * w;
+void dg_pulse_transform(const dg_pulse *g, double w, long long n, double f, double *g_re,
+                        double *g_im) {
+  double re = 0, im = 0;
+  for (long long j = 0; j < n; ++j) {
+    const double t = (double)j * w;
+    double ph = f * t;
+    ph -= floor(ph);
+    const double x = dg_pulse_eval(g, t);
+    re += x * cos(two_pi * ph);
+    im -= x * sin(two_pi * ph);
   }
+  *g_re = re * w, *g_im = im * w;
+}
+
+void dg_dft_pulse_spectrum(const dg_dft *d, const dg_pulse *g, double *g_re, double *g_im) {
+  for (int i = 0; i < d->nfreq; ++i)
+    dg_pulse_transform(g, d->every * d->dt, d->nsum, d->freq[i], &g_re[i], &g_im[i]);
 }
 
 void dg_dft_value(const dg_dft *d, int i, int s, int c, const double *g_re, const double *g_im,

@@ -97,6 +97,10 @@ dg_status dg_dft_accumulate(dg_dft *d, const double *q, double t) DG_NODISCARD;
 /* The same discrete transform of a source pulse over the steps summed so far:
  * G(f_i) = sum_{j < nsum} g(j every dt) exp(-2 pi i f_i j every dt) every dt. */
 void dg_dft_pulse_spectrum(const dg_dft *d, const dg_pulse *g, double *g_re, double *g_im);
+/* The same transform at one frequency f over n samples w apart: sum_{j < n} g(j w)
+ * exp(-2 pi i f j w) w. */
+void dg_pulse_transform(const dg_pulse *g, double w, long long n, double f, double *g_re,
+                        double *g_im);
 /* X(f_i) of sample s, field c, divided by G(f_i) when g_re is non-NULL. */
 void dg_dft_value(const dg_dft *d, int i, int s, int c, const double *g_re, const double *g_im,
                   double *re, double *im);

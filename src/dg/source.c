@@ -18,6 +18,9 @@ static double harmonic_ramp(double s, double f0, double ramp) {
 double dg_pulse_eval(const dg_pulse *p, double t) {
   const double s = t - p->t0;
   const double a = pi * p->f0 * s;
+  /* exp(-a^2) is 0 in double beyond |a| = 27.3; past it a^2 could overflow and the Ricker
+   * pulse's (1 - 2 a^2) * 0 be NaN (f0 >= 1e154). */
+  if (fabs(a) > 40 && p->shape != DG_PULSE_HARMONIC) return 0;
   switch (p->shape) {
   case DG_PULSE_GAUSSIAN: return p->amplitude * exp(-a * a);
   case DG_PULSE_RICKER: return p->amplitude * (1 - 2 * a * a) * exp(-a * a);

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/alloc.h"
 #include "mesh/mesh_internal.h"
@@ -35,6 +36,13 @@ dg_status dg_text_open(dg_text *t, const char *path,
   t->path = path;
   FILE *f = fopen(path, "rb");
   DG_CHECK(f != NULL, DG_ERR_IO, "%s: cannot open mesh file: %s", path, strerror(errno));
+  /* A directory opens for reading on Linux and fails only at the first read ("read error"). */
+  struct stat sb;
+  if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+    fclose(f);
+    return DG_ERROR(DG_ERR_IO, "%s: is a directory, not a mesh file; give the path of the mesh "
+                    "file (.msh or .neu) itself", path);
+  }
   /* Read in chunks rather than trusting ftell, so pipes and odd files work too. */
   size_t cap = 1 << 16, len = 0;
   char *buf = malloc(cap);
@@ -74,11 +82,11 @@ dg_status dg_text_open(dg_text *t, const char *path,
     len += got;
     if (got == 0) break;
   }
-  int err = ferror(f);
+  const int err = ferror(f) ? errno : 0;
   fclose(f);
   if (err) {
     free(buf);
-    return DG_ERROR(DG_ERR_IO, "%s: read error", path);
+    return DG_ERROR(DG_ERR_IO, "%s: read error: %s", path, strerror(err));
   }
   buf[len] = '\0';
   t->buf = buf;
