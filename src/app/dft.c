@@ -186,9 +186,16 @@ dg_status run_dft_check(const run_state *s) {
   double fmax = 0;
   for (int i = 0; i < cd->nfreq; ++i) fmax = fmax > cd->freq[i] ? fmax : cd->freq[i];
   const double nyquist = 0.5 / (cd->every * s->dt);
+  const int every_max = (int)floor(0.5 / (fmax * s->dt) - 1e-9);
+  /* Even every = 1 cannot sample fmax: no dft.every helps (the bound rounds to 0). */
+  DG_CHECK(fmax < nyquist || every_max >= 1, DG_ERR_INPUT, "%s: dft: frequency %g is above "
+           "what the time step can sample even with dft.every = 1: dt = %g resolves frequencies "
+           "below %g (Nyquist, 1 / (2 dt)); lower the frequency below %g or the step below %g "
+           "(a smaller --cfl or \"cfl\")",
+           c->source, fmax, s->dt, 0.5 / s->dt, 0.5 / s->dt, 0.5 / fmax);
   DG_CHECK(fmax < nyquist, DG_ERR_INPUT, "%s: dft: sampling every %d steps of dt = %g resolves "
            "frequencies below %g (Nyquist) and %g is asked for: lower dft.every to at most %d",
-           c->source, cd->every, s->dt, nyquist, fmax, (int)floor(0.5 / (fmax * s->dt) - 1e-9));
+           c->source, cd->every, s->dt, nyquist, fmax, every_max);
   return DG_OK;
 }
 
