@@ -152,6 +152,18 @@ static dg_status warn_weak_spectrum(const run_state *s) {
     dg_pulse_transform(g, w, n, cd->freq[i], &re, &im);
     peak = fmax(peak, mag[i] = hypot(re, im));
   }
+  const char *shape = g->shape == DG_PULSE_GAUSSIAN ? "gaussian"
+                      : g->shape == DG_PULSE_RICKER ? "ricker"
+                                                     : "harmonic";
+  if (!(peak > 0)) { /* zero amplitude: nothing is below 1e-3 of a peak of 0 */
+    dg_warn("%s: dft: the source pulse's spectrum (%s, frequency %g) is zero (its amplitude is "
+            "%g) at all %d frequencies: %s; give the source a nonzero \"amplitude\"",
+            c->source, shape, g->f0, g->amplitude, cd->nfreq,
+            cd->normalize ? "the values cannot be divided by it and are written not normalised"
+                          : "that source excites nothing at them");
+    dg_free(&mag);
+    return DG_OK;
+  }
   int weak = 0, first = -1;
   char list[256] = "";
   for (int i = 0; i < cd->nfreq; ++i) {
@@ -166,8 +178,7 @@ static dg_status warn_weak_spectrum(const run_state *s) {
   if (weak)
     dg_warn("%s: dft: the source pulse's spectrum (%s, frequency %g) is below 1e-3 of its peak "
             "at %d of the %d frequencies: %s%s (relative to the peak); %s",
-            c->source, g->shape == DG_PULSE_GAUSSIAN ? "gaussian" : g->shape == DG_PULSE_RICKER ? "ricker" : "harmonic",
-            g->f0, weak, cd->nfreq, list, weak > 4 ? ", ..." : "",
+            c->source, shape, g->f0, weak, cd->nfreq, list, weak > 4 ? ", ..." : "",
             cd->normalize ? "the normalised values there are noise divided by almost 0"
                           : "the values there are mostly noise (the source hardly excites them)");
   dg_free(&mag);
