@@ -92,6 +92,8 @@ dg_status dg_text_open(dg_text *t, const char *path,
   t->buf = buf;
   t->len = len;
   t->tok = t->eol = buf;
+  /* A UTF-8 byte-order mark (some Windows editors write one) is not part of the first line. */
+  if (len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0) t->pos = 3;
   return DG_OK;
 }
 

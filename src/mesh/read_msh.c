@@ -552,6 +552,7 @@ static dg_status read_elements_v4(msh_reader *r) {
 /* Does the file begin with "$MeshFormat" and a format line of file-type 1 (binary)? Its
  * data sections then have no line structure (dg_text_open). */
 static int declares_binary(const char *head, size_t len) {
+  if (len >= 3 && memcmp(head, "\xef\xbb\xbf", 3) == 0) head += 3, len -= 3; /* UTF-8 BOM */
   char buf[256];
   const size_t n = len < sizeof buf - 1 ? len : sizeof buf - 1;
   memcpy(buf, head, n);
