@@ -770,6 +770,10 @@ static dg_status start_opencl(run_state *s, dg_run_result *r) {
 }
 
 dg_status run_start_stepper(run_state *s, dg_run_result *r) {
+  if (s->c->backend != DG_BACKEND_OPENCL && s->c->device[0] && s->rank == 0)
+    dg_warn("%s: device %s has no effect with the reference backend (it runs on the CPU); "
+            "drop --device (or \"device\") or run with --backend opencl",
+            s->c->source, s->c->device);
   if (s->c->multirate && s->c->backend != DG_BACKEND_OPENCL) {
     DG_CALL(run_multirate_stepper(s, r));
   } else if (s->c->backend == DG_BACKEND_OPENCL) {
