@@ -229,10 +229,37 @@ done:
   return st;
 }
 
+/* Is path named like one rank's checkpoint, NAME_rR.EXT (run_rank_path)? Then *rank = R and
+ * whole = NAME.EXT. */
+static int rank_checkpoint_name(const char *path, int *rank, char *whole, size_t cap) {
+  const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
+  if (!dot || (slash && dot < slash)) return 0;
+  const char *d = dot;
+  while (d > path && d[-1] >= '0' && d[-1] <= '9') d--;
+  if (d == dot || d - path < 2 || d[-1] != 'r' || d[-2] != '_' || (slash && d - 2 <= slash))
+    return 0;
+  *rank = atoi(d);
+  snprintf(whole, cap, "%.*s%s", (int)(d - 2 - path), path, dot);
+  return 1;
+}
+
 dg_status run_read_restart(run_state *s) {
   char path[DG_CASE_PATH + 48];
   run_rank_path(s, s->c->restart, path, sizeof path);
   dg_status st = read_own_checkpoint(s, path);
+  int rank;
+  char whole[DG_CASE_PATH + 48];
+  if (s->size == 1 && st == DG_ERR_INPUT &&
+      rank_checkpoint_name(path, &rank, whole, sizeof whole)) {
+    char msg[2048];
+    snprintf(msg, sizeof msg, "%s", dg_error_message());
+    if (!strstr(msg, "a different mesh")) return st; /* a rank's piece always differs there */
+    dg_error_clear();
+    return DG_ERROR(DG_ERR_INPUT, "%s. %s looks like the checkpoint of rank %d of a multi-rank "
+                    "run (each rank writes NAME_rR.chk for its piece of the mesh): restart on "
+                    "the same number of ranks as wrote it, with --restart %s", msg, path, rank,
+                    whole);
+  }
   if (s->size == 1) return st;
   /* Every rank must restart, and from one step: a rank that went on alone would wait for
    * its neighbours' traces for ever (a kill between two ranks' renames leaves checkpoints of
