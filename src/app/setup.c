@@ -660,6 +660,69 @@ static dg_status check_source_pulses(const run_state *s) {
   return DG_OK;
 }
 
+static int cmp_double(const void *a, const void *b) {
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* A sliver: the element that sets the step when its own step is below 1e-2 of the median
+ * element's is named (index, centroid, height = 3 V / largest face area, longest edge), so
+ * that it can be found and remeshed; the rank holding it warns. Not under multirate, whose
+ * levels give such an element its own small step. */
+static dg_status warn_sliver(const run_state *s, double dt_run) {
+  const dg_maxwell *p = s->phys;
+  const dg_mesh *m = s->mesh;
+  const int K = p->geom->K < m->K_owned ? p->geom->K : m->K_owned;
+  if (K < 2 || s->c->multirate) return DG_OK;
+  double *dt = NULL;
+  DG_CALL(DG_ALLOC(dt, K));
+  int kmin = 0;
+  for (int k = 0; k < K; ++k) {
+    dt[k] = dg_maxwell_element_dt(p, k);
+    if (dt[k] < dt[kmin]) kmin = k;
+  }
+  const double dt_min = dt[kmin];
+  qsort(dt, (size_t)K, sizeof *dt, cmp_double);
+  const double median = dt[K / 2];
+  dg_free(&dt);
+  /* Only the rank whose element sets the run's step (dt_run: cfl times the smallest term,
+   * unless a conductivity or PML bounds it more). */
+  if (!(dt_min < 1e-2 * median) || !(s->c->cfl * dt_min <= dt_run * (1 + 1e-12))) return DG_OK;
+  const int *v = m->EToV + 4 * kmin;
+  double x[4][3], c[3] = {0, 0, 0}, edge = 0, area = 0;
+  for (int i = 0; i < 4; ++i) {
+    x[i][0] = m->VX[v[i]], x[i][1] = m->VY[v[i]], x[i][2] = m->VZ[v[i]];
+    for (int d = 0; d < 3; ++d) c[d] += x[i][d] / 4;
+  }
+  for (int i = 0; i < 4; ++i)
+    for (int j = i + 1; j < 4; ++j)
+      edge = fmax(edge, hypot(hypot(x[i][0] - x[j][0], x[i][1] - x[j][1]), x[i][2] - x[j][2]));
+  static const int face[4][3] = {{0, 1, 2}, {0, 1, 3}, {1, 2, 3}, {0, 2, 3}};
+  double a[3], b[3], n[3];
+  for (int f = 0; f < 4; ++f) {
+    for (int d = 0; d < 3; ++d) {
+      a[d] = x[face[f][1]][d] - x[face[f][0]][d];
+      b[d] = x[face[f][2]][d] - x[face[f][0]][d];
+    }
+    n[0] = a[1] * b[2] - a[2] * b[1], n[1] = a[2] * b[0] - a[0] * b[2];
+    n[2] = a[0] * b[1] - a[1] * b[0];
+    area = fmax(area, 0.5 * sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]));
+  }
+  double e[3][3];
+  for (int i = 0; i < 3; ++i)
+    for (int d = 0; d < 3; ++d) e[i][d] = x[i + 1][d] - x[0][d];
+  const double vol = fabs(e[0][0] * (e[1][1] * e[2][2] - e[1][2] * e[2][1]) -
+                          e[0][1] * (e[1][0] * e[2][2] - e[1][2] * e[2][0]) +
+                          e[0][2] * (e[1][0] * e[2][1] - e[1][1] * e[2][0])) / 6;
+  const int index = s->size > 1 && s->dist ? s->dist->l2g[kmin] : kmin;
+  dg_warn("%s: the time step is set by element %d at (%g, %g, %g), a sliver (height %.3g, "
+          "longest edge %.3g): its step is %.2g of the median element's, so the run takes "
+          "about %.3g times the steps the median element needs; remesh it or step it on its "
+          "own (--time-stepping multirate)", s->c->source, index, c[0], c[1], c[2],
+          area > 0 ? 3 * vol / area : 0, edge, dt_min / median, median / dt_min);
+  return DG_OK;
+}
+
 /* The stable automatic step (the smallest over all ranks), shortened so that a whole number
  * of steps lands exactly on the final time. A step that is not a positive finite number
  * (a material with eps or mu that overflows) or a step count past INT_MAX is refused rather
@@ -668,6 +731,7 @@ dg_status run_setup_time_step(run_state *s) {
   const dg_case *c = s->c;
   double dt_max = dg_maxwell_dt(s->phys, c->cfl);
   DG_CALL(run_min(s, &dt_max));
+  DG_CALL(warn_sliver(s, dt_max));
   if (c->multirate) DG_CALL(run_multirate_time_step(s, &dt_max)); /* the macro step */
   DG_CHECK(isfinite(dt_max) && dt_max > 0, DG_ERR_INPUT,
            "%s: the stable time step is %g, not a positive finite number: check the materials' "

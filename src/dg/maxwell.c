@@ -347,15 +347,18 @@ double dg_maxwell_energy(const dg_maxwell *p, const double *q) {
   return total;
 }
 
-double dg_maxwell_dt(const dg_maxwell *p, double cfl) {
+double dg_maxwell_element_dt(const dg_maxwell *p, int k) {
   const dg_geom *g = p->geom;
   const double n1 = g->N + 1.0;
+  double fs = 0;
+  for (int f = 0; f < 4; ++f) fs = fmax(fs, g->Fscale[4 * k + f]);
+  return sqrt(p->eps[k] * p->mu[k]) / (fs * n1 * n1);
+}
+
+double dg_maxwell_dt(const dg_maxwell *p, double cfl) {
+  const dg_geom *g = p->geom;
   double dt = INFINITY;
-  for (int k = 0; k < g->K; ++k) {
-    double fs = 0;
-    for (int f = 0; f < 4; ++f) fs = fmax(fs, g->Fscale[4 * k + f]);
-    dt = fmin(dt, sqrt(p->eps[k] * p->mu[k]) / (fs * n1 * n1));
-  }
+  for (int k = 0; k < g->K; ++k) dt = fmin(dt, dg_maxwell_element_dt(p, k));
   /* The PML's filters decay at rates up to beta, a conductivity at sigma/eps: keep
    * (beta + sigma/eps) dt <= cfl (LSERK4 is stable to about 2.8 on the negative real axis;
    * sigma = 150 with the step of sigma = 0 went unstable). */

@@ -115,6 +115,9 @@ double dg_maxwell_energy(const dg_maxwell *p, const double *q);
  * Decays on the negative real axis bound it too: a conductivity decays E at sigma_k/eps_k,
  * the PML's filters at up to beta; dt (sigma_k/eps_k + beta) <= cfl, as for the PML alone. */
 double dg_maxwell_dt(const dg_maxwell *p, double cfl);
+/* Element k's own term of that step (without cfl, conductivity or PML): sqrt(eps_k mu_k) /
+ * (max_f Fscale_kf (N+1)^2); the smallest over k is what a sliver element sets. */
+double dg_maxwell_element_dt(const dg_maxwell *p, int k);
 
 /* An upper bound on how much the point sources can raise sqrt(energy) over [t0, t1]: the
  * energy identity dW/dt = -(E, J_h)_M - (sigma E, E)_M - (flux dissipation) gives
