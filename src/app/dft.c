@@ -2,6 +2,7 @@
  * samples (the case's probes, the nodes of some volumes, the face nodes of a closed
  * surface), summed after every `every` steps on the device (backend/cl_dft.c) or on the
  * host (dg/dft.c), and written as spectra.csv, one VTU per frequency and surface_dft.csv. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -197,7 +198,8 @@ dg_status run_dft_check(const run_state *s) {
   double fmax = 0;
   for (int i = 0; i < cd->nfreq; ++i) fmax = fmax > cd->freq[i] ? fmax : cd->freq[i];
   const double nyquist = 0.5 / (cd->every * s->dt);
-  const int every_max = (int)floor(0.5 / (fmax * s->dt) - 1e-9);
+  const double ratio = 0.5 / (fmax * s->dt) - 1e-9; /* +inf for fmax = 0: no int cast then */
+  const int every_max = ratio < INT_MAX ? (int)floor(ratio) : INT_MAX;
   /* Even every = 1 cannot sample fmax: no dft.every helps (the bound rounds to 0). */
   DG_CHECK(fmax < nyquist || every_max >= 1, DG_ERR_INPUT, "%s: dft: frequency %g is above "
            "what the time step can sample even with dft.every = 1: dt = %g resolves frequencies "
