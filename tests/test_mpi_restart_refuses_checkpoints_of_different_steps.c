@@ -1,7 +1,7 @@
 /* An MPI restart whose ranks' checkpoints are of different steps (what a kill between two
  * ranks' renames leaves) is refused on every rank, naming both steps, instead of one rank
- * finishing and the other waiting for its neighbour's traces for ever; a rank whose
- * checkpoint is missing stops the others too. Checkpoints written together restart. */
+ * finishing and the other waiting for its neighbour's traces for ever (each rank's message
+ * names both steps); a rank whose checkpoint is missing stops the others too. Checkpoints written together restart. */
 #include "test_util.h"
 
 #include <sys/stat.h>
@@ -48,9 +48,10 @@ static void test_ranks_restart_from_one_step_or_not_at_all(void **state) {
   assert_int_equal(system(cmd), 0);
   const int rc2 = run2(d, extra);
   printf("# %s", out);
-  assert_true(rc2 != 0 && rc2 != 124); /* the missing file's rank fails, and so does rank 0 */
+  /* the missing file's rank fails and rank 0 does not wait (which of the two messages gets
+   * out first is a race: the first rank's MPI_Abort may end the other before it prints) */
+  assert_true(rc2 != 0 && rc2 != 124);
   assert_non_null(strstr(out, "checkpoint_r1.chk"));
-  assert_non_null(strstr(out, "another rank could not read its checkpoint"));
 }
 
 static int setup(void **state) { return test_scratch_setup(state, "unused"); }
