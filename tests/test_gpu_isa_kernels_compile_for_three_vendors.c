@@ -71,7 +71,7 @@ static void test_quick_subset_compiles_without_spills(void **state) {
   snprintf(cmd, sizeof cmd, "/usr/bin/python3 scripts/gpu_isa.py --quick --dgtd %s/dgtd --out %s 2>&1",
            bin(), s->dir);
   const int rc = capture(cmd);
-  printf("# %s", out);
+  printf("# %s%s", out, out[0] && out[strlen(out) - 1] == '\n' ? "" : "\n");
   if (rc == 77) skip(); /* no vendor compiler at all: the script said which packages */
   assert_int_equal(rc, 0);
   /* every profile whose compiler is there compiled its programs */

@@ -38,7 +38,7 @@ static void test_ranks_restart_from_one_step_or_not_at_all(void **state) {
   snprintf(cmd, sizeof cmd, "cp %s/checkpoint_r1.chk %s/checkpoint_r1.chk", b, a);
   assert_int_equal(system(cmd), 0);
   const int rc = run2(d, extra);
-  printf("# %s", out);
+  printf("# %s%s", out, out[0] && out[strlen(out) - 1] == '\n' ? "" : "\n");
   assert_int_equal(rc, 2); /* not 124: no rank waits for ever */
   /* A rank's message can be lost when another's MPI_Abort ends the job before mpiexec has
    * forwarded it (seen under AddressSanitizer); what gets out names both steps. */
@@ -49,7 +49,7 @@ static void test_ranks_restart_from_one_step_or_not_at_all(void **state) {
   snprintf(cmd, sizeof cmd, "rm %s/checkpoint_r1.chk", a);
   assert_int_equal(system(cmd), 0);
   const int rc2 = run2(d, extra);
-  printf("# %s", out);
+  printf("# %s%s", out, out[0] && out[strlen(out) - 1] == '\n' ? "" : "\n");
   /* the missing file's rank fails and rank 0 does not wait (which of the two messages gets
    * out first is a race: the first rank's MPI_Abort may end the other before it prints) */
   assert_true(rc2 != 0 && rc2 != 124);
