@@ -22,7 +22,7 @@ SAN     ?=
 CFLAGS  ?=
 WARN     = -Wall -Wextra -Werror
 ALL_CFLAGS = -std=c11 $(OPT) -g $(WARN) $(SAN) -D_XOPEN_SOURCE=700 \
-           -DCL_TARGET_OPENCL_VERSION=120 -Isrc $(CFLAGS)
+           -DCL_TARGET_OPENCL_VERSION=120 -Isrc -Icl_templates $(CFLAGS)
 # pkg-config is asked in the recipes, after the deps check has installed the packages.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS)) -I/usr/include/scotch
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS)) -lscotch -lscotcherr -lm

@@ -18,10 +18,10 @@ void KNAME(curl)(__global const real_t *restrict D, __global const real_t *restr
   }
   __global const real_t *g = egeo + k * EG;
 #define DER(f, d) D[((f) * kpad + k) * 3 * NPP + (d) * NPP + n]
-#define DX(f) (g[0] * DER(f, 0) + g[3] * DER(f, 1) + g[6] * DER(f, 2))
-#define DY(f) (g[1] * DER(f, 0) + g[4] * DER(f, 1) + g[7] * DER(f, 2))
-#define DZ(f) (g[2] * DER(f, 0) + g[5] * DER(f, 1) + g[8] * DER(f, 2))
-  const real_t ieps = g[9], imu = g[10], sige = g[11];
+#define DX(f) (g[EG_RX] * DER(f, 0) + g[EG_SX] * DER(f, 1) + g[EG_TX] * DER(f, 2))
+#define DY(f) (g[EG_RY] * DER(f, 0) + g[EG_SY] * DER(f, 1) + g[EG_TY] * DER(f, 2))
+#define DZ(f) (g[EG_RZ] * DER(f, 0) + g[EG_SZ] * DER(f, 1) + g[EG_TZ] * DER(f, 2))
+  const real_t ieps = g[EG_INV_EPS], imu = g[EG_INV_MU], sige = g[EG_SIGMA_EPS];
   rhs[i] = ieps * (DY(5) - DZ(4)) - sige * q[i];
   rhs[fs + i] = ieps * (DZ(3) - DX(5)) - sige * q[fs + i];
   rhs[2 * fs + i] = ieps * (DX(4) - DY(3)) - sige * q[2 * fs + i];

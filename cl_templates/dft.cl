@@ -12,7 +12,7 @@
  * terms to a large sum loses nothing over long runs.
  *
  * Host defines: DG_DOUBLE (the state's real type), DFT_ACC_DOUBLE, DFT_NF (frequencies per
- * launch, the width of the phase vectors: 2, 4, 8 or 16), WG1 (work-group size). */
+ * launch, the width of the phase vectors: 2, 4, 8 or 16); WG1 (work-group size) is contract.h's. */
 #ifndef DG_DOUBLE
 #define DG_DOUBLE 0
 #endif
@@ -21,9 +21,6 @@
 #endif
 #ifndef DFT_NF
 #define DFT_NF 8
-#endif
-#ifndef WG1
-#define WG1 64
 #endif
 
 #if DG_DOUBLE || DFT_ACC_DOUBLE

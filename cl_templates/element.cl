@@ -14,11 +14,6 @@
  * flux_from_jumps, VLOADI/GATHER); the volume term is volume.cl's arithmetic. */
 #if FUSE_MODE != FUSE_NONE
 
-#if FUSE_MODE == FUSE_RES
-#define FUSE_KERNEL rhsres
-#else
-#define FUSE_KERNEL rhs
-#endif
 #if DG_LITERAL_OPS
 #define E_DR(i) c_DrT[i]
 #define E_DS(i) c_DsT[i]
@@ -109,10 +104,11 @@ void KNAME(FUSE_KERNEL)(__global const real_t *restrict q, __global real_t *rest
         }
       }
       /* The metric terms again for every node: L1 hits, and fewer live registers. */
-      const vreal rx = VLOAD(g), ry = VLOAD(g + VL), rz = VLOAD(g + 2 * VL);
-      const vreal sx = VLOAD(g + 3 * VL), sy = VLOAD(g + 4 * VL), sz = VLOAD(g + 5 * VL);
-      const vreal tx = VLOAD(g + 6 * VL), ty = VLOAD(g + 7 * VL), tz = VLOAD(g + 8 * VL);
-      const vreal ieps = VLOAD(g + 9 * VL), imu = VLOAD(g + 10 * VL), sige = VLOAD(g + 11 * VL);
+      const vreal rx = VLOAD(g + EG_RX * VL), ry = VLOAD(g + EG_RY * VL), rz = VLOAD(g + EG_RZ * VL);
+      const vreal sx = VLOAD(g + EG_SX * VL), sy = VLOAD(g + EG_SY * VL), sz = VLOAD(g + EG_SZ * VL);
+      const vreal tx = VLOAD(g + EG_TX * VL), ty = VLOAD(g + EG_TY * VL), tz = VLOAD(g + EG_TZ * VL);
+      const vreal ieps = VLOAD(g + EG_INV_EPS * VL), imu = VLOAD(g + EG_INV_MU * VL);
+      const vreal sige = VLOAD(g + EG_SIGMA_EPS * VL);
 #define DX(f) (rx * acc[3 * (f)] + sx * acc[3 * (f) + 1] + tx * acc[3 * (f) + 2])
 #define DY(f) (ry * acc[3 * (f)] + sy * acc[3 * (f) + 1] + ty * acc[3 * (f) + 2])
 #define DZ(f) (rz * acc[3 * (f)] + sz * acc[3 * (f) + 1] + tz * acc[3 * (f) + 2])

@@ -14,11 +14,6 @@
  * many local loads as multiply-adds and are bound by the local-memory pipe). */
 #if FUSE_MODE != FUSE_NONE
 
-#if FUSE_MODE == FUSE_RES
-#define FUSE_KERNEL rhsres
-#else
-#define FUSE_KERNEL rhs
-#endif
 #define REAL4 DG_CAT(REAL, 4)
 #if DG_LITERAL_OPS
 #define E_DR(i) c_DrT[i]
@@ -109,8 +104,10 @@ void KNAME(FUSE_KERNEL)(__global const real_t *restrict q, __global real_t *rest
     }
   }
   __global const real_t *g = egeo + k * EG;
-  const real_t rx = g[0], ry = g[1], rz = g[2], sx = g[3], sy = g[4], sz = g[5];
-  const real_t tx = g[6], ty = g[7], tz = g[8], ieps = g[9], imu = g[10], sige = g[11];
+  const real_t rx = g[EG_RX], ry = g[EG_RY], rz = g[EG_RZ];
+  const real_t sx = g[EG_SX], sy = g[EG_SY], sz = g[EG_SZ];
+  const real_t tx = g[EG_TX], ty = g[EG_TY], tz = g[EG_TZ];
+  const real_t ieps = g[EG_INV_EPS], imu = g[EG_INV_MU], sige = g[EG_SIGMA_EPS];
   const real_t hsign = DG_TEST_FLIP ? 1 : -1; /* -curl E; +1 only in the sign-flip test */
 #define DX(f) (rx * acc[3 * (f)] + sx * acc[3 * (f) + 1] + tx * acc[3 * (f) + 2])
 #define DY(f) (ry * acc[3 * (f)] + sy * acc[3 * (f) + 1] + ty * acc[3 * (f) + 2])

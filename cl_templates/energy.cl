@@ -28,5 +28,5 @@ void KNAME(energy)(__global const real_t *restrict q, const int fs,
     }
     e[f / 3] += uMu;
   }
-  out[k] = ew[2 * k] * e[0] + ew[2 * k + 1] * e[1];
+  out[k] = ew[EW * k + EW_E] * e[0] + ew[EW * k + EW_H] * e[1];
 }

@@ -40,8 +40,8 @@ void KNAME(energy)(__global const real_t *restrict q, const int fs,
       }
       part[f / 3] += uMu;
     }
-    __global const real_t *w = ew + blk * 2 * VL + e * VW;
-    VSTORE(VLOAD(w) * part[0] + VLOAD(w + VL) * part[1], out + k0);
+    __global const real_t *w = ew + blk * EW * VL + e * VW;
+    VSTORE(VLOAD(w + EW_E * VL) * part[0] + VLOAD(w + EW_H * VL) * part[1], out + k0);
     for (int l = 0; l < VW; ++l)
       if (k0 + l >= k_owned) out[k0 + l] = (real_t)0;
   }

@@ -33,12 +33,12 @@ typedef struct {
  * (measured 2x). */
 __attribute__((always_inline)) inline face_data load_face(__global const real_t *fd) {
   face_data F;
-  F.nx = VLOAD(fd), F.ny = VLOAD(fd + VL), F.nz = VLOAD(fd + 2 * VL);
-  F.cEH = VLOAD(fd + 3 * VL), F.cEE = VLOAD(fd + 4 * VL);
-  F.cHE = VLOAD(fd + 5 * VL), F.cHH = VLOAD(fd + 6 * VL);
-  F.bcE = VLOAD(fd + 7 * VL), F.bcH = VLOAD(fd + 8 * VL);
+  F.nx = VLOAD(fd + FD_NX * VL), F.ny = VLOAD(fd + FD_NY * VL), F.nz = VLOAD(fd + FD_NZ * VL);
+  F.cEH = VLOAD(fd + FD_CEH * VL), F.cEE = VLOAD(fd + FD_CEE * VL);
+  F.cHE = VLOAD(fd + FD_CHE * VL), F.cHH = VLOAD(fd + FD_CHH * VL);
+  F.bcE = VLOAD(fd + FD_BCE * VL), F.bcH = VLOAD(fd + FD_BCH * VL);
 #if DG_INCIDENT
-  F.incE = VLOAD(fd + 9 * VL), F.incH = VLOAD(fd + 10 * VL);
+  F.incE = VLOAD(fd + FD_INCE * VL), F.incH = VLOAD(fd + FD_INCH * VL);
 #endif
   return F;
 }

@@ -21,8 +21,11 @@
 #define DG_INC_HY ((real_t)0)
 #define DG_INC_HZ ((real_t)1)
 #endif
-#ifndef DG_INC_SHAPE /* INC_GAUSSIAN, INC_RICKER or INC_HARMONIC (common.cl) */
+#ifndef DG_INC_SHAPE /* one of contract.h's INC_* names */
 #define DG_INC_SHAPE INC_GAUSSIAN
+#endif
+#if DG_INC_SHAPE < INC_GAUSSIAN || DG_INC_SHAPE > INC_HARMONIC
+#error "DG_INC_SHAPE: not one of contract.h's INC_* names"
 #endif
 #ifndef DG_INC_F0 /* centre frequency */
 #define DG_INC_F0 ((real_t)1)

@@ -18,14 +18,6 @@
 #define LIFT_SRC LIFTT
 #endif
 
-#if LIFT_MODE == LIFT_FUSED
-#define LIFT_KERNEL fluxlift
-#elif LIFT_MODE == LIFT_FUSED_UPDATE
-#define LIFT_KERNEL liftupdate
-#else
-#define LIFT_KERNEL lift
-#endif
-
 __kernel __attribute__((reqd_work_group_size(LWI, LKB, 1)))
 void KNAME(LIFT_KERNEL)(__global const real_t *restrict flux, const int ffs,
                         __global real_t *restrict rhs, __global const real_t *restrict LIFTT,

@@ -132,7 +132,6 @@ void mr_complete_levels(__global real_t *restrict q, __global real_t *restrict q
  * coarsest neighbour, and the offsets in tq and tf of its trajectory over the current step
  * of level top: P + 1 states and P right-hand sides (P = 2^(top - level)), point-major, then
  * field, then node. Work-item (node, entry). */
-enum { MR_SLOT, MR_LVL, MR_TOP, MR_OFFQ, MR_OFFF, MR_ENT };
 
 /* Trajectory points for the entries first .. first + n at sub-time m, p = (m mod span) >>
  * lvl (span = 2^top):

@@ -1,4 +1,5 @@
-/* Each template builds with its defaults (common.cl + the template, no host defines; the
+/* Each template builds with its defaults (contract.h + common.cl + operator.cl + the
+ * template, no host defines; the
  * surface kernels with and without the incident plane wave, in float and double), the
  * rendered source carries the host's defines and literal arrays, $DGTD_TEMPLATES picks the
  * template directory, and the template hash changes when a template changes. */
@@ -35,6 +36,7 @@ static void test_each_template_builds_with_defaults(void **state) {
     if (i == 6 && !dev->info.has_fp64) continue;
     if (i == 6) assert_dg_ok(dg_kernel_spec_define(&s, "DG_DOUBLE", "1"));
     assert_dg_ok(dg_kernel_spec_file(&s, "common.cl"));
+    assert_dg_ok(dg_kernel_spec_file(&s, "operator.cl"));
     for (int f = 0; f < 3 && files[i][f]; ++f) assert_dg_ok(dg_kernel_spec_file(&s, files[i][f]));
     char *src = NULL;
     cl_program prog = NULL;
@@ -46,7 +48,7 @@ static void test_each_template_builds_with_defaults(void **state) {
   dg_device_destroy(&dev);
 }
 
-static void test_render_has_defines_then_common_then_arrays(void **state) {
+static void test_render_has_defines_then_contract_then_common_then_arrays(void **state) {
   (void)state;
   dg_kernel_spec s;
   memset(&s, 0, sizeof s);
@@ -59,14 +61,16 @@ static void test_render_has_defines_then_common_then_arrays(void **state) {
   char *src = NULL;
   assert_dg_ok(dg_codegen_render(&s, &src));
   const char *def = strstr(src, "#define NP 10\n");
+  const char *contract = strstr(src, "#define PLACE_NONE 1");
   const char *common = strstr(src, "typedef REAL real_t;");
   const char *arr = strstr(src, "__constant real_t c_A[3] = {");
   const char *upd = strstr(src, "KNAME(update)");
   assert_non_null(def);
+  assert_non_null(contract);
   assert_non_null(common);
   assert_non_null(arr);
   assert_non_null(upd);
-  assert_true(def < common && common < arr && arr < upd);
+  assert_true(def < contract && contract < common && common < arr && arr < upd);
   assert_non_null(strstr(arr, "-1.00000000000000000e+00f"));
   dg_free(&src);
 }
@@ -92,7 +96,7 @@ static void test_hash_tracks_template_changes(void **state) {
   assert_non_null(d);
   for (struct dirent *e; (e = readdir(d));) {
     const size_t len = strlen(e->d_name);
-    if (len < 4 || strcmp(e->d_name + len - 3, ".cl")) continue;
+    if (len < 4 || (strcmp(e->d_name + len - 3, ".cl") && strcmp(e->d_name, "contract.h"))) continue;
     snprintf(from, sizeof from, "cl_templates/%s", e->d_name);
     snprintf(to, sizeof to, "%s/%s", dir, e->d_name);
     copy_file(from, to);
@@ -115,6 +119,20 @@ static void test_hash_tracks_template_changes(void **state) {
   fclose(f);
   assert_dg_ok(dg_codegen_templates_hash(dir, &h3));
   assert_true(h3 != h2);
+  /* The contract is part of every hash: of all templates, and of one program's files. */
+  const char *one[] = {"update.cl"};
+  uint64_t p0 = 0, p1 = 0, h5 = 0;
+  assert_dg_ok(dg_codegen_files_hash(dir, one, 1, &p0));
+  snprintf(to, sizeof to, "%s/contract.h", dir);
+  f = fopen(to, "ab");
+  assert_non_null(f);
+  fputs("/* changed */\n", f);
+  fclose(f);
+  assert_dg_ok(dg_codegen_files_hash(dir, one, 1, &p1));
+  assert_true(p1 != p0);
+  assert_dg_ok(dg_codegen_templates_hash(dir, &h5));
+  assert_true(h5 != h3);
+  h3 = h5;
 
   /* $DGTD_TEMPLATES wins over ./cl_templates. */
   char got[DG_CG_PATH];
@@ -134,7 +152,7 @@ static void test_hash_tracks_template_changes(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_each_template_builds_with_defaults),
-      cmocka_unit_test(test_render_has_defines_then_common_then_arrays),
+      cmocka_unit_test(test_render_has_defines_then_contract_then_common_then_arrays),
       cmocka_unit_test(test_hash_tracks_template_changes),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

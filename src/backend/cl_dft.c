@@ -7,11 +7,12 @@
 #include <string.h>
 
 #include "codegen/codegen.h"
+#include "contract.h"
 #include "core/alloc.h"
 #include "device/binary_cache.h"
 #include "device/program.h"
 
-enum { WG = 64, RING = 64 };
+enum { RING = 64 };
 
 struct dg_cl_dft {
   dg_device *dev;   /* borrowed (the operator's) */
@@ -37,7 +38,6 @@ static dg_status render(int fields_double, int acc_double, int nf, char **src) {
   DG_CALL(dg_kernel_spec_define(&s, "DG_DOUBLE", "%d", fields_double));
   DG_CALL(dg_kernel_spec_define(&s, "DFT_ACC_DOUBLE", "%d", acc_double));
   DG_CALL(dg_kernel_spec_define(&s, "DFT_NF", "%d", nf));
-  DG_CALL(dg_kernel_spec_define(&s, "WG1", "%d", WG));
   DG_CALL(dg_kernel_spec_file(&s, "dft.cl"));
   DG_CALL(dg_codegen_render(&s, src));
   return DG_OK;
@@ -188,7 +188,7 @@ dg_status dg_cl_dft_accumulate(dg_cl_dft *cd, double t) {
     DG_CALL_GOTO(done, DG_ALLOC(sp, d->nfreq));
   }
   dg_dft_phases(d, t, cp, sp);
-  const size_t global = ((size_t)d->nsamp + WG - 1) / WG * WG, local = WG;
+  const size_t global = ((size_t)d->nsamp + WG1 - 1) / WG1 * WG1, local = WG1;
   for (int f0 = 0; f0 < d->nfreq; f0 += cd->nf) {
     const int nf = d->nfreq - f0 < cd->nf ? d->nfreq - f0 : cd->nf;
     DG_CALL_GOTO(done, set_phases(cd, cp, sp, f0, nf));

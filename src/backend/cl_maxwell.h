@@ -57,10 +57,13 @@ int dg_cl_maxwell_template_files(const dg_variant *v, int sources, int pml, int 
 dg_status dg_cl_maxwell_templates_hash(const dg_variant *v, uint64_t *hash) DG_NODISCARD;
 
 /* The OpenCL source of the Maxwell program dg_cl_maxwell_create builds for variant v at order
- * N, made without a device (for offline compilers: scripts/gpu-isa.sh): sources and pml add
- * their kernels; no incident wave. Free *src with dg_free. */
+ * N, made without a device (for offline compilers: dgtd kernels; the contract test): sources
+ * and pml add their kernels, pw (NULL: none) an incident plane wave. Free *src with dg_free. */
 dg_status dg_cl_maxwell_source(const dg_variant *v, int N, int sources, int pml,
-                               char **src) DG_NODISCARD;
+                               const dg_plane_wave *pw, char **src) DG_NODISCARD;
+
+/* The same for the MPI halo's pack and unpack program (halo.cl), in double (dbl) or float. */
+dg_status dg_cl_halo_source(int dbl, char **src) DG_NODISCARD;
 
 /* Host state in the reference layout (6*K*Np doubles, dg/maxwell.h). set_state also zeros
  * the RK residual. get_state waits for queued steps. */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "codegen/codegen.h"
+#include "contract.h"
 #include "core/alloc.h"
 #include "core/clock.h"
 #include "device/binary_cache.h"
@@ -22,7 +23,6 @@
 #include "dg/multirate.h"
 #include "dg/pml.h"
 
-enum { WG = 64 };
 enum { CO_Q, CO_QE, CO_F0, CO_F1, CO_F2, CO_FS, CO_I1, CO_C0, CO_C1, CO_C2 };
 enum { DE_QE, DE_Q, DE_F0, DE_F1, DE_F2, DE_FS, DE_LIST, DE_FIRST, DE_C0, DE_C1, DE_C2 };
 enum { CP_DST, CP_SRC, CP_FS, CP_I1, CP_DST2 };
@@ -35,8 +35,6 @@ enum { TR_TQ, TR_TF, TR_Q, TR_F, TR_FS, TR_ENT, TR_FIRST, TR_M };
 enum { ST_Q, ST_QE, ST_RES, ST_F, ST_FS, ST_I0, ST_I1, ST_W, ST_WRES, ST_WF, ST_WS, ST_J0, ST_J1,
        ST_A, ST_DT, ST_B };
 enum { TE_QE, TE_TQ, TE_TF, TE_FS, TE_ENT, TE_LIST, TE_FIRST, TE_T, TE_TAU, TE_H0 };
-/* A trajectory entry: slot, level, top, offsets in tq and tf (multirate.cl's MR_*). */
-enum { ENT_SLOT, ENT_LVL, ENT_TOP, ENT_OFFQ, ENT_OFFF, ENT_INTS };
 
 typedef struct {
   dg_cl_maxwell *op; /* owned */
@@ -61,7 +59,7 @@ typedef struct {
   /* Multirate LSERK4 (dg/stepper_multirate.c, mr_rk_macro_step): qw = the working state (qs:
    * the step start, qe: the operator's state); F, wF = a level's stage right-hand side; the
    * trajectory entries d_ent (elements next to a coarser level, sorted by level: level l's
-   * are rfirst[l] .. rfirst[l+1]; ENT_INTS ints each) and their states tq and right-hand
+   * are rfirst[l] .. rfirst[l+1]; MR_ENT ints each) and their states tq and right-hand
    * sides tf (multirate.cl); finer[l] (entries) and coarser[l] by their level lc (slots) in
    * d_finer and d_coarser */
   dg_mr_scheme scheme;
@@ -92,7 +90,7 @@ static dg_status launch_items(clmr *s, cl_kernel k, cl_uint fs_arg, cl_uint i1_a
                               size_t i1, int fs, int nf, double *acc) {
   if (i1 <= i0) return DG_OK;
   const size_t n = i1 - i0;
-  const size_t off[2] = {i0, 0}, g[2] = {(n + WG - 1) / WG * WG, (size_t)nf}, l[2] = {WG, 1};
+  const size_t off[2] = {i0, 0}, g[2] = {(n + WG1 - 1) / WG1 * WG1, (size_t)nf}, l[2] = {WG1, 1};
   const int end = (int)i1;
   DG_CALL(DG_KERNEL_ARG(k, fs_arg, fs));
   DG_CALL(DG_KERNEL_ARG(k, i1_arg, end));
@@ -387,8 +385,8 @@ static dg_status stage_update(clmr *s, int l, cl_mem F, cl_mem wF, double a, dou
   DG_CALL(real_arg(s, k, ST_A, a));
   DG_CALL(real_arg(s, k, ST_DT, h));
   DG_CALL(real_arg(s, k, ST_B, b));
-  const size_t g[2] = {((size_t)n + WG - 1) / WG * WG, 6 + (j1 > j0 ? (size_t)DG_PML_AUX : 0)};
-  const size_t lw[2] = {WG, 1};
+  const size_t g[2] = {((size_t)n + WG1 - 1) / WG1 * WG1, 6 + (j1 > j0 ? (size_t)DG_PML_AUX : 0)};
+  const size_t lw[2] = {WG1, 1};
   DG_CALL(launch(s, k, NULL, g, lw, NULL));
   return DG_OK;
 }
@@ -544,7 +542,6 @@ static dg_status render(int NP, int NPP, int VL, int dbl, char **src) {
   /* common.cl derives VL = VW * EPW */
   DG_CALL(dg_kernel_spec_define(&sp, "VW", "%d", VL));
   DG_CALL(dg_kernel_spec_define(&sp, "EPW", "1"));
-  DG_CALL(dg_kernel_spec_define(&sp, "WG1", "%d", WG));
   DG_CALL(dg_kernel_spec_file(&sp, "common.cl"));
   DG_CALL(dg_kernel_spec_file(&sp, "multirate.cl"));
   DG_CALL(dg_codegen_render(&sp, src));
@@ -632,7 +629,7 @@ static dg_status rk_setup(clmr *s, const int *level) {
   DG_CALL_GOTO(done, DG_ALLOC(top, K + 1));
   DG_CALL_GOTO(done, DG_ALLOC(eidx, K + 1));
   DG_CALL_GOTO(done, DG_ALLOC(next, (size_t)K * L + 1)); /* next[k L + l]: k touches level l */
-  DG_CALL_GOTO(done, DG_ALLOC(tr, ENT_INTS * (size_t)K + 1));
+  DG_CALL_GOTO(done, DG_ALLOC(tr, MR_ENT * (size_t)K + 1));
   DG_CALL_GOTO(done, DG_ALLOC(fl, (size_t)Ko * L + 1));
   DG_CALL_GOTO(done, DG_ALLOC(cl, (size_t)Ko * L + 1));
   for (int k = 0; k < Ko; ++k) {
@@ -651,9 +648,9 @@ static dg_status rk_setup(clmr *s, const int *level) {
     for (int k = 0; k < Ko; ++k) {
       if (level[k] != l || top[k] <= l) continue;
       const long P = 1L << (top[k] - l);
-      int *e = tr + ENT_INTS * (size_t)ne;
-      e[ENT_SLOT] = s->lay.slot[k], e[ENT_LVL] = l, e[ENT_TOP] = top[k];
-      e[ENT_OFFQ] = (int)oq, e[ENT_OFFF] = (int)of;
+      int *e = tr + MR_ENT * (size_t)ne;
+      e[MR_SLOT] = s->lay.slot[k], e[MR_LVL] = l, e[MR_TOP] = top[k];
+      e[MR_OFFQ] = (int)oq, e[MR_OFFF] = (int)of;
       eidx[k] = ne++;
       oq += (P + 1) * 6 * NP;
       of += P * 6 * NP;
@@ -676,7 +673,7 @@ static dg_status rk_setup(clmr *s, const int *level) {
     }
   }
   DG_CALL_GOTO(done, dg_buffer_create(s->lay.dev, CL_MEM_READ_ONLY,
-                                      (ENT_INTS * (size_t)ne + 1) * sizeof(int), tr, &s->d_ent));
+                                      (MR_ENT * (size_t)ne + 1) * sizeof(int), tr, &s->d_ent));
   DG_CALL_GOTO(done, dg_buffer_create(s->lay.dev, CL_MEM_READ_ONLY, (size_t)(nf + 1) * sizeof(int),
                                       fl, &s->d_finer));
   DG_CALL_GOTO(done, dg_buffer_create(s->lay.dev, CL_MEM_READ_ONLY, (size_t)(nc + 1) * sizeof(int),

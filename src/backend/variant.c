@@ -78,15 +78,16 @@ int dg_variant_layout_width(const dg_variant *v) {
 
 /* ---- names ------------------------------------------------------------------------------ */
 
-static const char *const path_names[] = {"kernels", "clblast", NULL};
-static const char *const work_names[] = {"node", "elem", "vec", NULL};
-static const char *const place_names[] = {"none", "matrix", "field", NULL};
-static const char *const lift_names[] = {"separate", "fused", "fused-update", NULL};
-static const char *const prec_names[] = {"float", "double", NULL};
+/* The spec words, from the tables of cl_templates/contract.h; NULL ends each list. */
+static const char *const path_names[] = {DG_PATH_CHOICES(DG_CHOICE_WORD) NULL};
+static const char *const work_names[] = {DG_WORK_CHOICES(DG_CHOICE_WORD) NULL};
+static const char *const place_names[] = {DG_PLACE_CHOICES(DG_CHOICE_WORD) NULL};
+static const char *const lift_names[] = {DG_LIFT_CHOICES(DG_CHOICE_WORD) NULL};
+static const char *const prec_names[] = {DG_PREC_CHOICES(DG_CHOICE_WORD) NULL};
 static const char *const ops_names[] = {"arg", "literal", NULL};
-static const char *const test_names[] = {"none", "flip", "syntax", "crash", NULL};
-static const char *const flux_names[] = {"point", "face", NULL};
-static const char *const fuse_names[] = {"none", "rhs", "res", NULL};
+static const char *const test_names[] = {DG_TEST_CHOICES(DG_CHOICE_WORD) NULL};
+static const char *const flux_names[] = {DG_FLUX_CHOICES(DG_CHOICE_WORD) NULL};
+static const char *const fuse_names[] = {DG_FUSE_CHOICES(DG_CHOICE_WORD) NULL};
 
 const char *dg_precision_name(dg_precision p) { return prec_names[p == DG_PREC_DOUBLE]; }
 

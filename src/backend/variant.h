@@ -50,7 +50,7 @@
  *                          Np x kb work-items, one per node, the kb elements' fields and
  *                          fluxes in local memory; lnpw=1, any N the local memory allows
  *   test=flip|syntax|crash test only, never enumerated: a sign flipped in the volume kernel,
- *                          a syntax error in common.cl, or the tuner's verification worker
+ *                          a syntax error in operator.cl, or the tuner's verification worker
  *                          crashing on it (tune/verify_pool.c); printed only when set
  * Keys added after the first release (flux, lnpw, fuse) are printed only when they differ from the
  * baseline, so every spec written before them is still canonical.
@@ -67,17 +67,20 @@
 
 #include <stddef.h>
 
+#include "contract.h"
 #include "core/status.h"
 #include "device/device.h"
 
-typedef enum { DG_PATH_KERNELS = 0, DG_PATH_CLBLAST } dg_path;
-typedef enum { DG_WORK_NODE = 0, DG_WORK_ELEM, DG_WORK_VEC } dg_work;
-typedef enum { DG_PLACE_NONE = 0, DG_PLACE_MATRIX, DG_PLACE_FIELD } dg_place;
-typedef enum { DG_LIFT_SEPARATE = 0, DG_LIFT_FUSED, DG_LIFT_FUSED_UPDATE } dg_lift_mode;
-typedef enum { DG_PREC_FLOAT = 0, DG_PREC_DOUBLE } dg_precision;
-typedef enum { DG_VTEST_NONE = 0, DG_VTEST_FLIP, DG_VTEST_SYNTAX, DG_VTEST_CRASH } dg_variant_test;
-typedef enum { DG_FLUX_POINT = 0, DG_FLUX_FACE } dg_flux_work;
-typedef enum { DG_FUSE_NONE = 0, DG_FUSE_RHS, DG_FUSE_RES } dg_fuse;
+/* The choices: each enum is generated from its table in cl_templates/contract.h, which also
+ * gives its spec words and the names the kernels know it by. */
+typedef enum { DG_PATH_CHOICES(DG_CHOICE_ENUM) } dg_path;
+typedef enum { DG_WORK_CHOICES(DG_CHOICE_ENUM) } dg_work;
+typedef enum { DG_PLACE_CHOICES(DG_CHOICE_ENUM) } dg_place;
+typedef enum { DG_LIFT_CHOICES(DG_CHOICE_ENUM) } dg_lift_mode;
+typedef enum { DG_PREC_CHOICES(DG_CHOICE_ENUM) } dg_precision;
+typedef enum { DG_TEST_CHOICES(DG_CHOICE_ENUM) } dg_variant_test;
+typedef enum { DG_FLUX_CHOICES(DG_CHOICE_ENUM) } dg_flux_work;
+typedef enum { DG_FUSE_CHOICES(DG_CHOICE_ENUM) } dg_fuse;
 
 enum {
   DG_VARIANT_SPEC_MAX = 192,   /* enough for any printed spec */

@@ -156,6 +156,7 @@ dg_status dg_codegen_render(const dg_kernel_spec *s, char **source) {
   DG_CALL_GOTO(fail, sb_printf(&b, " from %s */\n", dir));
   for (int i = 0; i < s->ndefs; ++i)
     DG_CALL_GOTO(fail, sb_printf(&b, "#define %s %s\n", s->defs[i].name, s->defs[i].value));
+  DG_CALL_GOTO(fail, put_template(&b, dir, DG_CODEGEN_CONTRACT));
   DG_CALL_GOTO(fail, put_template(&b, dir, s->files[0]));
   if (s->narrays) DG_CALL_GOTO(fail, sb_printf(&b, "\n/* ---- literal operators ---- */\n"));
   for (int i = 0; i < s->narrays; ++i)
@@ -170,6 +171,18 @@ fail:
 
 /* ---- template hash ---------------------------------------------------------------------- */
 
+static dg_status hash_file(const char *dir, const char *name, uint64_t *h) {
+  char path[DG_CG_PATH + 260];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  char *text = NULL;
+  size_t len = 0;
+  DG_CALL(dg_codegen_read_file(path, &text, &len));
+  *h = dg_fnv1a(*h, name, strlen(name) + 1);
+  *h = dg_fnv1a(*h, text, len);
+  dg_free(&text);
+  return DG_OK;
+}
+
 dg_status dg_codegen_files_hash(const char *dir_in, const char *const *names, int n,
                                 uint64_t *hash) {
   char dir[DG_CG_PATH];
@@ -178,16 +191,8 @@ dg_status dg_codegen_files_hash(const char *dir_in, const char *const *names, in
   else
     DG_CALL(dg_codegen_template_dir(dir, sizeof dir));
   uint64_t h = DG_FNV_OFFSET;
-  for (int i = 0; i < n; ++i) {
-    char path[DG_CG_PATH + 260];
-    snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-    char *text = NULL;
-    size_t len = 0;
-    DG_CALL(dg_codegen_read_file(path, &text, &len));
-    h = dg_fnv1a(h, names[i], strlen(names[i]) + 1);
-    h = dg_fnv1a(h, text, len);
-    dg_free(&text);
-  }
+  DG_CALL(hash_file(dir, DG_CODEGEN_CONTRACT, &h)); /* in every program */
+  for (int i = 0; i < n; ++i) DG_CALL(hash_file(dir, names[i], &h));
   *hash = h;
   return DG_OK;
 }
@@ -210,7 +215,7 @@ dg_status dg_codegen_templates_hash(const char *dir_in, uint64_t *hash) {
   struct dirent *e;
   while ((e = readdir(d))) {
     const size_t len = strlen(e->d_name);
-    if (len < 4 || strcmp(e->d_name + len - 3, ".cl")) continue;
+    if (len < 4 || strcmp(e->d_name + len - 3, ".cl")) continue; /* contract.h: always hashed */
     if (n == cap) {
       cap = cap ? 2 * cap : 16;
       char **q = realloc(names, (size_t)cap * sizeof *names);

@@ -3,6 +3,7 @@
  *
  *   // header comment naming the templates
  *   #define NAME value          one line per constant, in the order given
+ *   <contract.h>                the names host and kernels share (DG_CODEGEN_CONTRACT)
  *   <common.cl>                 the first template (real_t, layout helpers)
  *   __constant real_t NAME[] = {...};   literal arrays, if any (%.17e, f suffix in float)
  *   <the other templates>       concatenated in order
@@ -19,6 +20,10 @@
 #include <stdint.h>
 
 #include "core/status.h"
+
+/* The host-kernel contract in the template directory: put at the top of every program, part of
+ * every hash below. */
+#define DG_CODEGEN_CONTRACT "contract.h"
 
 enum {
   DG_CG_MAX_FILES = 16,
@@ -65,12 +70,13 @@ dg_status dg_codegen_render(const dg_kernel_spec *s, char **source) DG_NODISCARD
 /* The template directory (see top), or DG_ERR_IO naming the places tried. */
 dg_status dg_codegen_template_dir(char *buf, size_t cap) DG_NODISCARD;
 
-/* FNV-1a 64 over every *.cl file of dir (dir NULL or "": the template directory), in name
- * order, names and contents both: a changed, added or removed template changes it. */
+/* FNV-1a 64 over the contract and every *.cl file of dir (dir NULL or "": the template
+ * directory), in name order, names and contents both: a changed, added or removed template
+ * changes it. */
 dg_status dg_codegen_templates_hash(const char *dir, uint64_t *hash) DG_NODISCARD;
 
-/* The same over the n named files of dir (dir NULL or "": the template directory), in the
- * order given: what one program is built from. */
+/* The same over the contract and the n named files of dir (dir NULL or "": the template
+ * directory), in the order given: what one program is built from. */
 dg_status dg_codegen_files_hash(const char *dir, const char *const *names, int n,
                                 uint64_t *hash) DG_NODISCARD;
 

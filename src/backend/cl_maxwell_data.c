@@ -1,0 +1,296 @@
+/* cl_maxwell_data.c: the OpenCL operator's data packed on the host in the device layout
+ * (cl_templates/contract.h names every field) and uploaded: element and face data, node
+ * coordinates, point sources, energy weights, the PML, the operators. */
+#include <math.h>
+#include <string.h>
+
+#include "backend/cl_maxwell_impl.h"
+#include "core/alloc.h"
+
+dg_status dg_clm_upload(dg_cl_maxwell *op, const double *x, size_t n, cl_mem *out) {
+  dg_status st = DG_OK;
+  void *tmp = NULL;
+  DG_CALL(dg_calloc(&tmp, n, op->rs));
+  for (size_t i = 0; i < n; ++i) dg_clm_put(op, tmp, i, x[i]);
+  DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_ONLY, n * op->rs, tmp, out));
+done:
+  free(tmp);
+  return st;
+}
+
+static dg_status build_element_data(dg_cl_maxwell *op, cl_mem *out) {
+  const dg_maxwell *p = op->phys;
+  const dg_geom *g = p->geom;
+  dg_status st = DG_OK;
+  double *e = NULL;
+  DG_CALL(DG_ALLOC(e, (size_t)op->Kpad * EG));
+  for (int e0 = 0; e0 < op->K; ++e0) {
+    const int k = dg_clm_slot(op, e0);
+    const double val[EG] = {[EG_RX] = g->rx[e0], [EG_RY] = g->ry[e0], [EG_RZ] = g->rz[e0],
+                            [EG_SX] = g->sx[e0], [EG_SY] = g->sy[e0], [EG_SZ] = g->sz[e0],
+                            [EG_TX] = g->tx[e0], [EG_TY] = g->ty[e0], [EG_TZ] = g->tz[e0],
+                            [EG_INV_EPS] = 1 / p->eps[e0], [EG_INV_MU] = 1 / p->mu[e0],
+                            [EG_SIGMA_EPS] = p->sigma[e0] / p->eps[e0]};
+    for (int c = 0; c < EG; ++c)
+      e[(size_t)(k / op->VL) * EG * op->VL + (size_t)c * op->VL + k % op->VL] = val[c];
+  }
+  DG_CALL_GOTO(done, dg_clm_upload(op, e, (size_t)op->Kpad * EG, out));
+done:
+  dg_free(&e);
+  return st;
+}
+
+static dg_status build_face_data(dg_cl_maxwell *op, cl_mem *d_fdata, cl_mem *d_vM,
+                                 cl_mem *d_vP) {
+  const dg_maxwell *p = op->phys;
+  const dg_geom *g = p->geom;
+  const int Np = op->NP, Nfp = op->NFP;
+  dg_status st = DG_OK;
+  double *fd = NULL;
+  int *vM = NULL, *vP = NULL;
+  DG_CALL_GOTO(done, DG_ALLOC(fd, (size_t)op->Kpad * 4 * FD));
+  DG_CALL_GOTO(done, DG_ALLOC(vM, op->ffs));
+  DG_CALL_GOTO(done, DG_ALLOC(vP, op->ffs));
+  /* Padding slots first: own node 0 on both sides, so vector loads stay contiguous. */
+  for (int k = 0; k < op->Kpad; ++k)
+    for (int j = 0; j < 4 * Nfp; ++j) {
+      const size_t fi = (size_t)(k / op->VL) * op->FLUXP * op->VL + (size_t)j * op->VL +
+                        (size_t)(k % op->VL);
+      vM[fi] = vP[fi] = (int)((size_t)(k / op->VL) * op->NPP * op->VL + (size_t)(k % op->VL));
+    }
+  for (int k = 0; k < op->K; ++k) {
+    const int ks = dg_clm_slot(op, k);
+    const double ZM = sqrt(p->mu[k] / p->eps[k]), YM = 1 / ZM;
+    for (int f = 0; f < 4; ++f) {
+      const int fid = 4 * k + f;
+      const int bc = p->bc[fid];
+      const int k2 = g->mesh->EToE[fid];
+      const double ZP = bc == DG_BC_NONE ? sqrt(p->mu[k2] / p->eps[k2]) : ZM, YP = 1 / ZP;
+      const double cE = g->Fscale[fid] / (p->eps[k] * (ZM + ZP));
+      const double cH = g->Fscale[fid] / (p->mu[k] * (YM + YP));
+      const double bcE = bc == DG_BC_PEC ? -2 : bc == DG_BC_ABC ? -1 : 0;
+      const double bcH = bc == DG_BC_PMC ? -2 : bc == DG_BC_ABC ? -1 : 0;
+      /* Incident weights, from the exterior states of dg_maxwell_rhs: total-field absorbing
+       * E+ = E_inc, H+ = H_inc; scattered-field PEC E+ = -E- - 2 E_inc; a TF/SF surface face
+       * E+ = E(P) +- E_inc, H+ = H(P) +- H_inc (+ on the total-field side). */
+      const int total_abc = op->pw && !p->scattered && !p->tfsf && bc == DG_BC_ABC;
+      const int scat_pec = op->pw && p->scattered && bc == DG_BC_PEC;
+      const double tfsf = op->pw && p->tfsf && bc == DG_BC_NONE ? p->tfsf[fid] : 0;
+      const double incE = total_abc ? 1 : scat_pec ? -2 : tfsf,
+                   incH = total_abc ? 1 : tfsf;
+      const double val[FD] = {[FD_NX] = g->nx[fid], [FD_NY] = g->ny[fid], [FD_NZ] = g->nz[fid],
+                              [FD_CEH] = cE * ZP,   [FD_CEE] = cE * p->alpha,
+                              [FD_CHE] = cH * YP,   [FD_CHH] = cH * p->alpha,
+                              [FD_BCE] = bcE,       [FD_BCH] = bcH,
+                              [FD_INCE] = incE,     [FD_INCH] = incH};
+      for (int c = 0; c < FD; ++c)
+        fd[(size_t)(ks / op->VL) * 4 * FD * op->VL + (size_t)(f * FD + c) * op->VL +
+           (size_t)(ks % op->VL)] = val[c];
+      for (int i = 0; i < Nfp; ++i) {
+        const int m = g->vmapM[fid * Nfp + i];
+        const int pp = bc == DG_BC_NONE ? g->vmapP[fid * Nfp + i] : m;
+        const int j = f * Nfp + i;
+        const size_t fi = (size_t)(ks / op->VL) * op->FLUXP * op->VL + (size_t)j * op->VL +
+                          (size_t)(ks % op->VL);
+        vM[fi] = (int)dg_clm_index(op, m / Np, m % Np);
+        vP[fi] = (int)dg_clm_index(op, pp / Np, pp % Np);
+      }
+    }
+  }
+  DG_CALL_GOTO(done, dg_clm_upload(op, fd, (size_t)op->Kpad * 4 * FD, d_fdata));
+  DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_ONLY, op->ffs * sizeof(int), vM, d_vM));
+  DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_ONLY, op->ffs * sizeof(int), vP, d_vP));
+done:
+  dg_free(&fd);
+  dg_free(&vM);
+  dg_free(&vP);
+  return st;
+}
+
+/* Node coordinates x, y, z in the field layout (for the incident wave at face nodes). */
+static dg_status build_coordinates(dg_cl_maxwell *op, cl_mem *out) {
+  const dg_geom *g = op->phys->geom;
+  dg_status st = DG_OK;
+  double *xyz = NULL;
+  DG_CALL(DG_ALLOC(xyz, 3 * op->fs));
+  const double *c3[3] = {g->x, g->y, g->z};
+  for (int c = 0; c < 3; ++c)
+    for (int k = 0; k < op->K; ++k)
+      for (int n = 0; n < op->NP; ++n)
+        xyz[c * op->fs + dg_clm_index(op, k, n)] = c3[c][(size_t)k * op->NP + n];
+  DG_CALL_GOTO(done, dg_clm_upload(op, xyz, 3 * op->fs, out));
+done:
+  dg_free(&xyz);
+  return st;
+}
+
+/* Point sources: P = dir profile / eps (3 x NP per source) and the device index of each of
+ * the source element's nodes (source.cl). */
+static dg_status build_source_data(dg_cl_maxwell *op, cl_mem *d_prof, cl_mem *d_node) {
+  const dg_maxwell *p = op->phys;
+  const int S = p->n_sources, Np = op->NP;
+  dg_status st = DG_OK;
+  double *prof = NULL;
+  int *node = NULL;
+  DG_CALL_GOTO(done, DG_ALLOC(prof, (size_t)S * 3 * Np));
+  DG_CALL_GOTO(done, DG_ALLOC(node, (size_t)S * Np));
+  for (int s = 0; s < S; ++s) {
+    const dg_point_source *src = &p->sources[s];
+    for (int c = 0; c < 3; ++c)
+      for (int n = 0; n < Np; ++n)
+        prof[((size_t)s * 3 + c) * Np + n] = src->dir[c] * src->profile[n] / p->eps[src->elem];
+    for (int n = 0; n < Np; ++n) node[(size_t)s * Np + n] = (int)dg_clm_index(op, src->elem, n);
+  }
+  DG_CALL_GOTO(done, dg_clm_upload(op, prof, (size_t)S * 3 * Np, d_prof));
+  DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_ONLY, (size_t)S * Np * sizeof(int),
+                                      node, d_node));
+done:
+  dg_free(&prof);
+  dg_free(&node);
+  return st;
+}
+
+/* The energy kernel's data: the mass matrix, 1/2 eps J and 1/2 mu J per element (zero for
+ * padding; interleaved by blocks of VL like the element data, which for VL = 1 is
+ * energy.cl's 2 k + c), and the per-element result. */
+static dg_status build_energy_data(dg_cl_maxwell *op) {
+  const dg_maxwell *p = op->phys;
+  const dg_geom *g = p->geom;
+  dg_status st = DG_OK;
+  double *ew = NULL;
+  op->n_eout = ((size_t)op->Kpad + WG1 - 1) / WG1 * WG1;
+  const int VL = op->VL;
+  DG_CHECK(op->n_eout % (size_t)VL == 0, DG_ERR_INTERNAL,
+           "energy: %zu slots are not whole blocks of %d", op->n_eout, VL);
+  DG_CALL(DG_ALLOC(ew, EW * op->n_eout));
+  for (int k = 0; k < op->K; ++k) {
+    const int j = dg_clm_slot(op, k), at = j / VL * EW * VL + j % VL;
+    ew[at + EW_E * VL] = 0.5 * p->eps[k] * g->J[k];
+    ew[at + EW_H * VL] = 0.5 * p->mu[k] * g->J[k];
+  }
+  DG_CALL_GOTO(done, dg_clm_upload(op, ew, EW * op->n_eout, &op->d_ew));
+  DG_CALL_GOTO(done, dg_clm_upload(op, g->ref->M, (size_t)op->NP * op->NP, &op->d_M));
+  DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_WRITE_ONLY, op->n_eout * op->rs, NULL,
+                                      &op->d_eout));
+done:
+  dg_free(&ew);
+  return st;
+}
+
+/* The PML (pml.cl): coefficients as in dg_maxwell.pml_coef, the field-layout index of each PML
+ * node, zeroed auxiliary fields and residual, and the res copy of pmlsave. */
+static dg_status build_pml_data(dg_cl_maxwell *op) {
+  const dg_maxwell *p = op->phys;
+  const int Np = op->NP;
+  dg_status st = DG_OK;
+  int *node = NULL;
+  void *zeros = NULL;
+  op->npn = p->pml_K * Np;
+  const size_t npn = (size_t)op->npn;
+  double *coef = NULL;
+  DG_CALL(DG_ALLOC(node, npn));
+  if (op->slot) { /* grouped: the PML elements by group, so each group's nodes are a range */
+    int next[DG_CL_MAX_GROUPS + 1] = {0};
+    DG_CALL_GOTO(done, DG_ALLOC(op->pml_pos, p->pml_K + 1));
+    for (int e = 0; e < p->pml_K; ++e) ++next[op->group_of[p->pml_elem[e]] + 1];
+    for (int g = 0; g < op->n_groups; ++g) next[g + 1] += next[g];
+    for (int g = 0; g <= op->n_groups; ++g) op->pfirst[g] = next[g];
+    for (int e = 0; e < p->pml_K; ++e) op->pml_pos[e] = next[op->group_of[p->pml_elem[e]]]++;
+  }
+  for (int e = 0; e < p->pml_K; ++e)
+    for (int n = 0; n < Np; ++n)
+      node[(size_t)(op->pml_pos ? op->pml_pos[e] : e) * Np + n] =
+          (int)dg_clm_index(op, p->pml_elem[e], n);
+  DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_ONLY, npn * sizeof(int), node,
+                                      &op->d_pnode));
+  DG_CALL_GOTO(done, DG_ALLOC(coef, DG_PML_COEFS * npn));
+  for (size_t i = 0; i < DG_PML_COEFS * npn; ++i) coef[dg_clm_aux_index(op, i)] = p->pml_coef[i];
+  DG_CALL_GOTO(done, dg_clm_upload(op, coef, DG_PML_COEFS * npn, &op->d_pcoef));
+  DG_CALL_GOTO(done, dg_calloc(&zeros, DG_PML_AUX * npn, op->rs));
+  DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_WRITE, DG_PML_AUX * npn * op->rs,
+                                      zeros, &op->d_pw));
+  DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_WRITE, DG_PML_AUX * npn * op->rs,
+                                      zeros, &op->d_pwres));
+  DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_WRITE, 6 * npn * op->rs, zeros,
+                                      &op->d_psaved));
+done:
+  dg_free(&node);
+  dg_free(&coef);
+  free(zeros);
+  return st;
+}
+
+/* out[j*rows + n] = A[n][j] for a rows x cols row-major A. */
+static void transpose(const double *A, int rows, int cols, double *out) {
+  for (int n = 0; n < rows; ++n)
+    for (int j = 0; j < cols; ++j) out[(size_t)j * rows + n] = A[(size_t)n * cols + j];
+}
+
+dg_status dg_clm_transposed_ops(const dg_refel *r, double *ops_t[4]) {
+  const int Np = r->Np, L = 4 * r->Nfp;
+  const double *A[4] = {r->Dr, r->Ds, r->Dt, r->LIFT};
+  for (int i = 0; i < 4; ++i) ops_t[i] = NULL;
+  for (int i = 0; i < 4; ++i) {
+    const int cols = i < 3 ? Np : L;
+    dg_status st = DG_ALLOC(ops_t[i], (size_t)Np * cols);
+    if (st != DG_OK) {
+      dg_clm_free_ops(ops_t);
+      DG_CALL(st);
+    }
+    transpose(A[i], Np, cols, ops_t[i]);
+  }
+  return DG_OK;
+}
+
+void dg_clm_free_ops(double *ops_t[4]) {
+  for (int i = 0; i < 4; ++i) dg_free(&ops_t[i]);
+}
+
+/* The CLBlast path's operators: [Dr; Ds; Dt] (each block padded to NPP rows with zeros,
+ * row-major 3NPP x Np), LIFT row-major, and the derivatives' buffer. */
+static dg_status build_blas_data(dg_cl_maxwell *op) {
+  const dg_refel *r = op->phys->geom->ref;
+  const int Np = op->NP;
+  dg_status st = DG_OK;
+  double *dall = NULL;
+  DG_CALL(DG_ALLOC(dall, (size_t)3 * op->NPP * Np));
+  const double *D3[3] = {r->Dr, r->Ds, r->Dt};
+  for (int d = 0; d < 3; ++d)
+    memcpy(dall + (size_t)d * op->NPP * Np, D3[d], sizeof(double) * Np * Np);
+  DG_CALL_GOTO(done, dg_clm_upload(op, dall, (size_t)3 * op->NPP * Np, &op->d_Dall));
+  DG_CALL_GOTO(done, dg_clm_upload(op, r->LIFT, (size_t)Np * 4 * op->NFP, &op->d_LIFTrm));
+  DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_WRITE, 3 * 6 * op->fs * op->rs, NULL,
+                                      &op->d_D));
+done:
+  dg_free(&dall);
+  return st;
+}
+
+dg_status dg_clm_build_data(dg_cl_maxwell *op, double *const ops_t[4]) {
+  const dg_maxwell *phys = op->phys;
+  const int Np = op->NP, L = 4 * op->NFP;
+  dg_status st = DG_OK;
+  void *zeros = NULL;
+  const size_t fbytes = 6 * op->fs * op->rs;
+  DG_CALL(dg_calloc(&zeros, 6 * op->fs, op->rs));
+  DG_CALL_GOTO(done, dg_calloc(&op->stage, 6 * op->fs, op->rs));
+  DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_WRITE, fbytes, zeros, &op->d_q));
+  DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_WRITE, fbytes, zeros, &op->d_res));
+  DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_WRITE, fbytes, zeros, &op->d_rhs));
+  DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_WRITE, 6 * op->ffs * op->rs, NULL,
+                                      &op->d_flux));
+  DG_CALL_GOTO(done, build_element_data(op, &op->d_egeo));
+  DG_CALL_GOTO(done, build_face_data(op, &op->d_fdata, &op->d_vmapM, &op->d_vmapP));
+  if (op->pw) DG_CALL_GOTO(done, build_coordinates(op, &op->d_xyz));
+  if (phys->n_sources) DG_CALL_GOTO(done, build_source_data(op, &op->d_sprof, &op->d_snode));
+  DG_CALL_GOTO(done, build_energy_data(op));
+  if (phys->pml_K) DG_CALL_GOTO(done, build_pml_data(op));
+  DG_CALL_GOTO(done, dg_clm_upload(op, ops_t[0], (size_t)Np * Np, &op->d_DrT));
+  DG_CALL_GOTO(done, dg_clm_upload(op, ops_t[1], (size_t)Np * Np, &op->d_DsT));
+  DG_CALL_GOTO(done, dg_clm_upload(op, ops_t[2], (size_t)Np * Np, &op->d_DtT));
+  DG_CALL_GOTO(done, dg_clm_upload(op, ops_t[3], (size_t)Np * L, &op->d_LIFTT));
+  if (op->v.path == DG_PATH_CLBLAST) DG_CALL_GOTO(done, build_blas_data(op));
+done:
+  free(zeros);
+  return st;
+}
