@@ -9,7 +9,7 @@
 #ifndef DG_DOUBLE /* 1: real_t is double (needs cl_khr_fp64), 0: float */
 #define DG_DOUBLE 0
 #endif
-#ifndef NP /* nodes per element, (N+1)(N+2)(N+3)/6 */
+#ifndef NP /* nodes per element at order N, (N+1)(N+2)(N+3)/6 */
 #define NP 4
 #endif
 #ifndef NPP /* node stride of a field: NP padded to a multiple of 4 */

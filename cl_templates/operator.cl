@@ -5,9 +5,6 @@
  * stops the build (#error below) instead of taking a branch. The defaults only let a
  * template build on its own. */
 
-#ifndef N /* polynomial order */
-#define N 1
-#endif
 #ifndef NFP /* nodes per face, (N+1)(N+2)/2 */
 #define NFP 3
 #endif

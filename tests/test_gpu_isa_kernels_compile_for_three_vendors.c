@@ -41,7 +41,7 @@ static void test_kernels_writes_sources_and_index(void **state) {
   /* the default variant's program, with the order baked in */
   snprintf(path, sizeof path, "%s/nvidia-sm90/default-0-N2-float.cl", s->dir);
   assert_true(file_size(path) > 1000);
-  assert_true(file_has(path, "#define N 2"));
+  assert_true(file_has(path, "#define NP 10\n"));
   assert_true(file_has(path, "__kernel"));
   /* the PML program has the PML kernels (their names are made by KNAME), the plain one not */
   assert_false(file_has(path, "KNAME(pmlsave)"));

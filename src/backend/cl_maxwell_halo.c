@@ -14,6 +14,7 @@ dg_status dg_cl_halo_source(int dbl, char **src) {
   dg_kernel_spec s;
   memset(&s, 0, sizeof s);
   DG_CALL(dg_kernel_spec_define(&s, "DG_DOUBLE", "%d", dbl != 0));
+  DG_CALL(dg_kernel_spec_define(&s, "VW", "1")); /* common.cl's vreal: scalars */
   DG_CALL(dg_kernel_spec_file(&s, "common.cl"));
   DG_CALL(dg_kernel_spec_file(&s, "halo.cl"));
   DG_CALL(dg_codegen_render(&s, src));

@@ -101,14 +101,13 @@ static dg_status render(const dg_variant *v, const source_params *op, const doub
   dg_variant_kernel_suffix(v, suffix, sizeof suffix);
   const int blas = v->path == DG_PATH_CLBLAST;
   DG_CALL(dg_kernel_spec_define(&s, "DG_DOUBLE", "%d", v->precision == DG_PREC_DOUBLE));
-  DG_CALL(dg_kernel_spec_define(&s, "N", "%d", op->N));
   DG_CALL(dg_kernel_spec_define(&s, "NP", "%d", op->NP));
   DG_CALL(dg_kernel_spec_define(&s, "NFP", "%d", op->NFP));
   DG_CALL(dg_kernel_spec_define(&s, "NPP", "%d", op->NPP));
   DG_CALL(dg_kernel_spec_define(&s, "FLUXP", "%d", op->FLUXP));
   DG_CALL(dg_kernel_spec_define(&s, "VW", "%d", v->work == DG_WORK_VEC ? v->vw : 1));
   DG_CALL(dg_kernel_spec_define(&s, "EPW", "%d", v->work == DG_WORK_ELEM ? v->vw : 1));
-  DG_CALL(dg_kernel_spec_define(&s, "KB", "%d", v->kb));
+  if (!blas) DG_CALL(dg_kernel_spec_define(&s, "KB", "%d", v->kb)); /* volume.cl */
   DG_CALL(dg_kernel_spec_define(&s, "LKB", "%d", v->lkb));
   DG_CALL(dg_kernel_spec_define(&s, "VPLACE", "%s", place_names[v->vplace]));
   DG_CALL(dg_kernel_spec_define(&s, "LPLACE", "%s", place_names[v->lplace]));
