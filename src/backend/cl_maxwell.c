@@ -159,17 +159,22 @@ dg_status dg_cl_maxwell_set_aux(dg_cl_maxwell *op, const double *w) {
   return DG_OK;
 }
 
-dg_status dg_cl_maxwell_get_aux(dg_cl_maxwell *op, double *w) {
+dg_status dg_clm_read_aux(dg_cl_maxwell *op, cl_mem from, double *w) {
   if (!op->npn) return DG_OK;
   const size_t n = DG_PML_AUX * (size_t)op->npn;
   dg_status st = DG_OK;
   void *buf = NULL;
   DG_CALL(dg_calloc(&buf, n, op->rs));
-  st = dg_buffer_read(op->dev, op->d_pw, 0, n * op->rs, buf);
+  st = dg_buffer_read(op->dev, from, 0, n * op->rs, buf);
   if (st == DG_OK)
-    for (size_t i = 0; i < n; ++i) w[i] = dg_clm_get(op, buf, i);
+    for (size_t i = 0; i < n; ++i) w[i] = dg_clm_get(op, buf, dg_clm_aux_index(op, i));
   free(buf);
   DG_CALL(st);
+  return DG_OK;
+}
+
+dg_status dg_cl_maxwell_get_aux(dg_cl_maxwell *op, double *w) {
+  DG_CALL(dg_clm_read_aux(op, op->d_pw, w));
   return DG_OK;
 }
 

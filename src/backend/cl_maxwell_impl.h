@@ -134,9 +134,11 @@ dg_status dg_clm_build_program(dg_cl_maxwell *op, const double *ops_t[4], const 
     DG_NODISCARD;
 dg_status dg_clm_set_static_args(dg_cl_maxwell *op) DG_NODISCARD;
 
-/* cl_maxwell.c: the PML's auxiliary fields from host w (NULL: zero), residual zeroed; a
- * field buffer (the device layout) into the reference layout q. */
+/* cl_maxwell.c: the PML's auxiliary fields from host w (NULL: zero), residual zeroed; a PML
+ * buffer (w or its residual) into the reference layout of dg/pml.h; a field buffer (the
+ * device layout) into the reference layout q. */
 dg_status dg_clm_put_aux(dg_cl_maxwell *op, const double *w) DG_NODISCARD;
+dg_status dg_clm_read_aux(dg_cl_maxwell *op, cl_mem from, double *w) DG_NODISCARD;
 dg_status dg_clm_download(dg_cl_maxwell *op, cl_mem buf, double *q) DG_NODISCARD;
 
 /* cl_maxwell_halo.c: pack the outgoing traces and start the exchange; wait for the incoming

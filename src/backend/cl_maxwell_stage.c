@@ -325,17 +325,8 @@ dg_status dg_cl_maxwell_rhs_aux(dg_cl_maxwell *op, double t, const double *q, co
   DG_CALL(dg_clm_put_aux(op, w));
   DG_CALL(run_stage(op, t, 0, 1, 0, 0, NULL));
   DG_CALL(dg_clm_download(op, dg_clm_result_in_res(op) ? op->d_res : op->d_rhs, rhs));
-  if (rhs_w && op->npn) { /* the stage ran with (a, dt, b) = (0, 1, 0): wres = dw/dt */
-    const size_t n = DG_PML_AUX * (size_t)op->npn;
-    dg_status st = DG_OK;
-    void *buf = NULL;
-    DG_CALL(dg_calloc(&buf, n, op->rs));
-    st = dg_buffer_read(op->dev, op->d_pwres, 0, n * op->rs, buf);
-    if (st == DG_OK)
-      for (size_t i = 0; i < n; ++i) rhs_w[i] = dg_clm_get(op, buf, dg_clm_aux_index(op, i));
-    free(buf);
-    DG_CALL(st);
-  }
+  /* the stage ran with (a, dt, b) = (0, 1, 0): wres = dw/dt */
+  if (rhs_w) DG_CALL(dg_clm_read_aux(op, op->d_pwres, rhs_w));
   return DG_OK;
 }
 
