@@ -29,8 +29,6 @@ enum {
 };
 static const double RESERVE = 0.15; /* budget share kept for stage 4 */
 
-static uint64_t verify_seed(int N) { return 0x7d9a5eedull + (uint64_t)N; }
-
 dg_status dg_tune_options_default(dg_tune_options *o) {
   memset(o, 0, sizeof *o);
   o->verbose = 1;
@@ -42,55 +40,6 @@ dg_status dg_tune_options_default(dg_tune_options *o) {
   o->use_model = 1;
   DG_CALL(dg_tune_paths_default(&o->paths));
   return DG_OK;
-}
-
-double dg_tune_target_dofs(const dg_device_info *info, dg_precision p) {
-  const double cu = info->compute_units ? info->compute_units : 1;
-  const double rs = p == DG_PREC_DOUBLE ? 8 : 4;
-  double d = (info->type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR))
-                 ? fmax(1e6, 65536.0 * cu)
-                 : 262144.0 * cu;
-  /* ~16 reals per DOF per operator (q, res, rhs, fluxes, CLBlast's derivatives): a batch of
-   * 4 within half the memory, and the largest buffer (3 derivative fields) within one
-   * allocation. */
-  const double by_mem = (double)info->global_mem_size / 2 / 4 / (16 * rs);
-  const double by_alloc = (double)info->max_alloc_size / (3 * 1.25 * rs);
-  if (info->global_mem_size && d > by_mem) d = by_mem;
-  if (info->max_alloc_size && d > by_alloc) d = by_alloc;
-  return d;
-}
-
-int dg_tune_box_n(double dofs, int N) {
-  const int n = (int)lround(cbrt(dofs / (36.0 * dg_variant_np(N))));
-  return n < 2 ? 2 : n;
-}
-
-/* The in-process and child verification problem: the 2^3 verification box, or with a PML
- * the same box with one PML cell around it (faces, edges and corners of the layer). */
-static dg_status small_case(dg_verify_case **out, int N, int pml) {
-  DG_CALL(dg_verify_case_create_pml(out, N, 2, pml ? 1 : 0));
-  return DG_OK;
-}
-
-dg_status dg_tune_verify_one(dg_device *dev, const dg_variant *v, int N, int pml, FILE *out) {
-  double diff = NAN;
-  int pass = 0;
-  dg_status st = DG_OK;
-  if (pml) {
-    dg_verify_case *c = NULL;
-    DG_CALL(small_case(&c, N, 1));
-    st = dg_cl_verify_problem(dev, v, c->phys, verify_seed(N), &diff, &pass);
-    dg_verify_case_destroy(&c);
-  } else {
-    st = dg_cl_verify(dev, v, N, verify_seed(N), &diff, &pass);
-  }
-  if (st == DG_OK || st == DG_ERR_NUMERIC) {
-    fprintf(out, "verify rel_diff=%.6e pass=%d\n", diff, pass);
-    fflush(out);
-  }
-  if (st == DG_ERR_NUMERIC) dg_error_clear();
-  if (st == DG_ERR_NUMERIC) return DG_OK; /* a verdict, not an error of the check */
-  return st;
 }
 
 /* ---- the tuning context -------------------------------------------------------------------- */
@@ -308,8 +257,9 @@ static dg_status verify_inproc(ctx_t *c, dg_tune_candidate *k, int *verdict) {
   double diff = NAN;
   int pass = 0;
   *verdict = -1;
-  if (!c->small) DG_CALL(small_case(&c->small, c->r->N, c->opt->pml_cells > 0));
-  const dg_status st = dg_cl_verify_problem(c->dev, &k->v, c->small->phys, verify_seed(c->r->N),
+  if (!c->small) DG_CALL(dg_tune_verify_case(&c->small, c->r->N, c->opt->pml_cells > 0));
+  const dg_status st = dg_cl_verify_problem(c->dev, &k->v, c->small->phys,
+                                            dg_tune_verify_seed(c->r->N),
                                             &diff, &pass);
   k->rel_diff = diff;
   if (st == DG_OK && pass) {
