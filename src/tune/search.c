@@ -1,0 +1,256 @@
+/* The staged search (tune/tune.h): the candidates of each stage, and the final round. */
+#include <stdlib.h>
+
+#include "core/alloc.h"
+#include "tune/tune_ctx.h"
+
+enum { FAMILIES = 2 }; /* families carried into stages 2 and 3 */
+
+static int valid_on(const tune_ctx *c, const dg_variant *v) {
+  char why[128];
+  return dg_variant_check(v, &c->dev->info, c->r->N, why, sizeof why);
+}
+
+static int same_family(const dg_variant *a, const dg_variant *b) {
+  if (a->path != b->path) return 0;
+  if (a->path == DG_PATH_CLBLAST) return 1;
+  return a->work == b->work && a->lift == b->lift && a->fuse == b->fuse;
+}
+
+/* Up to m distinct families (kernel path only), fastest first, as their best candidate. */
+static int best_families(const tune_ctx *c, int m, int *out) {
+  int *rk = malloc(sizeof(int) * (size_t)(c->r->n ? c->r->n : 1));
+  if (!rk) return 0;
+  const int n = tune_ranked(c, rk);
+  int k = 0;
+  for (int i = 0; i < n && k < m; ++i) {
+    const dg_variant *v = &c->r->c[rk[i]].v;
+    if (v->path != DG_PATH_KERNELS) continue;
+    int dup = 0;
+    for (int j = 0; j < k; ++j) dup |= same_family(v, &c->r->c[out[j]].v);
+    if (!dup) out[k++] = rk[i];
+  }
+  free(rk);
+  return k;
+}
+
+/* Add v (if valid) to list; returns the new count. */
+static dg_status push(tune_ctx *c, const dg_variant *v, int *list, int *n) {
+  if (!valid_on(c, v)) return DG_OK;
+  int i;
+  DG_CALL(tune_add_cand(c, v, &i));
+  for (int j = 0; j < *n; ++j)
+    if (list[j] == i) return DG_OK;
+  list[(*n)++] = i;
+  return DG_OK;
+}
+
+static int pending_in(const tune_ctx *c, const int *list, int n) {
+  int p = 0;
+  for (int i = 0; i < n; ++i) p += c->r->c[list[i]].status == DG_CAND_PENDING;
+  return p;
+}
+
+dg_status tune_run_list(tune_ctx *c, int stage, int *list, int n, int future) {
+  c->stage = stage;
+  if (stage > 0) n = tune_model_order(c, list, n);
+  c->planned = c->done + pending_in(c, list, n) + future;
+  DG_CALL(tune_evaluate(c, list, n, 0));
+  return DG_OK;
+}
+
+/* Widest vector width the enumeration offers for work=vec. */
+static int widest_vec(dg_precision p) { return p == DG_PREC_DOUBLE ? 8 : 16; }
+
+int dg_tune_stage1_variants(const dg_device_info *info, int N, dg_precision p,
+                            dg_variant out[DG_TUNE_STAGE1_MAX]) {
+  const dg_variant dflt = dg_variant_default(info, N, p);
+  char why[128];
+  int n = 0;
+  /* On a GPU a lane is a register of one work-item: vector lanes (work=vec) spill on every
+   * vendor's compiler, even 4 wide, and 2 or 4 elements per work-item (work=elem) spill in
+   * Intel's PVC volume kernel (scripts/gpu_isa.py, docs/PORTABILITY.md; the H100 never chose
+   * either). Stage 1 there takes one node per work-item; later stages still try the rest. */
+  const int gpu = info && (info->type & CL_DEVICE_TYPE_GPU);
+  const struct { dg_work w; int vw; } works[] = {
+      {DG_WORK_NODE, 1}, {DG_WORK_ELEM, 4}, {DG_WORK_VEC, widest_vec(p)}};
+  for (int w = 0; w < (gpu ? 1 : 3); ++w)
+    for (int lift = 0; lift < 3; ++lift) {
+      dg_variant v = dg_variant_baseline(p);
+      v.work = works[w].w;
+      v.vw = works[w].vw;
+      v.kb = v.lkb = dflt.kb;
+      v.unroll = dflt.unroll;
+      v.lift = (dg_lift_mode)lift;
+      if (!dg_variant_check(&v, info, N, why, sizeof why)) v.kb = v.lkb = 1;
+      if (dg_variant_check(&v, info, N, why, sizeof why)) out[n++] = v;
+    }
+  /* the fused right-hand side (fuse=rhs|res) with vector lanes (not on a GPU), and one
+   * work-item per node (work=node: element_node.cl, the GPU form) */
+  for (int w = gpu; w < 2; ++w)
+    for (int fz = DG_FUSE_RHS; fz <= DG_FUSE_RES; ++fz) {
+      dg_variant v = dg_variant_baseline(p);
+      v.work = w ? DG_WORK_NODE : DG_WORK_VEC;
+      v.vw = w ? 1 : widest_vec(p);
+      v.kb = w ? dflt.kb : v.kb;
+      v.unroll = dflt.unroll;
+      v.fuse = (dg_fuse)fz;
+      if (!dg_variant_check(&v, info, N, why, sizeof why)) v.kb = 1;
+      if (dg_variant_check(&v, info, N, why, sizeof why)) out[n++] = v;
+    }
+  dg_variant blas = dg_variant_baseline(p);
+  blas.path = DG_PATH_CLBLAST;
+  if (dg_variant_check(&blas, info, N, why, sizeof why)) out[n++] = blas;
+  return n;
+}
+
+dg_status tune_staged_search(tune_ctx *c) {
+  const dg_precision p = c->r->precision;
+  const int N = c->r->N;
+  int *list = NULL;
+  dg_status st = DG_OK;
+  const int maxl = 256;
+  DG_CALL(DG_ALLOC(list, maxl));
+  int n = 0;
+  /* Stage 0: anchors. */
+  dg_variant base = dg_variant_baseline(p);
+  DG_CALL_GOTO(done, push(c, &base, list, &n));
+  DG_CALL_GOTO(done, push(c, &c->dflt, list, &n));
+  tune_anchors(c);
+  for (int i = 0; i < c->known.n_seeds; ++i) {
+    dg_variant v;
+    if (dg_variant_parse(c->known.seeds[i], &v) != DG_OK) {
+      dg_error_clear();
+      continue;
+    }
+    v.precision = p;
+    const int before = n;
+    DG_CALL_GOTO(done, push(c, &v, list, &n));
+    if (n > before) {
+      c->r->c[list[n - 1]].seed = 1;
+      c->r->n_seeds++;
+    }
+  }
+  DG_CALL_GOTO(done, tune_run_list(c, 0, list, n, 10 + 2 * 8 + 2 * 16));
+  /* Confirming a stored result: the stored winner still wins (within the noise) and has
+   * not slowed down against the baseline: nothing more to search. */
+  if (c->opt->confirm && c->known.self.n_rank && !c->known.self_stale) {
+    const int w = tune_find_cand(c->r, c->known.self.winner);
+    const int b = c->r->baseline >= 0 ? c->r->baseline : -1;
+    double noise, err;
+    int nerr;
+    tune_noise_and_error(c, &noise, &err, &nerr);
+    c->r->noise = noise;
+    int held = w >= 0 && c->r->c[w].status == DG_CAND_TIMED &&
+               c->r->c[w].median_ns <= tune_best_timed_ns(c) * (1 + noise);
+    if (held && b >= 0 && c->r->c[b].status == DG_CAND_TIMED && c->known.self.baseline_ns > 0) {
+      const double then = c->known.self.median_ns / c->known.self.baseline_ns;
+      const double now = c->r->c[w].median_ns / c->r->c[b].median_ns;
+      held = now <= then * (1 + 2 * noise);
+    }
+    c->r->confirmed = held ? 1 : 2;
+    if (c->log && c->opt->verbose)
+      fprintf(c->log, "%s confirm: cached winner %s\n", c->tag,
+              held ? "holds (within the noise): no search" : "regressed: searching again");
+    if (held) goto done;
+  }
+  /* Stage 1: families with nothing in local memory. */
+  n = 0;
+  dg_variant s1[DG_TUNE_STAGE1_MAX];
+  const int n1 = dg_tune_stage1_variants(&c->dev->info, N, p, s1);
+  for (int i = 0; i < n1; ++i) DG_CALL_GOTO(done, push(c, &s1[i], list, &n));
+  DG_CALL_GOTO(done, tune_run_list(c, 1, list, n, 2 * 8 + 2 * 16));
+  /* Stage 2: placements of the best families. */
+  int fam[FAMILIES];
+  int nf = best_families(c, FAMILIES, fam);
+  n = 0;
+  for (int f = 0; f < nf; ++f)
+    for (int vp = 0; vp < 3; ++vp)
+      for (int lp = 0; lp < 3; ++lp) {
+        dg_variant v = c->r->c[fam[f]].v;
+        v.vplace = (dg_place)vp;
+        v.lplace = (dg_place)lp;
+        DG_CALL_GOTO(done, push(c, &v, list, &n));
+      }
+  DG_CALL_GOTO(done, tune_run_list(c, 2, list, n, 2 * 16));
+  /* Stage 3: coordinate descent within the best families, each from its best placement.
+   * Distinct kernel families, not placements: two placements of one family crowded out a
+   * family whose other vector width won (N = 5, 6 float: fuse=rhs at vw=8). */
+  nf = best_families(c, FAMILIES, fam);
+  for (int f = 0; f < nf; ++f) {
+    int best = fam[f];
+    for (int dim = 0; dim < 7; ++dim) {
+      n = 0;
+      const dg_variant b = c->r->c[best].v;
+      int vals[5], nv = 0;
+      if (dim == 0) {
+        if (b.work == DG_WORK_ELEM) vals[nv++] = 2, vals[nv++] = 4;
+        if (b.work == DG_WORK_VEC) {
+          const int w0 = p == DG_PREC_DOUBLE ? 2 : 4;
+          for (int w = w0; w <= widest_vec(p); w *= 2) vals[nv++] = w;
+        }
+      } else if (dim == 1 || dim == 2) {
+        for (int kb = 1; kb <= 16; kb *= 2) vals[nv++] = kb;
+      } else if (dim == 3) {
+        vals[nv++] = 1, vals[nv++] = 4, vals[nv++] = 0;
+      } else if (dim == 4) {
+        if (N <= DG_VARIANT_LITERAL_MAX_N) vals[nv++] = 0, vals[nv++] = 1;
+      } else if (dim == 5) {
+        vals[nv++] = DG_FLUX_POINT, vals[nv++] = DG_FLUX_FACE;
+      } else {
+        vals[nv++] = 1, vals[nv++] = 2; /* lnpw=4 spills on PoCL and is not enumerated */
+      }
+      for (int i = 0; i < nv; ++i) {
+        dg_variant v = b;
+        switch (dim) {
+        case 0: v.vw = vals[i]; break;
+        case 1: v.kb = vals[i]; break;
+        case 2: v.lkb = vals[i]; break;
+        case 3: v.unroll = vals[i]; break;
+        case 4: v.literal = vals[i]; break;
+        case 5: v.flux = (dg_flux_work)vals[i]; break;
+        default: v.lnpw = vals[i]; break;
+        }
+        DG_CALL_GOTO(done, push(c, &v, list, &n));
+      }
+      const int future = (nf - f - 1) * 16 + (6 - dim) * 2;
+      /* The vector width interacts with the family (fuse=res wants vw=4 in double on AVX2
+       * where the split kernels want 8): the model has family x width factors, and a width
+       * this family was never timed at is not covered, hence timed (model.c, features). */
+      st = tune_run_list(c, 3, list, n, future);
+      if (st != DG_OK) goto done;
+      for (int i = 0; i < n; ++i)
+        if (c->r->c[list[i]].status == DG_CAND_TIMED &&
+            tune_timed_better(&c->r->c[list[i]], &c->r->c[best]))
+          best = list[i];
+      if (c->r->budget_hit) break;
+    }
+    if (c->r->budget_hit) break;
+  }
+done:
+  dg_free(&list);
+  return st;
+}
+
+/* Stage 4: the finalists, baseline and default, re-timed together. */
+dg_status tune_final_round(tune_ctx *c) {
+  int *rk = NULL, list[TUNE_FINALISTS + 2], n = 0;
+  DG_CALL(DG_ALLOC(rk, c->r->n ? c->r->n : 1));
+  const int nr = tune_ranked(c, rk);
+  for (int i = 0; i < nr && n < TUNE_FINALISTS; ++i) list[n++] = rk[i];
+  const int anchors[2] = {c->r->baseline, c->r->dflt};
+  for (int a = 0; a < 2; ++a) {
+    int dup = anchors[a] < 0 || c->r->c[anchors[a]].status != DG_CAND_TIMED;
+    for (int j = 0; j < n; ++j) dup |= list[j] == anchors[a];
+    if (!dup) list[n++] = anchors[a];
+  }
+  dg_free(&rk);
+  if (n < 2) return DG_OK;
+  c->stage = 4;
+  c->planned = c->done + n;
+  const int saved = c->batch;
+  c->batch = n < TUNE_MAX_BATCH ? n : TUNE_MAX_BATCH; /* one batch: every ratio from one round */
+  const dg_status st = tune_evaluate(c, list, n, 1);
+  c->batch = saved;
+  return st;
+}
