@@ -1,5 +1,6 @@
 /* The journal of a tune (<cache>/journal/<device>-N<n>-<prec>.jsonl): every step written
  * before and after, and read back to resume a killed tune. */
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -7,6 +8,7 @@
 #include <unistd.h>
 #include <cjson/cJSON.h>
 
+#include "core/files.h"
 #include "tune/tune_ctx.h"
 
 void tune_journal(tune_ctx *c, const dg_tune_candidate *k, const char *event) {
@@ -38,7 +40,7 @@ void tune_journal(tune_ctx *c, const dg_tune_candidate *k, const char *event) {
 }
 
 /* Earlier results of the same problem (template hash and K) from an interrupted run. */
-dg_status tune_journal_replay(tune_ctx *c) {
+static dg_status replay(tune_ctx *c) {
   FILE *f = fopen(c->journal_path, "r");
   if (!f) return DG_OK;
   char hash[32];
@@ -115,4 +117,31 @@ done:
   free(line);
   fclose(f);
   return st;
+}
+
+dg_status tune_journal_open(tune_ctx *c) {
+  const dg_tune_options *opt = c->opt;
+  const dg_tune_result *r = c->r;
+  char slug[128], dir[DG_TUNE_PATH + 16];
+  dg_device_slug(c->dev->info.name, slug, sizeof slug);
+  snprintf(dir, sizeof dir, "%s/journal", opt->paths.cache_dir);
+  DG_CALL(dg_mkdir_p(dir));
+  char pml[32] = "";
+  if (opt->pml_cells) snprintf(pml, sizeof pml, "-pml%d", opt->pml_cells);
+  snprintf(c->journal_path, sizeof c->journal_path, "%s/%s-%08" PRIx32 "-N%d-%s%s%s.jsonl", dir,
+           slug, (uint32_t)dg_device_key_hash(&r->key), r->N, dg_precision_name(r->precision),
+           opt->specs ? "-list" : "", pml);
+  if (!opt->force) DG_CALL(replay(c));
+  c->journal = fopen(c->journal_path, opt->force ? "w" : "a");
+  if (!c->journal && opt->verbose)
+    fprintf(c->log, "%s warning: cannot write journal %s: %s (no resume)\n", c->tag,
+            c->journal_path, strerror(errno));
+  return DG_OK;
+}
+
+void tune_journal_remove(tune_ctx *c) {
+  if (!c->journal) return;
+  fclose(c->journal);
+  c->journal = NULL;
+  remove(c->journal_path);
 }

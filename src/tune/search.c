@@ -51,7 +51,7 @@ static int pending_in(const tune_ctx *c, const int *list, int n) {
   return p;
 }
 
-dg_status tune_run_list(tune_ctx *c, int stage, int *list, int n, int future) {
+static dg_status run_list(tune_ctx *c, int stage, int *list, int n, int future) {
   c->stage = stage;
   if (stage > 0) n = tune_model_order(c, list, n);
   c->planned = c->done + pending_in(c, list, n) + future;
@@ -131,7 +131,7 @@ dg_status tune_staged_search(tune_ctx *c) {
       c->r->n_seeds++;
     }
   }
-  DG_CALL_GOTO(done, tune_run_list(c, 0, list, n, 10 + 2 * 8 + 2 * 16));
+  DG_CALL_GOTO(done, run_list(c, 0, list, n, 10 + 2 * 8 + 2 * 16));
   /* Confirming a stored result: the stored winner still wins (within the noise) and has
    * not slowed down against the baseline: nothing more to search. */
   if (c->opt->confirm && c->known.self.n_rank && !c->known.self_stale) {
@@ -159,7 +159,7 @@ dg_status tune_staged_search(tune_ctx *c) {
   dg_variant s1[DG_TUNE_STAGE1_MAX];
   const int n1 = dg_tune_stage1_variants(&c->dev->info, N, p, s1);
   for (int i = 0; i < n1; ++i) DG_CALL_GOTO(done, push(c, &s1[i], list, &n));
-  DG_CALL_GOTO(done, tune_run_list(c, 1, list, n, 2 * 8 + 2 * 16));
+  DG_CALL_GOTO(done, run_list(c, 1, list, n, 2 * 8 + 2 * 16));
   /* Stage 2: placements of the best families. */
   int fam[FAMILIES];
   int nf = best_families(c, FAMILIES, fam);
@@ -172,7 +172,7 @@ dg_status tune_staged_search(tune_ctx *c) {
         v.lplace = (dg_place)lp;
         DG_CALL_GOTO(done, push(c, &v, list, &n));
       }
-  DG_CALL_GOTO(done, tune_run_list(c, 2, list, n, 2 * 16));
+  DG_CALL_GOTO(done, run_list(c, 2, list, n, 2 * 16));
   /* Stage 3: coordinate descent within the best families, each from its best placement.
    * Distinct kernel families, not placements: two placements of one family crowded out a
    * family whose other vector width won (N = 5, 6 float: fuse=rhs at vw=8). */
@@ -217,7 +217,7 @@ dg_status tune_staged_search(tune_ctx *c) {
       /* The vector width interacts with the family (fuse=res wants vw=4 in double on AVX2
        * where the split kernels want 8): the model has family x width factors, and a width
        * this family was never timed at is not covered, hence timed (model.c, features). */
-      st = tune_run_list(c, 3, list, n, future);
+      st = run_list(c, 3, list, n, future);
       if (st != DG_OK) goto done;
       for (int i = 0; i < n; ++i)
         if (c->r->c[list[i]].status == DG_CAND_TIMED &&
@@ -252,5 +252,27 @@ dg_status tune_final_round(tune_ctx *c) {
   c->batch = n < TUNE_MAX_BATCH ? n : TUNE_MAX_BATCH; /* one batch: every ratio from one round */
   const dg_status st = tune_evaluate(c, list, n, 1);
   c->batch = saved;
+  return st;
+}
+
+dg_status tune_run_specs(tune_ctx *c) {
+  const dg_tune_options *opt = c->opt;
+  dg_status st = DG_OK;
+  int *list = NULL, n = 0;
+  DG_CALL(DG_ALLOC(list, opt->n_specs + 2));
+  for (int i = 0; i < opt->n_specs && st == DG_OK; ++i) {
+    dg_variant v;
+    st = dg_variant_parse(opt->specs[i], &v);
+    if (st == DG_OK) {
+      v.precision = c->r->precision;
+      int j;
+      st = tune_add_cand(c, &v, &j);
+      int seen = 0; /* the same variant given twice (other spellings too) is timed once */
+      for (int k = 0; st == DG_OK && k < n; ++k) seen |= list[k] == j;
+      if (st == DG_OK && !seen) list[n++] = j;
+    }
+  }
+  if (st == DG_OK) st = run_list(c, 1, list, n, 0);
+  dg_free(&list);
   return st;
 }

@@ -20,7 +20,8 @@ enum {
 
 typedef struct {
   dg_device *dev;
-  const dg_tune_options *opt;
+  const dg_tune_options *opt; /* the caller's, or silent */
+  dg_tune_options silent;     /* the caller's without progress lines (it gave no log) */
   dg_tune_result *r;
   dg_verify_case *small; /* in-process verification problem */
   dg_verify_case *big;   /* timing problem */
@@ -39,6 +40,7 @@ typedef struct {
   int model_on;          /* rank and prune by the model */
   int trained_prior;     /* the model had data before this search timed anything */
   int own_prior;         /* ... some of it measured on this device (earlier orders) */
+  int lock_fd;           /* the device's tuning lock (-1: not held) */
 } tune_ctx;
 
 static inline double tune_elapsed(const tune_ctx *c) { return dg_now_s() - c->t0; }
@@ -63,8 +65,11 @@ void tune_anchors(tune_ctx *c);
 
 /* One line for k ("attempt", "timed", "failed", "rejected"), flushed to disk. */
 void tune_journal(tune_ctx *c, const dg_tune_candidate *k, const char *event);
-/* Earlier results of the same problem (template hash and K) from an interrupted run. */
-dg_status tune_journal_replay(tune_ctx *c) DG_NODISCARD;
+/* The journal of this problem: earlier results from an interrupted run read back (unless
+ * forced), then open for appending (c->journal NULL if it cannot be written). */
+dg_status tune_journal_open(tune_ctx *c) DG_NODISCARD;
+/* Closes and removes the journal (the result is safe in the cache). */
+void tune_journal_remove(tune_ctx *c);
 
 /* ---- verifying and timing (measure.c) ------------------------------------------------------- */
 
@@ -80,7 +85,8 @@ void tune_model_report(tune_ctx *c);
 
 /* ---- the staged search (search.c) ----------------------------------------------------------- */
 
-dg_status tune_run_list(tune_ctx *c, int stage, int *list, int n, int future) DG_NODISCARD;
+/* Times the explicit list of options.specs instead of searching. */
+dg_status tune_run_specs(tune_ctx *c) DG_NODISCARD;
 dg_status tune_staged_search(tune_ctx *c) DG_NODISCARD;
 dg_status tune_final_round(tune_ctx *c) DG_NODISCARD;
 
