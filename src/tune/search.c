@@ -4,7 +4,10 @@
 #include "core/alloc.h"
 #include "tune/tune_ctx.h"
 
-enum { FAMILIES = 2 }; /* families carried into stages 2 and 3 */
+enum {
+  FAMILIES = 2,  /* families carried into stages 2 and 3 */
+  MAX_LIST = 256 /* candidates of one stage */
+};
 
 static int valid_on(const tune_ctx *c, const dg_variant *v) {
   char why[128];
@@ -104,18 +107,13 @@ int dg_tune_stage1_variants(const dg_device_info *info, int N, dg_precision p,
   return n;
 }
 
-dg_status tune_staged_search(tune_ctx *c) {
+/* Stage 0: the baseline, the device default and the seeds (tune/tune.h). */
+static dg_status stage_anchors(tune_ctx *c, int *list) {
   const dg_precision p = c->r->precision;
-  const int N = c->r->N;
-  int *list = NULL;
-  dg_status st = DG_OK;
-  const int maxl = 256;
-  DG_CALL(DG_ALLOC(list, maxl));
   int n = 0;
-  /* Stage 0: anchors. */
   dg_variant base = dg_variant_baseline(p);
-  DG_CALL_GOTO(done, push(c, &base, list, &n));
-  DG_CALL_GOTO(done, push(c, &c->dflt, list, &n));
+  DG_CALL(push(c, &base, list, &n));
+  DG_CALL(push(c, &c->dflt, list, &n));
   tune_anchors(c);
   for (int i = 0; i < c->known.n_seeds; ++i) {
     dg_variant v;
@@ -125,108 +123,154 @@ dg_status tune_staged_search(tune_ctx *c) {
     }
     v.precision = p;
     const int before = n;
-    DG_CALL_GOTO(done, push(c, &v, list, &n));
+    DG_CALL(push(c, &v, list, &n));
     if (n > before) {
       c->r->c[list[n - 1]].seed = 1;
       c->r->n_seeds++;
     }
   }
-  DG_CALL_GOTO(done, run_list(c, 0, list, n, 10 + 2 * 8 + 2 * 16));
-  /* Confirming a stored result: the stored winner still wins (within the noise) and has
-   * not slowed down against the baseline: nothing more to search. */
-  if (c->opt->confirm && c->known.self.n_rank && !c->known.self_stale) {
-    const int w = tune_find_cand(c->r, c->known.self.winner);
-    const int b = c->r->baseline >= 0 ? c->r->baseline : -1;
-    double noise, err;
-    int nerr;
-    tune_noise_and_error(c, &noise, &err, &nerr);
-    c->r->noise = noise;
-    int held = w >= 0 && c->r->c[w].status == DG_CAND_TIMED &&
-               c->r->c[w].median_ns <= tune_best_timed_ns(c) * (1 + noise);
-    if (held && b >= 0 && c->r->c[b].status == DG_CAND_TIMED && c->known.self.baseline_ns > 0) {
-      const double then = c->known.self.median_ns / c->known.self.baseline_ns;
-      const double now = c->r->c[w].median_ns / c->r->c[b].median_ns;
-      held = now <= then * (1 + 2 * noise);
-    }
-    c->r->confirmed = held ? 1 : 2;
-    if (c->log && c->opt->verbose)
-      fprintf(c->log, "%s confirm: cached winner %s\n", c->tag,
-              held ? "holds (within the noise): no search" : "regressed: searching again");
-    if (held) goto done;
+  DG_CALL(run_list(c, 0, list, n, 10 + 2 * 8 + 2 * 16));
+  return DG_OK;
+}
+
+/* Confirming a stored result: the stored winner still wins (within the noise) and has not
+ * slowed down against the baseline: nothing more to search. Returns 1 when it held. */
+static int confirm_held(tune_ctx *c) {
+  const int w = tune_find_cand(c->r, c->known.self.winner);
+  const int b = c->r->baseline >= 0 ? c->r->baseline : -1;
+  double noise, err;
+  int nerr;
+  tune_noise_and_error(c, &noise, &err, &nerr);
+  c->r->noise = noise;
+  int held = w >= 0 && c->r->c[w].status == DG_CAND_TIMED &&
+             c->r->c[w].median_ns <= tune_best_timed_ns(c) * (1 + noise);
+  if (held && b >= 0 && c->r->c[b].status == DG_CAND_TIMED && c->known.self.baseline_ns > 0) {
+    const double then = c->known.self.median_ns / c->known.self.baseline_ns;
+    const double now = c->r->c[w].median_ns / c->r->c[b].median_ns;
+    held = now <= then * (1 + 2 * noise);
   }
-  /* Stage 1: families with nothing in local memory. */
-  n = 0;
+  c->r->confirmed = held ? 1 : 2;
+  if (c->log && c->opt->verbose)
+    fprintf(c->log, "%s confirm: cached winner %s\n", c->tag,
+            held ? "holds (within the noise): no search" : "regressed: searching again");
+  return held;
+}
+
+/* Stage 1: families with nothing in local memory. */
+static dg_status stage_families(tune_ctx *c, int *list) {
+  int n = 0;
   dg_variant s1[DG_TUNE_STAGE1_MAX];
-  const int n1 = dg_tune_stage1_variants(&c->dev->info, N, p, s1);
-  for (int i = 0; i < n1; ++i) DG_CALL_GOTO(done, push(c, &s1[i], list, &n));
-  DG_CALL_GOTO(done, run_list(c, 1, list, n, 2 * 8 + 2 * 16));
-  /* Stage 2: placements of the best families. */
+  const int n1 = dg_tune_stage1_variants(&c->dev->info, c->r->N, c->r->precision, s1);
+  for (int i = 0; i < n1; ++i) DG_CALL(push(c, &s1[i], list, &n));
+  DG_CALL(run_list(c, 1, list, n, 2 * 8 + 2 * 16));
+  return DG_OK;
+}
+
+/* Stage 2: placements of the best families. */
+static dg_status stage_placements(tune_ctx *c, int *list) {
   int fam[FAMILIES];
-  int nf = best_families(c, FAMILIES, fam);
-  n = 0;
+  const int nf = best_families(c, FAMILIES, fam);
+  int n = 0;
   for (int f = 0; f < nf; ++f)
     for (int vp = 0; vp < 3; ++vp)
       for (int lp = 0; lp < 3; ++lp) {
         dg_variant v = c->r->c[fam[f]].v;
         v.vplace = (dg_place)vp;
         v.lplace = (dg_place)lp;
-        DG_CALL_GOTO(done, push(c, &v, list, &n));
+        DG_CALL(push(c, &v, list, &n));
       }
-  DG_CALL_GOTO(done, run_list(c, 2, list, n, 2 * 16));
-  /* Stage 3: coordinate descent within the best families, each from its best placement.
-   * Distinct kernel families, not placements: two placements of one family crowded out a
-   * family whose other vector width won (N = 5, 6 float: fuse=rhs at vw=8). */
-  nf = best_families(c, FAMILIES, fam);
-  for (int f = 0; f < nf; ++f) {
-    int best = fam[f];
-    for (int dim = 0; dim < 7; ++dim) {
-      n = 0;
-      const dg_variant b = c->r->c[best].v;
-      int vals[5], nv = 0;
-      if (dim == 0) {
-        if (b.work == DG_WORK_ELEM) vals[nv++] = 2, vals[nv++] = 4;
-        if (b.work == DG_WORK_VEC) {
-          const int w0 = p == DG_PREC_DOUBLE ? 2 : 4;
-          for (int w = w0; w <= widest_vec(p); w *= 2) vals[nv++] = w;
-        }
-      } else if (dim == 1 || dim == 2) {
-        for (int kb = 1; kb <= 16; kb *= 2) vals[nv++] = kb;
-      } else if (dim == 3) {
-        vals[nv++] = 1, vals[nv++] = 4, vals[nv++] = 0;
-      } else if (dim == 4) {
-        if (N <= DG_VARIANT_LITERAL_MAX_N) vals[nv++] = 0, vals[nv++] = 1;
-      } else if (dim == 5) {
-        vals[nv++] = DG_FLUX_POINT, vals[nv++] = DG_FLUX_FACE;
-      } else {
-        vals[nv++] = 1, vals[nv++] = 2; /* lnpw=4 spills on PoCL and is not enumerated */
-      }
-      for (int i = 0; i < nv; ++i) {
-        dg_variant v = b;
-        switch (dim) {
-        case 0: v.vw = vals[i]; break;
-        case 1: v.kb = vals[i]; break;
-        case 2: v.lkb = vals[i]; break;
-        case 3: v.unroll = vals[i]; break;
-        case 4: v.literal = vals[i]; break;
-        case 5: v.flux = (dg_flux_work)vals[i]; break;
-        default: v.lnpw = vals[i]; break;
-        }
-        DG_CALL_GOTO(done, push(c, &v, list, &n));
-      }
-      const int future = (nf - f - 1) * 16 + (6 - dim) * 2;
-      /* The vector width interacts with the family (fuse=res wants vw=4 in double on AVX2
-       * where the split kernels want 8): the model has family x width factors, and a width
-       * this family was never timed at is not covered, hence timed (model.c, features). */
-      st = run_list(c, 3, list, n, future);
-      if (st != DG_OK) goto done;
-      for (int i = 0; i < n; ++i)
-        if (c->r->c[list[i]].status == DG_CAND_TIMED &&
-            tune_timed_better(&c->r->c[list[i]], &c->r->c[best]))
-          best = list[i];
-      if (c->r->budget_hit) break;
+  DG_CALL(run_list(c, 2, list, n, 2 * 16));
+  return DG_OK;
+}
+
+/* The values stage 3 tries in dimension dim (vw, kb, lkb, unroll, literal, flux, lnpw) of
+ * b at order N, precision p; returns how many. */
+static int refine_values(const dg_variant *b, int dim, int N, dg_precision p, int vals[5]) {
+  int nv = 0;
+  if (dim == 0) {
+    if (b->work == DG_WORK_ELEM) vals[nv++] = 2, vals[nv++] = 4;
+    if (b->work == DG_WORK_VEC) {
+      const int w0 = p == DG_PREC_DOUBLE ? 2 : 4;
+      for (int w = w0; w <= widest_vec(p); w *= 2) vals[nv++] = w;
     }
+  } else if (dim == 1 || dim == 2) {
+    for (int kb = 1; kb <= 16; kb *= 2) vals[nv++] = kb;
+  } else if (dim == 3) {
+    vals[nv++] = 1, vals[nv++] = 4, vals[nv++] = 0;
+  } else if (dim == 4) {
+    if (N <= DG_VARIANT_LITERAL_MAX_N) vals[nv++] = 0, vals[nv++] = 1;
+  } else if (dim == 5) {
+    vals[nv++] = DG_FLUX_POINT, vals[nv++] = DG_FLUX_FACE;
+  } else {
+    vals[nv++] = 1, vals[nv++] = 2; /* lnpw=4 spills on PoCL and is not enumerated */
+  }
+  return nv;
+}
+
+/* v with dimension dim (as in refine_values) set to x. */
+static dg_variant with_value(dg_variant v, int dim, int x) {
+  switch (dim) {
+  case 0: v.vw = x; break;
+  case 1: v.kb = x; break;
+  case 2: v.lkb = x; break;
+  case 3: v.unroll = x; break;
+  case 4: v.literal = x; break;
+  case 5: v.flux = (dg_flux_work)x; break;
+  default: v.lnpw = x; break;
+  }
+  return v;
+}
+
+/* Stage 3 for one family: coordinate descent from its best candidate, one dimension at a
+ * time; families_left: the families after it (for the progress estimate). */
+static dg_status refine_family(tune_ctx *c, int *list, int best, int families_left) {
+  for (int dim = 0; dim < 7; ++dim) {
+    int n = 0;
+    const dg_variant b = c->r->c[best].v;
+    int vals[5];
+    const int nv = refine_values(&b, dim, c->r->N, c->r->precision, vals);
+    for (int i = 0; i < nv; ++i) {
+      const dg_variant v = with_value(b, dim, vals[i]);
+      DG_CALL(push(c, &v, list, &n));
+    }
+    const int future = families_left * 16 + (6 - dim) * 2;
+    /* The vector width interacts with the family (fuse=res wants vw=4 in double on AVX2
+     * where the split kernels want 8): the model has family x width factors, and a width
+     * this family was never timed at is not covered, hence timed (model.c, features). */
+    const dg_status st = run_list(c, 3, list, n, future);
+    if (st != DG_OK) return st;
+    for (int i = 0; i < n; ++i)
+      if (c->r->c[list[i]].status == DG_CAND_TIMED &&
+          tune_timed_better(&c->r->c[list[i]], &c->r->c[best]))
+        best = list[i];
     if (c->r->budget_hit) break;
   }
+  return DG_OK;
+}
+
+/* Stage 3: coordinate descent within the best families, each from its best placement.
+ * Distinct kernel families, not placements: two placements of one family crowded out a
+ * family whose other vector width won (N = 5, 6 float: fuse=rhs at vw=8). */
+static dg_status stage_refine(tune_ctx *c, int *list) {
+  int fam[FAMILIES];
+  const int nf = best_families(c, FAMILIES, fam);
+  for (int f = 0; f < nf; ++f) {
+    DG_CALL(refine_family(c, list, fam[f], nf - f - 1));
+    if (c->r->budget_hit) break;
+  }
+  return DG_OK;
+}
+
+dg_status tune_staged_search(tune_ctx *c) {
+  int *list = NULL;
+  dg_status st = DG_OK;
+  DG_CALL(DG_ALLOC(list, MAX_LIST));
+  DG_CALL_GOTO(done, stage_anchors(c, list));
+  if (c->opt->confirm && c->known.self.n_rank && !c->known.self_stale && confirm_held(c))
+    goto done;
+  DG_CALL_GOTO(done, stage_families(c, list));
+  DG_CALL_GOTO(done, stage_placements(c, list));
+  DG_CALL_GOTO(done, stage_refine(c, list));
 done:
   dg_free(&list);
   return st;
