@@ -1,9 +1,5 @@
 /* One tune per device: the device's tuning lock. */
-#include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <string.h>
-#include <sys/file.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -15,7 +11,7 @@
 /* Takes the device's tuning lock: *fd (close it to release; -1 if the lock file cannot be
  * made, which is not an error: tuning goes on unlocked); *waited 1 if another process held it. */
 dg_status tune_lock(const dg_tune_options *opt, const dg_device_info *info, FILE *log,
-                           const char *tag, int *fd, int *waited) {
+                    const char *tag, int *fd, int *waited) {
   *fd = -1;
   *waited = 0;
   char slug[128], dir[DG_TUNE_PATH + 16], path[DG_TUNE_PATH + 256];
@@ -29,45 +25,36 @@ dg_status tune_lock(const dg_tune_options *opt, const dg_device_info *info, FILE
   }
   snprintf(path, sizeof path, "%s/%s-%08" PRIx32 ".lock", dir, slug,
            (uint32_t)dg_device_key_hash(&key));
-  /* Close-on-exec: a verification child must not inherit (and so keep) the lock. */
-  const int f = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  const int f = dg_lock_open(path);
   if (f < 0) return DG_OK;
   const double t0 = dg_now_s();
-  while (flock(f, LOCK_EX | LOCK_NB) != 0) {
-    if (errno == EINTR) continue;
-    if (errno != EWOULDBLOCK) { /* no locking on this file system: go on unlocked */
-      close(f);
-      return DG_OK;
-    }
-    char holder[32] = "";
-    const ssize_t n = pread(f, holder, sizeof holder - 1, 0);
-    holder[n > 0 ? n : 0] = '\0';
-    holder[strcspn(holder, "\n")] = '\0';
+  char holder[32];
+  dg_lock_state got;
+  while ((got = dg_lock_try(f, holder, sizeof holder)) == DG_LOCK_BUSY) {
     if (opt->lock_wait_s == 0 || (opt->lock_wait_s > 0 && dg_now_s() - t0 > opt->lock_wait_s)) {
       close(f);
       return DG_ERROR(DG_ERR_INPUT,
                       "device '%s' is being tuned by another process (pid %s, lock %s)%s: "
                       "timings taken at the same time would measure each other's load; "
                       "run again when it has finished",
-                      info->name, holder[0] ? holder : "unknown", path,
+                      info->name, holder, path,
                       opt->lock_wait_s > 0 ? " for longer than the wait allowed" : "");
     }
     if (!*waited) {
       if (opt->verbose && log)
         fprintf(log, "%s waiting: device '%s' is being tuned by another process (pid %s, lock %s)\n",
-                tag, info->name, holder[0] ? holder : "unknown", path);
+                tag, info->name, holder, path);
       else
         dg_note("waiting: device '%s' is being tuned by another process (pid %s, lock %s)",
-                info->name, holder[0] ? holder : "unknown", path);
+                info->name, holder, path);
     }
     *waited = 1;
     const struct timespec pause = {0, 200000000L};
     nanosleep(&pause, NULL);
   }
-  char pid[32];
-  const int len = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
-  if (ftruncate(f, 0) == 0 && pwrite(f, pid, (size_t)len, 0) < 0) {
-    /* the pid is only for messages */
+  if (got == DG_LOCK_NONE) { /* no locking on this file system: go on unlocked */
+    close(f);
+    return DG_OK;
   }
   *fd = f;
   return DG_OK;
