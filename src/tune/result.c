@@ -91,18 +91,27 @@ dg_status tune_keep_untimed(tune_ctx *c) {
 }
 
 /* A result that reports a cached entry (nothing timed now). */
+/* The candidate of a stored spec into *k (NULL when the spec no longer parses). */
+static dg_status stored_cand(tune_ctx *c, const char *spec, dg_tune_candidate **k) {
+  dg_variant v;
+  *k = NULL;
+  if (dg_variant_parse(spec, &v) != DG_OK) {
+    dg_error_clear();
+    return DG_OK;
+  }
+  int j;
+  DG_CALL(tune_add_cand(c, &v, &j));
+  *k = &c->r->c[j];
+  return DG_OK;
+}
+
 dg_status tune_result_from_entry(tune_ctx *c, const dg_tune_entry *e) {
   dg_tune_result *r = c->r;
   r->from_cache = 1;
   for (int i = 0; i < e->n_rank; ++i) {
-    dg_variant v;
-    if (dg_variant_parse(e->rank[i].spec, &v) != DG_OK) {
-      dg_error_clear();
-      continue;
-    }
-    int j;
-    DG_CALL(tune_add_cand(c, &v, &j));
-    dg_tune_candidate *k = &r->c[j];
+    dg_tune_candidate *k;
+    DG_CALL(stored_cand(c, e->rank[i].spec, &k));
+    if (!k) continue;
     k->status = DG_CAND_TIMED;
     k->median_ns = e->rank[i].median_ns;
     k->min_ns = e->rank[i].min_ns;
@@ -111,15 +120,11 @@ dg_status tune_result_from_entry(tune_ctx *c, const dg_tune_entry *e) {
     k->in_final = k->stage == 4;
   }
   for (int i = 0; i < e->n_reject; ++i) {
-    dg_variant v;
-    if (dg_variant_parse(e->reject[i].spec, &v) != DG_OK) {
-      dg_error_clear();
-      continue;
-    }
-    int j;
-    DG_CALL(tune_add_cand(c, &v, &j));
-    r->c[j].status = DG_CAND_FAILED;
-    snprintf(r->c[j].reason, sizeof r->c[j].reason, "%s", e->reject[i].reason);
+    dg_tune_candidate *k;
+    DG_CALL(stored_cand(c, e->reject[i].spec, &k));
+    if (!k) continue;
+    k->status = DG_CAND_FAILED;
+    snprintf(k->reason, sizeof k->reason, "%s", e->reject[i].reason);
   }
   r->winner = tune_find_cand(r, e->winner);
   r->K = e->K;
