@@ -1,6 +1,6 @@
 /* The state of one tune (dg_tune_order) shared by the files that carry it out; private to
- * src/tune. Calls go one way: tune.c -> search.c -> search_model.c, measure.c -> journal.c,
- * and each of them -> candidates.c. */
+ * src/tune. Calls go one way: tune.c -> search.c -> measure.c -> journal.c, search.c ->
+ * search_model.c, tune.c -> result.c and lock.c, and all of them -> candidates.c. */
 #ifndef DG_TUNE_TUNE_CTX_H
 #define DG_TUNE_TUNE_CTX_H
 
@@ -53,6 +53,7 @@ int tune_find_cand(const dg_tune_result *r, const char *spec);
 dg_status tune_add_cand(tune_ctx *c, const dg_variant *v, int *idx) DG_NODISCARD;
 /* Median, min and max of k's samples. */
 void tune_summarize(dg_tune_candidate *k);
+/* 1 if a was measured faster than b. */
 int tune_timed_better(const dg_tune_candidate *a, const dg_tune_candidate *b);
 /* Indices of timed candidates, fastest first, into out; returns their number. */
 int tune_ranked(const tune_ctx *c, int *out);
@@ -80,24 +81,32 @@ dg_status tune_evaluate(tune_ctx *c, const int *idx, int n, int retime) DG_NODIS
 
 /* Orders list by the model's prediction and drops what cannot win; returns the new count. */
 int tune_model_order(tune_ctx *c, int *list, int n);
+/* The timing noise and the model's error measured in this search (nerr: predictions checked). */
 void tune_noise_and_error(const tune_ctx *c, double *noise, double *err, int *nerr);
+/* The model's rank of the winner and its prediction error, into the result and entry. */
 void tune_model_report(tune_ctx *c);
 
 /* ---- the staged search (search.c) ----------------------------------------------------------- */
 
 /* Times the explicit list of options.specs instead of searching. */
 dg_status tune_run_specs(tune_ctx *c) DG_NODISCARD;
+/* Stages 0-3 (tune/tune.h). */
 dg_status tune_staged_search(tune_ctx *c) DG_NODISCARD;
+/* Stage 4: the finalists, baseline and default re-timed together. */
 dg_status tune_final_round(tune_ctx *c) DG_NODISCARD;
 
 /* ---- the result (result.c) ------------------------------------------------------------------ */
 
+/* The winner and the cache entry of what was timed. */
 dg_status tune_make_entry(tune_ctx *c) DG_NODISCARD;
+/* A confirmed entry keeps the stored numbers of the variants not re-timed. */
 dg_status tune_keep_untimed(tune_ctx *c) DG_NODISCARD;
+/* The result of a cached entry (nothing timed now). */
 dg_status tune_result_from_entry(tune_ctx *c, const dg_tune_entry *e) DG_NODISCARD;
 
 /* ---- the device's lock (lock.c) ------------------------------------------------------------- */
 
+/* Takes the device's tuning lock into *fd (-1: none, tuning goes on unlocked). */
 dg_status tune_lock(const dg_tune_options *opt, const dg_device_info *info, FILE *log,
                     const char *tag, int *fd, int *waited) DG_NODISCARD;
 
