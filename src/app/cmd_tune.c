@@ -92,24 +92,102 @@ static cJSON *limits_json(const dg_device *dev, const dg_device_limits *l) {
   return o;
 }
 
-int dg_cmd_tune(int argc, char **argv) {
-  dg_status st = DG_OK;
-  int orders[16], norders = 0, precs[2] = {DG_PREC_FLOAT, -1}, nprec = 1;
-  const char *device = NULL, *csv = NULL, *plot = NULL;
+/* What the command line asks for. */
+typedef struct {
+  int orders[16], norders;
+  int precs[2], nprec;
+  int buckets[2], nbuckets;
+  const char *device, *csv, *plot;
   const char *specs[64];
-  int no_wait = 0, confirm = 0, no_transfer = 0, no_model = 0, report = 0;
-  int buckets[2] = {DG_BUCKET_LARGE, -1}, nbuckets = 1;
-  int nspecs = 0, json = 0, verbose = 1, in_process = 0, force = 0, repeats = 7, limits_only = 0;
-  int pml_cells = 0, worker = 0;
-  double budget = 0, dofs = 0, job_timeout = 0;
-  dg_device *dev = NULL;
-  dg_tune_result *results = NULL;
-  dg_verify_pool *pool = NULL;
-  int nres = 0;
-  orders[norders++] = 3;
-  enum { O_ORDER = 256, O_PRECISION, O_DEVICE, O_BUDGET, O_DOFS, O_REPEATS, O_FORCE, O_JSON,
-         O_CSV, O_PLOT, O_VARIANT, O_WORKER, O_JOB_TIMEOUT, O_LIMITS, O_IN_PROCESS, O_NO_WAIT, O_HELP,
-         O_BUCKET, O_CONFIRM, O_NO_TRANSFER, O_NO_MODEL, O_REPORT, O_PML };
+  int nspecs;
+  int no_wait, confirm, no_transfer, no_model, report, json, verbose, in_process, force;
+  int repeats, limits_only, pml_cells, worker, help;
+  double budget, dofs, job_timeout;
+} tune_args;
+
+enum { O_ORDER = 256, O_PRECISION, O_DEVICE, O_BUDGET, O_DOFS, O_REPEATS, O_FORCE, O_JSON,
+       O_CSV, O_PLOT, O_VARIANT, O_WORKER, O_JOB_TIMEOUT, O_LIMITS, O_IN_PROCESS, O_NO_WAIT, O_HELP,
+       O_BUCKET, O_CONFIRM, O_NO_TRANSFER, O_NO_MODEL, O_REPORT, O_PML };
+
+static dg_status parse_bucket(const char *arg, tune_args *a) {
+  dg_bucket b;
+  if (!strcmp(arg, "both")) {
+    a->buckets[0] = DG_BUCKET_LARGE;
+    a->buckets[1] = DG_BUCKET_SMALL;
+    a->nbuckets = 2;
+    return DG_OK;
+  }
+  DG_CHECK(dg_bucket_parse(arg, &b) == 0, DG_ERR_INPUT,
+           "--bucket: 'large', 'small' or 'both', got '%s'", arg);
+  a->buckets[0] = (int)b;
+  a->nbuckets = 1;
+  return DG_OK;
+}
+
+/* One option o (getopt_long's answer) with its value arg; word: the option as written. */
+static dg_status parse_option(tune_args *a, int o, char *arg, const char *word) {
+  int both = 0;
+  switch (o) {
+  case 'h':
+  case O_HELP: a->help = 1; break;
+  case O_ORDER: DG_CALL(dg_cli_orders(arg, a->orders, &a->norders)); break;
+  case O_PRECISION: {
+    dg_precision p;
+    DG_CALL(dg_cli_precision(arg, &p, &both));
+    a->precs[0] = (int)p;
+    a->precs[1] = DG_PREC_DOUBLE;
+    a->nprec = both ? 2 : 1;
+    break;
+  }
+  case O_DEVICE: a->device = arg; break;
+  case O_BUDGET:
+    DG_CALL(dg_cli_double("--budget", arg, &a->budget));
+    DG_CHECK(a->budget > 0, DG_ERR_INPUT, "--budget: must be > 0 seconds");
+    break;
+  case O_DOFS:
+    DG_CALL(dg_cli_double("--dofs", arg, &a->dofs));
+    DG_CHECK(a->dofs >= 1000, DG_ERR_INPUT, "--dofs: at least 1000");
+    break;
+  case O_REPEATS: DG_CALL(dg_cli_int("--repeats", arg, 5, DG_TUNE_MAX_SAMPLES, &a->repeats)); break;
+  case O_FORCE: a->force = 1; break;
+  case O_JSON: a->json = 1; break;
+  case O_CSV: a->csv = arg; break;
+  case O_PLOT: a->plot = arg; break;
+  case O_VARIANT:
+    DG_CHECK(a->nspecs < 64, DG_ERR_INPUT, "--variant: at most 64");
+    a->specs[a->nspecs++] = arg;
+    break;
+  case O_WORKER: a->worker = 1; break;
+  case O_JOB_TIMEOUT: DG_CALL(dg_cli_double("--job-timeout", arg, &a->job_timeout)); break;
+  case O_LIMITS: a->limits_only = 1; break;
+  case O_IN_PROCESS: a->in_process = 1; break;
+  case O_NO_WAIT: a->no_wait = 1; break;
+  case O_BUCKET: DG_CALL(parse_bucket(arg, a)); break;
+  case O_CONFIRM: a->confirm = 1; break;
+  case O_NO_TRANSFER: a->no_transfer = 1; break;
+  case O_NO_MODEL: a->no_model = 1; break;
+  case O_REPORT: a->report = 1; break;
+  case O_PML: DG_CALL(dg_cli_int("--pml", arg, 1, 20, &a->pml_cells)); break;
+  case 'v': a->verbose = 2; break;
+  case 'q': a->verbose = 0; break;
+  case ':': return DG_ERROR(DG_ERR_INPUT, "%s needs a value (see dgtd tune --help)", word);
+  default: return DG_ERROR(DG_ERR_INPUT, "unknown argument '%s' (see dgtd tune --help)", word);
+  }
+  return DG_OK;
+}
+
+/* The command line into *a; stops at --help (a->help). */
+static dg_status parse_args(int argc, char **argv, tune_args *a) {
+  memset(a, 0, sizeof *a);
+  a->orders[a->norders++] = 3;
+  a->precs[0] = DG_PREC_FLOAT;
+  a->precs[1] = -1;
+  a->nprec = 1;
+  a->buckets[0] = DG_BUCKET_LARGE;
+  a->buckets[1] = -1;
+  a->nbuckets = 1;
+  a->verbose = 1;
+  a->repeats = 7;
   static const struct option opts[] = {
       {"order", required_argument, 0, O_ORDER},       {"precision", required_argument, 0, O_PRECISION},
       {"device", required_argument, 0, O_DEVICE},     {"budget", required_argument, 0, O_BUDGET},
@@ -130,178 +208,166 @@ int dg_cmd_tune(int argc, char **argv) {
     const int prev = optind;
     const int o = getopt_long(argc, argv, ":hvq", opts, NULL);
     if (o == -1) break;
-    int both = 0;
-    switch (o) {
-    case 'h':
-    case O_HELP: usage(stdout); return 0;
-    case O_ORDER: DG_CALL_GOTO(fail, dg_cli_orders(optarg, orders, &norders)); break;
-    case O_PRECISION: {
-      dg_precision p;
-      DG_CALL_GOTO(fail, dg_cli_precision(optarg, &p, &both));
-      precs[0] = (int)p;
-      precs[1] = DG_PREC_DOUBLE;
-      nprec = both ? 2 : 1;
-      break;
-    }
-    case O_DEVICE: device = optarg; break;
-    case O_BUDGET:
-      DG_CALL_GOTO(fail, dg_cli_double("--budget", optarg, &budget));
-      DG_CHECK_GOTO(fail, budget > 0, DG_ERR_INPUT, "--budget: must be > 0 seconds");
-      break;
-    case O_DOFS:
-      DG_CALL_GOTO(fail, dg_cli_double("--dofs", optarg, &dofs));
-      DG_CHECK_GOTO(fail, dofs >= 1000, DG_ERR_INPUT, "--dofs: at least 1000");
-      break;
-    case O_REPEATS:
-      DG_CALL_GOTO(fail, dg_cli_int("--repeats", optarg, 5, DG_TUNE_MAX_SAMPLES, &repeats));
-      break;
-    case O_FORCE: force = 1; break;
-    case O_JSON: json = 1; break;
-    case O_CSV: csv = optarg; break;
-    case O_PLOT: plot = optarg; break;
-    case O_VARIANT:
-      DG_CHECK_GOTO(fail, nspecs < 64, DG_ERR_INPUT, "--variant: at most 64");
-      specs[nspecs++] = optarg;
-      break;
-    case O_WORKER: worker = 1; break;
-    case O_JOB_TIMEOUT: DG_CALL_GOTO(fail, dg_cli_double("--job-timeout", optarg, &job_timeout)); break;
-    case O_LIMITS: limits_only = 1; break;
-    case O_IN_PROCESS: in_process = 1; break;
-    case O_NO_WAIT: no_wait = 1; break;
-    case O_BUCKET: {
-      dg_bucket b;
-      if (!strcmp(optarg, "both")) {
-        buckets[0] = DG_BUCKET_LARGE;
-        buckets[1] = DG_BUCKET_SMALL;
-        nbuckets = 2;
-      } else {
-        DG_CHECK_GOTO(fail, dg_bucket_parse(optarg, &b) == 0, DG_ERR_INPUT,
-                      "--bucket: 'large', 'small' or 'both', got '%s'", optarg);
-        buckets[0] = (int)b;
-        nbuckets = 1;
-      }
-      break;
-    }
-    case O_CONFIRM: confirm = 1; break;
-    case O_NO_TRANSFER: no_transfer = 1; break;
-    case O_NO_MODEL: no_model = 1; break;
-    case O_REPORT: report = 1; break;
-    case O_PML: DG_CALL_GOTO(fail, dg_cli_int("--pml", optarg, 1, 20, &pml_cells)); break;
-    case 'v': verbose = 2; break;
-    case 'q': verbose = 0; break;
-    case ':':
-      st = DG_ERROR(DG_ERR_INPUT, "%s needs a value (see dgtd tune --help)", argv[prev]);
-      goto fail;
-    default:
-      st = DG_ERROR(DG_ERR_INPUT, "unknown argument '%s' (see dgtd tune --help)", argv[prev]);
-      goto fail;
-    }
+    DG_CALL(parse_option(a, o, optarg, argv[prev]));
+    if (a->help) return DG_OK;
   }
-  if (optind < argc) {
-    st = DG_ERROR(DG_ERR_INPUT, "unexpected argument '%s' (see dgtd tune --help)", argv[optind]);
-    goto fail;
-  }
-  if (worker) return verify_worker(device, pml_cells, job_timeout);
-  DG_CHECK_GOTO(fail, !(pml_cells && confirm), DG_ERR_INPUT,
-                "--pml and --confirm: a PML tune is never cached, so there is nothing to confirm");
-  if (report) {
-    dg_tune_paths paths;
-    DG_CALL_GOTO(fail, dg_tune_paths_default(&paths));
-    DG_CALL_GOTO(fail, dg_tune_compare(&paths, stdout, plot));
-    if (plot) fprintf(stderr, "wrote %s\n", plot);
-    return 0;
-  }
+  DG_CHECK(optind >= argc, DG_ERR_INPUT, "unexpected argument '%s' (see dgtd tune --help)",
+           argv[optind]);
+  return DG_OK;
+}
 
-  const double t0 = dg_now_s();
-  DG_CALL_GOTO(fail, dg_device_create(&dev, device));
-  dg_tune_options opt;
-  DG_CALL_GOTO(fail, dg_tune_options_default(&opt));
-  opt.force = force;
-  opt.verbose = verbose;
-  opt.log = stderr;
-  opt.repeats = repeats;
-  opt.target_dofs = dofs;
-  opt.specs = nspecs ? specs : NULL;
-  opt.n_specs = nspecs;
-  if (no_wait) opt.lock_wait_s = 0;
-  opt.confirm = confirm;
-  opt.pml_cells = pml_cells;
-  opt.use_known = !no_transfer;
-  opt.use_model = !no_model;
-  char exe[4096];
-  if (!in_process && dg_self_exe(exe, sizeof exe)) opt.child_exe = exe;
-  dg_device_limits limits;
+/* The tuning options the arguments ask for; exe (cap bytes) holds the worker executable. */
+static dg_status options_from(const tune_args *a, dg_tune_options *opt, char *exe, size_t cap) {
+  DG_CALL(dg_tune_options_default(opt));
+  opt->force = a->force;
+  opt->verbose = a->verbose;
+  opt->log = stderr;
+  opt->repeats = a->repeats;
+  opt->target_dofs = a->dofs;
+  opt->specs = a->nspecs ? a->specs : NULL;
+  opt->n_specs = a->nspecs;
+  if (a->no_wait) opt->lock_wait_s = 0;
+  opt->confirm = a->confirm;
+  opt->pml_cells = a->pml_cells;
+  opt->use_known = !a->no_transfer;
+  opt->use_model = !a->no_model;
+  if (!a->in_process && dg_self_exe(exe, cap)) opt->child_exe = exe;
+  return DG_OK;
+}
+
+/* The device limits, cached or measured (--measure-limits: measured, with the GEMM rates),
+ * printed. */
+static dg_status load_limits(dg_device *dev, const tune_args *a, dg_tune_options *opt,
+                             dg_device_limits *limits) {
   int measured = 0;
-  if (verbose) fprintf(stderr, "measuring or loading the device limits...\n");
-  if (limits_only) opt.force = opt.limits_gemm = 1;
-  DG_CALL_GOTO(fail, dg_tune_device_limits(dev, &opt, &limits, &measured));
-  opt.force = force;
-  print_limits(json ? stderr : stdout, dev, &limits, measured);
-  if (measured && limits.contended)
+  if (a->verbose) fprintf(stderr, "measuring or loading the device limits...\n");
+  if (a->limits_only) opt->force = opt->limits_gemm = 1;
+  DG_CALL(dg_tune_device_limits(dev, opt, limits, &measured));
+  opt->force = a->force;
+  print_limits(a->json ? stderr : stdout, dev, limits, measured);
+  if (measured && limits->contended)
     fprintf(stderr, "dgtd: warning: other processes used %.0f%% of the host's CPU time while the "
             "limits were measured: they come out low and were not cached (measure again on "
-            "an idle machine with --measure-limits)\n", 100 * limits.others_busy);
+            "an idle machine with --measure-limits)\n", 100 * limits->others_busy);
   fflush(stdout);
-  if (limits_only) {
-    dg_device_destroy(&dev);
-    return 0;
-  }
+  return DG_OK;
+}
 
-  const int njobs = norders * nprec * nbuckets;
-  DG_CALL_GOTO(fail, DG_ALLOC(results, njobs));
-  if (opt.child_exe) { /* one set of verification workers for every order of the sweep */
-    DG_CALL_GOTO(fail, dg_verify_pool_create(&pool, opt.child_exe, &dev->info, pml_cells > 0,
-                                             opt.child_timeout_s, 0));
-    opt.pool = pool;
+/* Tunes every bucket, precision and order asked for into results[*nres...], sharing the
+ * budget and, with workers, one set of them. */
+static dg_status sweep(dg_device *dev, const tune_args *a, dg_tune_options *opt,
+                       const dg_device_limits *limits, double t0, dg_tune_result *results,
+                       int *nres) {
+  dg_status st = DG_OK;
+  dg_verify_pool *pool = NULL;
+  const int njobs = a->norders * a->nprec * a->nbuckets;
+  if (opt->child_exe) { /* one set of verification workers for every order of the sweep */
+    DG_CALL(dg_verify_pool_create(&pool, opt->child_exe, &dev->info, a->pml_cells > 0,
+                                  opt->child_timeout_s, 0));
+    opt->pool = pool;
   }
-  for (int bi = 0; bi < nbuckets; ++bi)
-  for (int pi = 0; pi < nprec; ++pi)
-    for (int oi = 0; oi < norders; ++oi) {
-      const dg_precision p = (dg_precision)precs[pi];
-      opt.bucket = buckets[bi];
+  for (int bi = 0; bi < a->nbuckets; ++bi)
+  for (int pi = 0; pi < a->nprec; ++pi)
+    for (int oi = 0; oi < a->norders; ++oi) {
+      const dg_precision p = (dg_precision)a->precs[pi];
+      opt->bucket = a->buckets[bi];
       if (p == DG_PREC_DOUBLE && !dev->info.has_fp64) {
         fprintf(stderr, "dgtd tune: '%s' has no double precision: skipping N=%d double\n",
-                dev->info.name, orders[oi]);
+                dev->info.name, a->orders[oi]);
         continue;
       }
       /* The whole-run budget, shared evenly by what is left to do. */
-      const int left = njobs - ((bi * nprec + pi) * norders + oi);
-      opt.budget_s = budget > 0 ? fmax(1.0, (budget - (dg_now_s() - t0)) / left) : 0;
-      dg_tune_result *r = &results[nres];
-      st = dg_tune_order(dev, orders[oi], p, &opt, &limits, r);
+      const int left = njobs - ((bi * a->nprec + pi) * a->norders + oi);
+      opt->budget_s = a->budget > 0 ? fmax(1.0, (a->budget - (dg_now_s() - t0)) / left) : 0;
+      dg_tune_result *r = &results[*nres];
+      st = dg_tune_order(dev, a->orders[oi], p, opt, limits, r);
       if (st != DG_OK) {
         dg_tune_result_free(r);
-        goto fail;
+        goto done;
       }
-      ++nres;
-      if (r->note[0] && verbose) fprintf(stderr, "%s\n", r->note);
-      if (!json) dg_tune_report_table(stdout, r, verbose);
+      ++*nres;
+      if (r->note[0] && a->verbose) fprintf(stderr, "%s\n", r->note);
+      if (!a->json) dg_tune_report_table(stdout, r, a->verbose);
       fflush(stdout);
     }
+done:
   dg_verify_pool_destroy(&pool);
-  if (json) {
-    cJSON *doc = cJSON_CreateObject(), *arr = NULL;
-    int ok = doc && cJSON_AddItemToObject(doc, "device", limits_json(dev, &limits)) &&
-             (arr = cJSON_AddArrayToObject(doc, "results"));
-    for (int i = 0; ok && i < nres; ++i) ok = cJSON_AddItemToArray(arr, dg_tune_report_json(&results[i], 1));
-    char *text = ok ? cJSON_Print(doc) : NULL;
-    cJSON_Delete(doc);
-    DG_CHECK_GOTO(fail, text, DG_ERR_MEMORY, "out of memory writing the JSON report");
-    printf("%s\n", text);
-    cJSON_free(text);
+  opt->pool = NULL;
+  return st;
+}
+
+/* The JSON report on stdout (--json). */
+static dg_status print_json(const dg_device *dev, const dg_device_limits *limits,
+                            const dg_tune_result *results, int nres) {
+  cJSON *doc = cJSON_CreateObject(), *arr = NULL;
+  int ok = doc && cJSON_AddItemToObject(doc, "device", limits_json(dev, limits)) &&
+           (arr = cJSON_AddArrayToObject(doc, "results"));
+  for (int i = 0; ok && i < nres; ++i) ok = cJSON_AddItemToArray(arr, dg_tune_report_json(&results[i], 1));
+  char *text = ok ? cJSON_Print(doc) : NULL;
+  cJSON_Delete(doc);
+  DG_CHECK(text, DG_ERR_MEMORY, "out of memory writing the JSON report");
+  printf("%s\n", text);
+  cJSON_free(text);
+  return DG_OK;
+}
+
+/* --csv and --plot. */
+static dg_status write_files(const tune_args *a, const dg_tune_result *results, int nres) {
+  dg_status st = DG_OK;
+  const dg_tune_result **rp = NULL;
+  DG_CALL(DG_ALLOC(rp, nres ? nres : 1));
+  for (int i = 0; i < nres; ++i) rp[i] = &results[i];
+  if (a->csv) st = dg_tune_report_csv(a->csv, rp, nres);
+  if (st == DG_OK && a->plot && nres) st = dg_tune_report_plot(a->plot, rp, nres);
+  dg_free(&rp);
+  return st;
+}
+
+/* --report: the stored results side by side, no tuning. */
+static dg_status compare(const tune_args *a) {
+  dg_tune_paths paths;
+  DG_CALL(dg_tune_paths_default(&paths));
+  DG_CALL(dg_tune_compare(&paths, stdout, a->plot));
+  if (a->plot) fprintf(stderr, "wrote %s\n", a->plot);
+  return DG_OK;
+}
+
+int dg_cmd_tune(int argc, char **argv) {
+  dg_status st = DG_OK;
+  tune_args a;
+  dg_device *dev = NULL;
+  dg_tune_result *results = NULL;
+  int nres = 0;
+  DG_CALL_GOTO(fail, parse_args(argc, argv, &a));
+  if (a.help) {
+    usage(stdout);
+    return 0;
   }
-  {
-    const dg_tune_result **rp = NULL;
-    DG_CALL_GOTO(fail, DG_ALLOC(rp, nres ? nres : 1));
-    for (int i = 0; i < nres; ++i) rp[i] = &results[i];
-    if (csv) st = dg_tune_report_csv(csv, rp, nres);
-    if (st == DG_OK && plot && nres) st = dg_tune_report_plot(plot, rp, nres);
-    dg_free(&rp);
-    if (st != DG_OK) goto fail;
+  if (a.worker) return verify_worker(a.device, a.pml_cells, a.job_timeout);
+  DG_CHECK_GOTO(fail, !(a.pml_cells && a.confirm), DG_ERR_INPUT,
+                "--pml and --confirm: a PML tune is never cached, so there is nothing to confirm");
+  if (a.report) {
+    DG_CALL_GOTO(fail, compare(&a));
+    return 0;
   }
+  const double t0 = dg_now_s();
+  DG_CALL_GOTO(fail, dg_device_create(&dev, a.device));
+  dg_tune_options opt;
+  char exe[4096];
+  DG_CALL_GOTO(fail, options_from(&a, &opt, exe, sizeof exe));
+  dg_device_limits limits;
+  DG_CALL_GOTO(fail, load_limits(dev, &a, &opt, &limits));
+  if (a.limits_only) {
+    dg_device_destroy(&dev);
+    return 0;
+  }
+  DG_CALL_GOTO(fail, DG_ALLOC(results, a.norders * a.nprec * a.nbuckets));
+  DG_CALL_GOTO(fail, sweep(dev, &a, &opt, &limits, t0, results, &nres));
+  if (a.json) DG_CALL_GOTO(fail, print_json(dev, &limits, results, nres));
+  DG_CALL_GOTO(fail, write_files(&a, results, nres));
   int nowin = 0;
   for (int i = 0; i < nres; ++i) nowin += results[i].winner < 0;
-  if (verbose) fprintf(stderr, "tune finished in %.0f s\n", dg_now_s() - t0);
+  if (a.verbose) fprintf(stderr, "tune finished in %.0f s\n", dg_now_s() - t0);
   for (int i = 0; i < nres; ++i) dg_tune_result_free(&results[i]);
   dg_free(&results);
   dg_device_destroy(&dev);
@@ -312,7 +378,6 @@ int dg_cmd_tune(int argc, char **argv) {
   return 0;
 fail:
   dg_error_print(stderr);
-  dg_verify_pool_destroy(&pool);
   for (int i = 0; i < nres; ++i) dg_tune_result_free(&results[i]);
   dg_free(&results);
   dg_device_destroy(&dev);

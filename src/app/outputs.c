@@ -2,12 +2,10 @@
  * snapshots with their .pvd (or .pvtu pieces), checkpoints and the restart from one, the
  * blow-up check, and the progress line. */
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <unistd.h>
 
 #include "app/run_state.h"
@@ -376,30 +374,20 @@ static dg_status commit_logs_if_due(run_state *s) {
 static dg_status lock_output_dir(run_state *s, const char *dir) {
   char path[DG_CASE_PATH + 32];
   snprintf(path, sizeof path, "%s/" OUT_LOCK_NAME, dir);
-  /* Close-on-exec: a child process must not inherit (and so keep) the lock. */
-  const int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  const int fd = dg_lock_open(path);
   DG_CHECK(fd >= 0, DG_ERR_IO, "cannot create the output directory's lock file %s: %s", path,
            strerror(errno));
-  while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-    if (errno == EINTR) continue;
-    if (errno != EWOULDBLOCK) { /* no locking on this file system: go on unlocked */
-      close(fd);
-      return DG_OK;
-    }
-    char holder[32] = "";
-    const ssize_t n = pread(fd, holder, sizeof holder - 1, 0);
-    holder[n > 0 ? n : 0] = '\0';
-    holder[strcspn(holder, "\n")] = '\0';
+  char holder[32];
+  const dg_lock_state got = dg_lock_try(fd, holder, sizeof holder);
+  if (got == DG_LOCK_NONE) { /* no locking on this file system: go on unlocked */
+    close(fd);
+    return DG_OK;
+  }
+  if (got == DG_LOCK_BUSY) {
     close(fd);
     return DG_ERROR(DG_ERR_IO, "output directory %s is in use by another dgtd run (pid %s, lock "
                     "%s): two runs into one directory would mix their files; wait for it to "
-                    "end or choose another output directory", dir, holder[0] ? holder : "unknown",
-                    path);
-  }
-  char pid[32];
-  const int len = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
-  if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, (size_t)len, 0) != len) {
-    /* the pid is only for the other run's message */
+                    "end or choose another output directory", dir, holder, path);
   }
   s->out_lock_fd = fd;
   s->out_locked = 1;

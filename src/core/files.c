@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -166,4 +167,24 @@ int dg_cache_dir(char *buf, size_t cap) {
   else if (h && *h) n = snprintf(buf, cap, "%s/.cache/dgtd", h);
   else return 0;
   return n > 0 && (size_t)n < cap;
+}
+
+int dg_lock_open(const char *path) { return open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644); }
+
+dg_lock_state dg_lock_try(int fd, char *holder, size_t cap) {
+  while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    if (errno == EINTR) continue;
+    if (errno != EWOULDBLOCK) return DG_LOCK_NONE;
+    const ssize_t n = pread(fd, holder, cap - 1, 0);
+    holder[n > 0 ? n : 0] = '\0';
+    holder[strcspn(holder, "\n")] = '\0';
+    if (!holder[0]) snprintf(holder, cap, "unknown");
+    return DG_LOCK_BUSY;
+  }
+  char pid[32];
+  const int len = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+  if (ftruncate(fd, 0) == 0 && pwrite(fd, pid, (size_t)len, 0) < 0) {
+    /* the pid is only for the others' messages */
+  }
+  return DG_LOCK_TAKEN;
 }

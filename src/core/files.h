@@ -1,4 +1,4 @@
-/* Files and directories: mkdir -p, and atomic file output.
+/* Files and directories: mkdir -p, atomic file output, and lock files.
  *
  * Atomic file output: write to a temporary file beside the target, then rename it over the
  * target. rename() within one directory is atomic on POSIX file systems, so a reader (or a
@@ -46,6 +46,20 @@ dg_status dg_atomic_write(const char *path, const void *data, size_t n) DG_NODIS
 /* mkdir -p: create dir and its missing parents; DG_ERR_IO naming the component that could
  * not be created, or dir if it exists but is not a directory. */
 dg_status dg_mkdir_p(const char *dir) DG_NODISCARD;
+
+/* Lock files: an exclusive flock on a file that holds its owner's pid (for the messages of
+ * the others). The kernel drops a flock when its process ends, however it ends. */
+typedef enum {
+  DG_LOCK_TAKEN = 0, /* held: our pid is written in; closing the descriptor releases it */
+  DG_LOCK_BUSY,      /* another process holds it */
+  DG_LOCK_NONE       /* the file system has no flock: go on unlocked */
+} dg_lock_state;
+/* Opens (creates) the lock file at path, close-on-exec so that a child process does not
+ * inherit (and so keep) the lock; -1 (errno set) if it cannot. */
+int dg_lock_open(const char *path);
+/* One try at the lock on fd (an interrupted try is repeated). On DG_LOCK_BUSY holder gets the
+ * holder's pid as it wrote it, or "unknown". */
+dg_lock_state dg_lock_try(int fd, char *holder, size_t cap);
 
 /* Paths of the installation and the user: */
 /* This executable's path (/proc/self/exe); 0 if it cannot be read. */

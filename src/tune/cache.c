@@ -141,20 +141,33 @@ static int copy_str(const cJSON *o, const char *k, char *buf, size_t cap) {
   return 1;
 }
 
-static cJSON *key_to_json(const dg_device_key *k) {
+/* One field of an object written from a struct: the string s, or without one the number x. */
+typedef struct {
+  const char *name;
+  const char *s;
+  double x;
+} field;
+
+/* An object of the fields f[0..n), in order (NULL when out of memory). */
+static cJSON *object_of(const field *f, int n) {
   cJSON *o = cJSON_CreateObject();
-  if (!o) return NULL;
-  if (!cJSON_AddStringToObject(o, "platform_name", k->platform_name) ||
-      !cJSON_AddStringToObject(o, "platform_version", k->platform_version) ||
-      !cJSON_AddStringToObject(o, "name", k->name) ||
-      !cJSON_AddStringToObject(o, "vendor", k->vendor) ||
-      !cJSON_AddStringToObject(o, "driver_version", k->driver_version) ||
-      !cJSON_AddStringToObject(o, "device_version", k->device_version) ||
-      !cJSON_AddNumberToObject(o, "compute_units", k->compute_units)) {
-    cJSON_Delete(o);
-    return NULL;
+  for (int i = 0; o && i < n; ++i) {
+    const int ok = f[i].s ? cJSON_AddStringToObject(o, f[i].name, f[i].s) != NULL
+                          : cJSON_AddNumberToObject(o, f[i].name, f[i].x) != NULL;
+    if (!ok) {
+      cJSON_Delete(o);
+      o = NULL;
+    }
   }
   return o;
+}
+
+static cJSON *key_to_json(const dg_device_key *k) {
+  const field f[] = {
+      {"platform_name", k->platform_name, 0}, {"platform_version", k->platform_version, 0},
+      {"name", k->name, 0}, {"vendor", k->vendor, 0}, {"driver_version", k->driver_version, 0},
+      {"device_version", k->device_version, 0}, {"compute_units", NULL, k->compute_units}};
+  return object_of(f, (int)(sizeof f / sizeof f[0]));
 }
 
 static int key_from_json(const cJSON *o, dg_device_key *k) {
@@ -170,19 +183,14 @@ static int key_from_json(const cJSON *o, dg_device_key *k) {
 }
 
 static cJSON *limits_to_json(const dg_device_limits *l) {
-  cJSON *o = cJSON_CreateObject();
-  if (!o) return NULL;
-  if (!cJSON_AddNumberToObject(o, "bandwidth_gbs", l->bandwidth_gbs) ||
-      !cJSON_AddNumberToObject(o, "fma_gflops_float", l->fma_gflops[0]) ||
-      !cJSON_AddNumberToObject(o, "fma_gflops_double", l->fma_gflops[1]) ||
-      !cJSON_AddNumberToObject(o, "gemm_gflops_float", l->gemm_gflops[0]) ||
-      !cJSON_AddNumberToObject(o, "gemm_gflops_double", l->gemm_gflops[1]) ||
-      !cJSON_AddNumberToObject(o, "seconds", l->seconds) ||
-      !cJSON_AddStringToObject(o, "date", l->date)) {
-    cJSON_Delete(o);
-    return NULL;
-  }
-  return o;
+  const field f[] = {{"bandwidth_gbs", NULL, l->bandwidth_gbs},
+                     {"fma_gflops_float", NULL, l->fma_gflops[0]},
+                     {"fma_gflops_double", NULL, l->fma_gflops[1]},
+                     {"gemm_gflops_float", NULL, l->gemm_gflops[0]},
+                     {"gemm_gflops_double", NULL, l->gemm_gflops[1]},
+                     {"seconds", NULL, l->seconds},
+                     {"date", l->date, 0}};
+  return object_of(f, (int)(sizeof f / sizeof f[0]));
 }
 
 static int limits_from_json(const cJSON *o, dg_device_limits *l) {

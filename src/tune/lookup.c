@@ -40,20 +40,25 @@ static void read_or_warn(const char *path, dg_tune_file *f, char *desc, size_t c
   }
 }
 
-/* The fresh entry of (N, p) in rec whose winner this device can run, or NULL. */
-/* The bucket asked for (dg_tune_lookup_bucket); an entry of the other bucket is used when
- * there is none of this one. */
-static _Thread_local int want_bucket = 0;
+/* What a lookup asks for. */
+typedef struct {
+  const dg_device_info *info;
+  dg_device_key key;
+  int N;
+  dg_precision p;
+  int bucket;    /* an entry of the other bucket is used when there is none of this one */
+  uint64_t hash; /* of the templates */
+} query;
 
-static const dg_tune_entry *usable(const dg_tune_device_rec *rec, const dg_device_info *info,
-                                   int N, dg_precision p, uint64_t hash, dg_variant *v,
+/* The fresh entry of (N, p) in rec whose winner this device can run, or NULL. */
+static const dg_tune_entry *usable(const dg_tune_device_rec *rec, const query *q, dg_variant *v,
                                    int *stale) {
   for (int pass = 0; pass < 2; ++pass)
   for (int j = 0; j < rec->n; ++j) {
     const dg_tune_entry *e = &rec->entries[j];
-    if (e->N != N || e->precision != p) continue;
-    if ((e->bucket == want_bucket) != (pass == 0)) continue;
-    if (!dg_tune_entry_fresh(e, hash)) {
+    if (e->N != q->N || e->precision != q->p) continue;
+    if ((e->bucket == q->bucket) != (pass == 0)) continue;
+    if (!dg_tune_entry_fresh(e, q->hash)) {
       if (stale) *stale = 1;
       continue;
     }
@@ -62,7 +67,7 @@ static const dg_tune_entry *usable(const dg_tune_device_rec *rec, const dg_devic
       dg_error_clear();
       continue;
     }
-    if (v->precision == p && dg_variant_check(v, info, N, why, sizeof why)) return e;
+    if (v->precision == q->p && dg_variant_check(v, q->info, q->N, why, sizeof why)) return e;
   }
   return NULL;
 }
@@ -78,17 +83,17 @@ static int copy_entry(dg_tune_entry *dst, const dg_tune_entry *src) {
 
 typedef enum { BY_NAME, BY_VENDOR } fb_kind;
 
-/* First fallback record in file f for info, or 0. */
-static int fallback_in(const dg_tune_file *f, const dg_device_key *key, const dg_device_info *info,
-                       int N, dg_precision p, uint64_t hash, fb_kind kind, dg_variant *out,
+/* First fallback record in file f for the query, or 0. */
+static int fallback_in(const dg_tune_file *f, const query *q, fb_kind kind, dg_variant *out,
                        dg_tune_entry *entry, const char *path, char *desc, size_t cap) {
+  const dg_device_key *key = &q->key;
   for (int i = 0; i < f->n; ++i) {
     const dg_tune_device_rec *r = &f->devices[i];
     if (dg_device_key_equal(&r->key, key)) continue;
     if (kind == BY_NAME && strcmp(r->key.name, key->name) != 0) continue;
     if (kind == BY_VENDOR && strcmp(r->key.vendor, key->vendor) != 0) continue;
     dg_variant v;
-    const dg_tune_entry *e = usable(r, info, N, p, hash, &v, NULL);
+    const dg_tune_entry *e = usable(r, q, &v, NULL);
     if (!e) continue;
     *out = v;
     copy_entry(entry, e);
@@ -103,11 +108,12 @@ static int fallback_in(const dg_tune_file *f, const dg_device_key *key, const dg
   return 0;
 }
 
-dg_tune_found dg_tune_lookup_at(const dg_tune_paths *paths, const dg_device_info *info, int N,
-                                dg_precision p, uint64_t hash, dg_variant *out,
-                                dg_tune_entry *entry, char *desc, size_t cap) {
-  dg_device_key key;
-  dg_device_key_from_info(info, &key);
+/* dg_tune_lookup_at for bucket q->bucket. */
+static dg_tune_found lookup(const dg_tune_paths *paths, const query *q, dg_variant *out,
+                            dg_tune_entry *entry, char *desc, size_t cap) {
+  const dg_device_info *info = q->info;
+  const int N = q->N;
+  const dg_precision p = q->p;
   if (desc && cap) desc[0] = '\0';
   if (entry) memset(entry, 0, sizeof *entry);
   *out = dg_variant_default(info, N, p);
@@ -125,10 +131,10 @@ dg_tune_found dg_tune_lookup_at(const dg_tune_paths *paths, const dg_device_info
   /* 1. This exact device and driver. */
   for (int s = 0; s < 2 && found == DG_TUNE_MISS; ++s)
     for (int i = 0; i < f[s].n && found == DG_TUNE_MISS; ++i) {
-      if (!dg_device_key_equal(&f[s].devices[i].key, &key)) continue;
+      if (!dg_device_key_equal(&f[s].devices[i].key, &q->key)) continue;
       dg_variant v;
       int st = 0;
-      const dg_tune_entry *e = usable(&f[s].devices[i], info, N, p, hash, &v, &st);
+      const dg_tune_entry *e = usable(&f[s].devices[i], q, &v, &st);
       if (st && !stale) {
         stale = 1;
         stale_src = s;
@@ -147,7 +153,7 @@ dg_tune_found dg_tune_lookup_at(const dg_tune_paths *paths, const dg_device_info
   }
   /* 3. Same device name, another driver or platform version. */
   for (int s = 0; s < 2 && found == DG_TUNE_MISS; ++s)
-    if (fallback_in(&f[s], &key, info, N, p, hash, BY_NAME, out, entry, files[s], desc, cap))
+    if (fallback_in(&f[s], q, BY_NAME, out, entry, files[s], desc, cap))
       found = DG_TUNE_FALLBACK;
   /* 4. Same vendor: every device file of both directories. */
   for (int s = 0; s < 2 && found == DG_TUNE_MISS; ++s) {
@@ -162,7 +168,7 @@ dg_tune_found dg_tune_lookup_at(const dg_tune_paths *paths, const dg_device_info
       dg_tune_file g;
       char ignore[8] = "";
       read_or_warn(path, &g, ignore, sizeof ignore); /* other devices' files: no warnings */
-      if (fallback_in(&g, &key, info, N, p, hash, BY_VENDOR, out, entry, path, desc, cap))
+      if (fallback_in(&g, q, BY_VENDOR, out, entry, path, desc, cap))
         found = DG_TUNE_FALLBACK;
       dg_tune_file_free(&g);
     }
@@ -178,14 +184,27 @@ dg_tune_found dg_tune_lookup_at(const dg_tune_paths *paths, const dg_device_info
   return found;
 }
 
+static query make_query(const dg_device_info *info, int N, dg_precision p, int bucket,
+                        uint64_t hash) {
+  query q = {.info = info, .N = N, .p = p, .bucket = bucket, .hash = hash};
+  dg_device_key_from_info(info, &q.key);
+  return q;
+}
+
+dg_tune_found dg_tune_lookup_at(const dg_tune_paths *paths, const dg_device_info *info, int N,
+                                dg_precision p, uint64_t hash, dg_variant *out,
+                                dg_tune_entry *entry, char *desc, size_t cap) {
+  const query q = make_query(info, N, p, 0, hash);
+  return lookup(paths, &q, out, entry, desc, cap);
+}
+
 dg_tune_found dg_tune_lookup_bucket(const dg_tune_paths *paths, const dg_device_info *info,
                                     int N, dg_precision p, int bucket, uint64_t hash,
                                     dg_variant *out, dg_tune_entry *entry, char *desc,
                                     size_t cap) {
-  want_bucket = bucket;
+  const query q = make_query(info, N, p, bucket, hash);
   dg_tune_entry e;
-  const dg_tune_found f = dg_tune_lookup_at(paths, info, N, p, hash, out, &e, desc, cap);
-  want_bucket = 0;
+  const dg_tune_found f = lookup(paths, &q, out, &e, desc, cap);
   if ((f == DG_TUNE_HIT || f == DG_TUNE_FALLBACK) && e.bucket != bucket)
     append(desc, cap, " [tuned for %s problems; this run is %s: `dgtd tune --bucket %s` tunes "
                       "for its size]",

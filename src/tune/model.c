@@ -9,7 +9,6 @@
 
 #include "core/alloc.h"
 #include "tune/counts.h"
-#include "tune/tune.h"
 
 /* ---- buckets ------------------------------------------------------------------------------ */
 
@@ -49,6 +48,27 @@ dg_bucket dg_bucket_of(const dg_device_info *info, int N, dg_precision p, long K
   const dg_stage_counts c = dg_count_stage(N, p, K);
   if (is_gpu(info)) return c.dofs < gpu_fill_dofs(info) ? DG_BUCKET_SMALL : DG_BUCKET_LARGE;
   return c.bytes <= cpu_cache_bytes(info) ? DG_BUCKET_SMALL : DG_BUCKET_LARGE;
+}
+
+double dg_tune_target_dofs(const dg_device_info *info, dg_precision p) {
+  const double cu = info->compute_units ? info->compute_units : 1;
+  const double rs = p == DG_PREC_DOUBLE ? 8 : 4;
+  double d = (info->type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR))
+                 ? fmax(1e6, 65536.0 * cu)
+                 : 262144.0 * cu;
+  /* ~16 reals per DOF per operator (q, res, rhs, fluxes, CLBlast's derivatives): a batch of
+   * 4 within half the memory, and the largest buffer (3 derivative fields) within one
+   * allocation. */
+  const double by_mem = (double)info->global_mem_size / 2 / 4 / (16 * rs);
+  const double by_alloc = (double)info->max_alloc_size / (3 * 1.25 * rs);
+  if (info->global_mem_size && d > by_mem) d = by_mem;
+  if (info->max_alloc_size && d > by_alloc) d = by_alloc;
+  return d;
+}
+
+int dg_tune_box_n(double dofs, int N) {
+  const int n = (int)lround(cbrt(dofs / (36.0 * dg_variant_np(N))));
+  return n < 2 ? 2 : n;
 }
 
 double dg_bucket_target_dofs(const dg_device_info *info, int N, dg_precision p, dg_bucket b) {

@@ -38,6 +38,10 @@ int dg_bucket_parse(const char *s, dg_bucket *out);
 double dg_host_cache_bytes(void);
 /* Bucket of a problem of K elements at order N, precision p on the device. */
 dg_bucket dg_bucket_of(const dg_device_info *info, int N, dg_precision p, long K);
+/* Field DOFs of the large timing problem (the rule is in tune/tune.h) and the box size n for
+ * a problem of dofs field DOFs at order N. */
+double dg_tune_target_dofs(const dg_device_info *info, dg_precision p);
+int dg_tune_box_n(double dofs, int N);
 /* Field DOFs of the timing problem for bucket b (large: dg_tune_target_dofs). */
 double dg_bucket_target_dofs(const dg_device_info *info, int N, dg_precision p, dg_bucket b);
 

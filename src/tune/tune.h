@@ -27,7 +27,7 @@
  * average cost of one candidate exceeds 85% of the budget; the rest is left to stage 4.
  * Stage 0 always runs. A budget <= 0 means no limit.
  *
- * Problem size (dg_tune_target_dofs): GPUs and accelerators max(1e6, 65536 x compute
+ * Problem size (dg_tune_target_dofs, tune/model.h): GPUs and accelerators max(1e6, 65536 x compute
  * units) field DOFs (enough work-groups to fill every compute unit many times); CPUs
  * 262144 x compute units (2 PoCL cores: 524288 DOFs, past the L2 caches, yet a baseline
  * stage stays well under a second); both capped so a batch of 4 operators uses at most half
@@ -50,8 +50,10 @@
 #include "core/status.h"
 #include "device/device.h"
 #include "tune/cache.h"
+#include "tune/candidate.h"
 #include "tune/counts.h"
 #include "tune/limits.h"
+#include "tune/model.h"
 
 /* ---- lookup (for `dgtd run --tune auto|never|always`) ----------------------------------- */
 
@@ -86,34 +88,6 @@ dg_tune_found dg_tune_lookup_bucket(const dg_tune_paths *paths, const dg_device_
 
 /* ---- tuning -------------------------------------------------------------------------------- */
 
-typedef enum {
-  DG_CAND_PENDING = 0,
-  DG_CAND_TIMED,    /* verified and timed */
-  DG_CAND_FAILED,   /* build failed, compiler crashed or timed out, operator creation failed */
-  DG_CAND_REJECTED  /* built but verification failed */
-} dg_cand_status;
-
-enum { DG_TUNE_MAX_SAMPLES = 32 };
-
-typedef struct {
-  dg_variant v;
-  char spec[DG_VARIANT_SPEC_MAX];
-  int stage;                 /* stage that first timed it */
-  dg_cand_status status;
-  double rel_diff;           /* verification difference (NaN if not verified) */
-  char reason[200];          /* why it failed or was rejected */
-  int nsamples;
-  double samples[DG_TUNE_MAX_SAMPLES]; /* stage times, ns, of the latest timing round */
-  double median_ns, min_ns, max_ns;
-  int nk;                    /* per-kernel medians of the latest round */
-  char kname[DG_CL_MAX_STAGE_KERNELS][32];
-  double kernel_ns[DG_CL_MAX_STAGE_KERNELS];
-  int in_final;              /* re-timed in stage 4 */
-  int unfinished;            /* journalled attempts without an outcome (killed runs): the
-                                first is retried, a second one excludes the variant */
-  double pred_ns;            /* the cost model's prediction when it was queued (0: none) */
-  int seed;                  /* 1: a seed (transfer from a known device, or a stored result) */
-} dg_tune_candidate;
 
 typedef struct {
   double budget_s;         /* per order and precision; <= 0: no limit */
@@ -204,16 +178,6 @@ dg_status dg_tune_device_limits(dg_device *dev, const dg_tune_options *opt,
 enum { DG_TUNE_STAGE1_MAX = 16 };
 int dg_tune_stage1_variants(const dg_device_info *info, int N, dg_precision p,
                             dg_variant out[DG_TUNE_STAGE1_MAX]);
-
-/* Field DOFs of the timing problem (rule at the top) and the box size n for it. */
-double dg_tune_target_dofs(const dg_device_info *info, dg_precision p);
-int dg_tune_box_n(double dofs, int N);
-
-/* The verification a worker process runs for each candidate: build v on dev, compare with the reference at
- * order N (the seed is fixed per N), print "verify rel_diff=<x> pass=<0|1>" on out.
- * pml: on the PML case (options.pml_cells) instead of the plain 2^3 box. */
-dg_status dg_tune_verify_one(dg_device *dev, const dg_variant *v, int N, int pml,
-                             FILE *out) DG_NODISCARD;
 
 /* ---- reports (tune/report.c) ------------------------------------------------------------ */
 

@@ -1,3 +1,4 @@
+/* Verification of tuning candidates: the worker processes and what each runs. */
 #include "tune/verify_pool.h"
 
 #include <errno.h>
@@ -219,6 +220,36 @@ void dg_verify_pool_destroy(dg_verify_pool **pp) {
   if (!p) return;
   for (int i = 0; i < MAX_WORKERS; ++i) stop(&p->w[i], NULL); /* end of input: they exit */
   dg_free(pp);
+}
+
+/* ---- one candidate's verification ------------------------------------------------------- */
+
+uint64_t dg_tune_verify_seed(int N) { return 0x7d9a5eedull + (uint64_t)N; }
+
+dg_status dg_tune_verify_case(dg_verify_case **out, int N, int pml) {
+  DG_CALL(dg_verify_case_create_pml(out, N, 2, pml ? 1 : 0));
+  return DG_OK;
+}
+
+dg_status dg_tune_verify_one(dg_device *dev, const dg_variant *v, int N, int pml, FILE *out) {
+  double diff = NAN;
+  int pass = 0;
+  dg_status st = DG_OK;
+  if (pml) {
+    dg_verify_case *c = NULL;
+    DG_CALL(dg_tune_verify_case(&c, N, 1));
+    st = dg_cl_verify_problem(dev, v, c->phys, dg_tune_verify_seed(N), &diff, &pass);
+    dg_verify_case_destroy(&c);
+  } else {
+    st = dg_cl_verify(dev, v, N, dg_tune_verify_seed(N), &diff, &pass);
+  }
+  if (st == DG_OK || st == DG_ERR_NUMERIC) {
+    fprintf(out, "verify rel_diff=%.6e pass=%d\n", diff, pass);
+    fflush(out);
+  }
+  if (st == DG_ERR_NUMERIC) dg_error_clear();
+  if (st == DG_ERR_NUMERIC) return DG_OK; /* a verdict, not an error of the check */
+  return st;
 }
 
 /* ---- the worker -------------------------------------------------------------------------- */

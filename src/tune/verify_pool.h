@@ -14,10 +14,12 @@
  * replaced; a worker that had already served other candidates gets the candidate once more in
  * a fresh process first, so state left by an earlier candidate cannot fail a good one. */
 
+#include <stdint.h>
 #include <stdio.h>
 
+#include "backend/verify.h"
 #include "device/device.h"
-#include "tune/tune.h"
+#include "tune/candidate.h"
 
 typedef struct dg_verify_pool dg_verify_pool;
 
@@ -33,6 +35,21 @@ void dg_verify_pool_run(dg_verify_pool *p, int N, dg_tune_candidate **ks, int n,
 
 /* Ends the workers (they exit on end of input) and waits for them. */
 void dg_verify_pool_destroy(dg_verify_pool **p);
+
+/* ---- one candidate's verification ------------------------------------------------------- */
+
+/* The seed of the random fields a candidate is verified with at order N (fixed per N). */
+uint64_t dg_tune_verify_seed(int N);
+/* The small verification problem: the 2^3 verification box, or with pml the same box with
+ * one PML cell around it (faces, edges and corners of the layer). */
+dg_status dg_tune_verify_case(dg_verify_case **out, int N, int pml) DG_NODISCARD;
+/* The verification a worker process runs for each candidate: build v on dev, compare with
+ * the reference at order N, print "verify rel_diff=<x> pass=<0|1>" on out. pml: on the PML
+ * case (options.pml_cells) instead of the plain 2^3 box. */
+dg_status dg_tune_verify_one(dg_device *dev, const dg_variant *v, int N, int pml,
+                             FILE *out) DG_NODISCARD;
+
+/* ---- the worker --------------------------------------------------------------------------- */
 
 /* The worker's side: open `device` (P:D or a name, as --device), then verify each job read
  * from `in` ("N SPEC", one per line, until end of input) on it, writing the verdict line of
