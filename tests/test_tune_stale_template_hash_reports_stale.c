@@ -106,6 +106,17 @@ static void test_stale_lookup(void **state) {
                    DG_TUNE_STALE);
   printf("# %s\n", desc);
   assert_non_null(strstr(desc, "stale"));
+  /* The stale winner stands in until the device is tuned again (not the generic default). */
+  assert_int_equal(v.vw, 8);
+  assert_int_equal(v.unroll, 4);
+  /* A stale winner this device cannot run (here: of the other precision) is a miss. */
+  e = tt_entry(2, DG_PREC_FLOAT, 0x1111, "work=vec,vw=8,unroll=4");
+  snprintf(e.winner, sizeof e.winner, "work=vec,vw=8,unroll=4,prec=double");
+  assert_dg_ok(dg_tune_cache_store(path, &key, NULL, &e, NULL, 0));
+  assert_int_equal(dg_tune_lookup_at(&paths, &info, 2, DG_PREC_FLOAT, 0x2222, &v, NULL, desc,
+                                     sizeof desc),
+                   DG_TUNE_MISS);
+  assert_non_null(strstr(desc, "stale"));
   const dg_variant d = dg_variant_default(&info, 2, DG_PREC_FLOAT);
   assert_memory_equal(&v, &d, sizeof v);
   tt_rmrf(root);

@@ -96,17 +96,18 @@ dg_status dg_tune_choose(dg_device *dev, int N, const dg_tune_choice *how, dg_tu
       out->est_run_s = est;
       out->budget_s = budget;
       if (!go) {
-        out->v = dg_variant_default(&dev->info, N, how->precision);
+        /* A stale entry's winner (lookup left it in out->v) beats the generic default. */
+        const int stale = f == DG_TUNE_STALE;
+        if (!stale) out->v = dg_variant_default(&dev->info, N, how->precision);
         out->skipped = 1;
         snprintf(out->source, sizeof out->source,
-                 "device default (not tuned: the run is estimated at %.3g s; %.0f%% of it, %.2g s, "
-                 "is too short for a search)", est, 100 * frac, budget);
-        dg_note("no tuned variant for '%s' at N=%d %s (%s problems): this run is estimated at "
-                "%.3g s, too short to spend %.0f s tuning (%.0f%% rule); running the device "
-                "default. To tune: dgtd tune --order %d --precision %s%s",
-                dev->info.name, N, dg_precision_name(how->precision),
-                dg_bucket_name((dg_bucket)bucket), est, min_s, 100 * frac, N,
-                dg_precision_name(how->precision), bucket ? " --bucket small" : "");
+                 "%s (not tuned: the run is estimated at %.3g s; %.0f%% of it, %.2g s, is too "
+                 "short for a search)", stale ? desc : "device default", est, 100 * frac, budget);
+        dg_note("N=%d %s: %s; run too short to tune (est. %.2g s); `dgtd tune --order %d "
+                "--precision %s%s` tunes it", N, dg_precision_name(how->precision),
+                stale ? "stale tuning entry (kernels changed), using its winner"
+                      : "not tuned on this device, using the device default",
+                est, N, dg_precision_name(how->precision), bucket ? " --bucket small" : "");
         return DG_OK;
       }
       dg_note("no tuned variant for this device at N=%d (%s): the run is estimated at %.3g s, "

@@ -50,16 +50,17 @@ typedef struct {
   uint64_t hash; /* of the templates */
 } query;
 
-/* The fresh entry of (N, p) in rec whose winner this device can run, or NULL. */
-static const dg_tune_entry *usable(const dg_tune_device_rec *rec, const query *q, dg_variant *v,
-                                   int *stale) {
+/* The fresh entry of (N, p) in rec whose winner this device can run, or NULL; with
+ * want_stale, the stale one instead (*stale is set when rec has a stale entry of (N, p)). */
+static const dg_tune_entry *pick(const dg_tune_device_rec *rec, const query *q, int want_stale,
+                                 dg_variant *v, int *stale) {
   for (int pass = 0; pass < 2; ++pass)
   for (int j = 0; j < rec->n; ++j) {
     const dg_tune_entry *e = &rec->entries[j];
     if (e->N != q->N || e->precision != q->p) continue;
     if ((e->bucket == q->bucket) != (pass == 0)) continue;
-    if (!dg_tune_entry_fresh(e, q->hash)) {
-      if (stale) *stale = 1;
+    if (dg_tune_entry_fresh(e, q->hash) == want_stale) {
+      if (stale && !want_stale) *stale = 1;
       continue;
     }
     char why[128];
@@ -70,6 +71,11 @@ static const dg_tune_entry *usable(const dg_tune_device_rec *rec, const query *q
     if (v->precision == q->p && dg_variant_check(v, q->info, q->N, why, sizeof why)) return e;
   }
   return NULL;
+}
+
+static const dg_tune_entry *usable(const dg_tune_device_rec *rec, const query *q, dg_variant *v,
+                                   int *stale) {
+  return pick(rec, q, 0, v, stale);
 }
 
 static int copy_entry(dg_tune_entry *dst, const dg_tune_entry *src) {
@@ -145,11 +151,26 @@ static dg_tune_found lookup(const dg_tune_paths *paths, const query *q, dg_varia
       append(desc, cap, "%s %s (exact device match, tuned %s)", names[s], files[s], e->date);
       found = DG_TUNE_HIT;
     }
-  /* 2. A stale entry of this device: the caller re-tunes (or uses the default). */
+  /* 2. A stale entry of this device: the caller re-tunes; meanwhile its winner, if this
+   * device can still run it, is a better guess than the generic default. */
+  int stale_used = 0;
   if (found == DG_TUNE_MISS && stale) {
-    append(desc, cap, "stale entry in %s (the kernel templates changed since it was tuned): "
-                      "re-tune; default variant meanwhile", files[stale_src]);
-    found = DG_TUNE_STALE;
+    for (int i = 0; i < f[stale_src].n && !stale_used; ++i) {
+      if (!dg_device_key_equal(&f[stale_src].devices[i].key, &q->key)) continue;
+      dg_variant v;
+      const dg_tune_entry *e = pick(&f[stale_src].devices[i], q, 1, &v, NULL);
+      if (!e) continue;
+      *out = v;
+      copy_entry(entry, e);
+      append(desc, cap, "stale entry in %s (tuned %s; the kernels changed since): its winner "
+                        "until re-tuned", files[stale_src], e->date);
+      stale_used = 1;
+    }
+    if (stale_used)
+      found = DG_TUNE_STALE;
+    else /* a stale winner this device cannot run: as good as nothing */
+      append(desc, cap, "stale entry in %s (the kernels changed since it was tuned), its winner "
+                        "not runnable here; ", files[stale_src]);
   }
   /* 3. Same device name, another driver or platform version. */
   for (int s = 0; s < 2 && found == DG_TUNE_MISS; ++s)
@@ -178,7 +199,7 @@ static dg_tune_found lookup(const dg_tune_paths *paths, const query *q, dg_varia
     append(desc, cap, "no tuning result for '%s' at N=%d %s (looked in %s and %s): default variant",
            info->name, N, dg_precision_name(p), paths->cache_dir,
            paths->shipped_dir);
-  if (found == DG_TUNE_STALE || found == DG_TUNE_MISS) *out = dg_variant_default(info, N, p);
+  if (found == DG_TUNE_MISS) *out = dg_variant_default(info, N, p);
   dg_tune_file_free(&f[0]);
   dg_tune_file_free(&f[1]);
   return found;

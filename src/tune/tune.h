@@ -60,7 +60,8 @@
 typedef enum {
   DG_TUNE_HIT = 0,  /* an entry for exactly this device, driver and templates */
   DG_TUNE_FALLBACK, /* a fresh entry of the same device name (other driver) or vendor */
-  DG_TUNE_STALE,    /* this device's entry exists but the templates changed: re-tune */
+  DG_TUNE_STALE,    /* this device's entry exists but the templates changed: re-tune (its
+                     * winner stands in meanwhile) */
   DG_TUNE_MISS      /* nothing usable */
 } dg_tune_found;
 const char *dg_tune_found_name(dg_tune_found f);
@@ -68,7 +69,9 @@ const char *dg_tune_found_name(dg_tune_found f);
 /* The tuned variant for (device, N, precision) into *out: the user cache, then the shipped
  * tuning/ files, then the same device name with another driver or platform version, then
  * the same vendor. A fallback winner is used only if dg_variant_check accepts it on this
- * device. On STALE and MISS *out is dg_variant_default. desc receives where the result came
+ * device. On STALE *out is the stale entry's winner (this device can run it: it stands in
+ * until the device is tuned again; a stale winner it cannot run is a MISS), on MISS
+ * dg_variant_default. desc receives where the result came
  * from ("cache /path (exact)", "shipped tuning/x.json, fallback: same device name, driver
  * 2.0") and any warnings (corrupt files are skipped, never fatal). Never fails. */
 dg_tune_found dg_tune_lookup(const dg_device_info *info, int N, dg_precision p, dg_variant *out,
