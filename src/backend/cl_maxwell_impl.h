@@ -117,8 +117,6 @@ static inline int dg_clm_result_in_res(const dg_cl_maxwell *op) {
          (op->v.lift == DG_LIFT_FUSED_UPDATE || op->v.fuse == DG_FUSE_RES);
 }
 
-/* A real kernel argument in the operator's precision. */
-dg_status dg_clm_set_real_arg(const dg_cl_maxwell *op, cl_kernel k, cl_uint i, double x) DG_NODISCARD;
 
 /* cl_maxwell_data.c: a buffer of n reals from doubles; the transposed operators
  * OpT[j*NP + n] of Dr, Ds, Dt and LIFT (free with dg_clm_free_ops); every buffer of op's
@@ -129,10 +127,11 @@ void dg_clm_free_ops(double *ops_t[4]);
 dg_status dg_clm_build_data(dg_cl_maxwell *op, double *const ops_t[4]) DG_NODISCARD;
 
 /* cl_maxwell_program.c: render and build op's program and make its kernels; bind the
- * arguments that do not change between stages. */
+ * arguments that do not change between stages; a real argument in op's precision. */
 dg_status dg_clm_build_program(dg_cl_maxwell *op, const double *ops_t[4], const char *dump_dir)
     DG_NODISCARD;
 dg_status dg_clm_set_static_args(dg_cl_maxwell *op) DG_NODISCARD;
+dg_status dg_clm_set_real_arg(const dg_cl_maxwell *op, cl_kernel k, cl_uint i, double x) DG_NODISCARD;
 
 /* cl_maxwell.c: the PML's auxiliary fields from host w (NULL: zero), residual zeroed; a PML
  * buffer (w or its residual) into the reference layout of dg/pml.h; a field buffer (the

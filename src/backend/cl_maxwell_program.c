@@ -214,6 +214,12 @@ done:
   return st;
 }
 
+dg_status dg_clm_set_real_arg(const dg_cl_maxwell *op, cl_kernel k, cl_uint i, double x) {
+  if (op->rs == 8) return DG_KERNEL_ARG(k, i, x);
+  const float f = (float)x;
+  return DG_KERNEL_ARG(k, i, f);
+}
+
 /* ---- arguments that do not change between stages ------------------------------------------
  * (the RK coefficients and the stage time are set per stage). Arguments a kernel's role does
  * not use are NULL or 0. */

@@ -9,12 +9,6 @@
 #include "core/alloc.h"
 #include "dg/lserk.h"
 
-dg_status dg_clm_set_real_arg(const dg_cl_maxwell *op, cl_kernel k, cl_uint i, double x) {
-  if (op->rs == 8) return DG_KERNEL_ARG(k, i, x);
-  const float f = (float)x;
-  return DG_KERNEL_ARG(k, i, f);
-}
-
 /* One launch, timed into t when t is given. offset (NULL: none) selects the blocks of a
  * range (the multirate levels): the kernels index by get_global_id. */
 static dg_status launch(dg_cl_maxwell *op, cl_kernel k, const char *name, cl_uint dims,
