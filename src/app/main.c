@@ -28,15 +28,6 @@ static void usage(FILE *f) {
   fprintf(f, "\n'dgtd COMMAND --help' describes each command's options.\n");
 }
 
-/* Started by an MPI launcher? (Hydra and PMIx set these.) Without one the program runs
- * as a plain single process and never touches MPI. */
-static int under_mpiexec(void) {
-  const char *vars[] = {"PMI_SIZE", "PMI_RANK", "PMIX_RANK", "OMPI_COMM_WORLD_SIZE", NULL};
-  for (int i = 0; vars[i]; ++i)
-    if (getenv(vars[i])) return 1;
-  return 0;
-}
-
 static int dispatch(int argc, char **argv) {
   if (argc < 2) {
     usage(stderr);
@@ -55,7 +46,7 @@ static int dispatch(int argc, char **argv) {
 
 int main(int argc, char **argv) {
   dg_cli_log_to_stderr();
-  const int mpi = under_mpiexec();
+  const int mpi = dg_launcher_present();
   if (mpi && MPI_Init(&argc, &argv) != MPI_SUCCESS) {
     fprintf(stderr, "dgtd: MPI_Init failed\n");
     return 1;

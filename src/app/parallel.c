@@ -116,8 +116,7 @@ dg_status run_trace_exchange(run_state *s, size_t value_bytes, dg_trace_exchange
  * empty on one process or when the user named a device. */
 dg_status run_node_device(const run_state *s, char *spec, size_t cap) {
   spec[0] = '\0';
-  const char *env = getenv("DGTD_DEVICE");
-  if (s->c->device[0] || (env && *env) || s->size == 1) return DG_OK;
+  if (s->c->device[0] || dg_device_env() || s->size == 1) return DG_OK;
   MPI_Comm node;
   int local = 0, count = 0;
   dg_device_info *list = NULL;

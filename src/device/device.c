@@ -312,12 +312,17 @@ static void describe_devices(const dg_device_info *list, int n, char *buf, size_
   }
 }
 
+const char *dg_device_env(void) {
+  const char *env = getenv("DGTD_DEVICE");
+  return env && *env ? env : NULL;
+}
+
 dg_status dg_device_select(const dg_device_info *list, int n, const char *spec, int *index) {
   const char *origin = "";
   *index = -1;
   if (!spec || !*spec) {
-    const char *env = getenv("DGTD_DEVICE");
-    if (env && *env) {
+    const char *env = dg_device_env();
+    if (env) {
       spec = env;
       origin = " (from DGTD_DEVICE)";
     }

@@ -70,6 +70,9 @@ dg_status dg_device_print_list(FILE *f) DG_NODISCARD;
  * names it on stderr). A NULL or empty spec means $DGTD_DEVICE if set, else the first GPU,
  * else the first device. A spec that matches nothing gives DG_ERR_INPUT listing the
  * devices; no devices at all gives DG_ERR_OPENCL. */
+/* The device the user named in $DGTD_DEVICE, or NULL when it is unset or empty. */
+const char *dg_device_env(void);
+
 dg_status dg_device_select(const dg_device_info *list, int n, const char *spec,
                            int *index) DG_NODISCARD;
 

@@ -2,6 +2,14 @@
 
 #include <stdlib.h>
 
+int dg_launcher_present(void) {
+  static const char *const vars[] = {"PMI_SIZE", "PMI_RANK", "PMIX_RANK", "OMPI_COMM_WORLD_SIZE",
+                                     NULL};
+  for (int i = 0; vars[i]; ++i)
+    if (getenv(vars[i])) return 1;
+  return 0;
+}
+
 int dg_launcher_size(const char **var) {
   static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", NULL};
   for (int i = 0; vars[i]; ++i) {

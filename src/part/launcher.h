@@ -12,6 +12,10 @@
  * the variable's name (may be NULL). */
 int dg_launcher_size(const char **var);
 
+/* Whether an MPI launcher started this process (Hydra, PMIx, Slurm's PMI or Open MPI set
+ * one of their variables). Without one dgtd runs as a plain process and never touches MPI. */
+int dg_launcher_present(void);
+
 /* DG_ERR_INPUT, naming mpiexec.mpich, when the launcher announced more than one process but
  * MPI reports mpi_size == 1; DG_OK otherwise. */
 dg_status dg_launcher_check(int mpi_size) DG_NODISCARD;
