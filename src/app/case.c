@@ -70,14 +70,18 @@ int dg_edit_distance(const char *a, const char *b) {
   return d[n][m];
 }
 
-/* Parsing context: the file (for messages) and the key path of the current object. */
+/* Parsing context: the file (for messages) and, for dg_case_parse_schema, the visitor that
+ * is shown every object's accepted keys. */
 typedef struct {
   const char *file;
+  dg_case_schema_fn visit;
+  void *visit_ctx;
 } ctx;
 
 /* Reject keys of obj that are not in allowed[], suggesting the closest allowed one. */
 static dg_status check_keys(const ctx *x, const cJSON *obj, const char *where,
                             const char *const *allowed) {
+  if (x->visit) x->visit(x->visit_ctx, where, allowed);
   /* cJSON keeps every duplicate and lookups return the first: a second value would be
    * silently ignored. */
   for (const cJSON *it = obj->child; it; it = it->next)
@@ -962,6 +966,11 @@ static void line_col(const char *text, const char *at, int *line, int *col) {
 }
 
 dg_status dg_case_parse(dg_case *c, const char *json, const char *path) {
+  return dg_case_parse_schema(c, json, path, NULL, NULL);
+}
+
+dg_status dg_case_parse_schema(dg_case *c, const char *json, const char *path,
+                               dg_case_schema_fn visit, void *visit_ctx) {
   static const char *const keys[] = {
       "mesh", "order", "precision", "backend", "final_time", "steps", "cfl", "flux",
       "materials", "boundaries", "default_boundary", "sources", "initial", "probes", "output",
@@ -970,7 +979,7 @@ dg_status dg_case_parse(dg_case *c, const char *json, const char *path) {
   static const char *const precisions[] = {"float", "double", NULL};
   static const char *const backends[] = {"opencl", "ref", NULL};
   static const char *const fluxes[] = {"upwind", "central", NULL};
-  ctx x = {path};
+  ctx x = {path, visit, visit_ctx};
   const char *end = NULL;
   cJSON *root = cJSON_ParseWithOpts(json, &end, 1);
   if (!root) {

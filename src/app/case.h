@@ -1,6 +1,6 @@
 /* A simulation case: everything `dgtd run` needs, from a JSON case file (cJSON), the
  * built-in default (the PEC cavity eigenmode) and command-line overrides. Every key is
- * documented in README.md ("Case files"). Errors name the file and the key path, e.g.
+ * documented in docs/CASE_FILE.md. Errors name the file and the key path, e.g.
  * "cases/x.json: materials[1].eps: must be positive, got -1", and unknown keys get a
  * did-you-mean. */
 #ifndef DG_APP_CASE_H
@@ -162,6 +162,13 @@ dg_status dg_case_read(dg_case *c, const char *path) DG_NODISCARD;
 /* The same from a string (path is only used in messages). */
 dg_status dg_case_parse(dg_case *c, const char *json, const char *path) DG_NODISCARD;
 void dg_case_free(dg_case *c);
+/* The schema as the parser applies it: dg_case_parse that also calls visit(visit_ctx, path,
+ * keys) for every JSON object it checks, with the object's key path ("" for the top level,
+ * "mesh.box", "sources[0].pulse") and the keys that object accepts (NULL-terminated). The
+ * case-file reference (docs/CASE_FILE.md) is tested against it. */
+typedef void (*dg_case_schema_fn)(void *ctx, const char *path, const char *const *keys);
+dg_status dg_case_parse_schema(dg_case *c, const char *json, const char *path,
+                               dg_case_schema_fn visit, void *visit_ctx) DG_NODISCARD;
 /* Checks the case's group references against the mesh: two materials (or two boundary
  * entries) naming one physical group, by name and by tag, and a name the mesh gives to
  * several tags, are errors naming the key path. */

@@ -15,7 +15,7 @@
 static void run_usage(FILE *f) {
   fprintf(f,
           "usage: dgtd run [CASE.json] [OPTIONS]\n\n"
-          "Runs the case in CASE.json (keys: see README.md, 'Case files'), or with no case file\n"
+          "Runs the case in CASE.json (every key: docs/CASE_FILE.md), or with no case file\n"
           "the built-in default: a PEC cavity (unit cube, 4x4x4 box mesh, 384 tetrahedra) with\n"
           "the exact (1,1,1) eigenmode, order 3, final time 1, upwind flux, OpenCL in float on\n"
           "the default device; it reports the L2 error against the exact solution.\n"
