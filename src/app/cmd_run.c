@@ -120,11 +120,12 @@ static void print_text(const dg_case *c, const dg_run_result *r) {
            ref ? "host wall clock" : "device kernel time from profiling events");
   for (int i = 0; r->ff_on && i < r->ff_nfreq && i < DG_RUN_FF_SHOWN; ++i) {
     if (i == 0)
-      printf("  far field     %d directions x %d frequencies in far_field.csv\n", r->ff_dirs,
-             r->ff_nfreq);
+      printf("  far field     %d directions x %d frequencies in far_field.csv%s\n", r->ff_dirs,
+             r->ff_nfreq, r->ff_rcs ? " (RCS in the mesh's length unit squared, dB re 1 unit^2: "
+             "dBsm for a mesh in metres; docs/UNITS.md)" : "");
     if (r->ff_rcs)
-      printf("    f = %-9.5g RCS back %.5g (%.2f dBsm), forward %.5g (%.2f dBsm), largest %.5g "
-             "(%.2f dBsm) at theta %.1f phi %.1f\n", r->ff[i].freq, r->ff[i].back,
+      printf("    f = %-9.5g RCS back %.5g (%.2f dB), forward %.5g (%.2f dB), largest %.5g "
+             "(%.2f dB) at theta %.1f phi %.1f\n", r->ff[i].freq, r->ff[i].back,
              10 * log10(r->ff[i].back), r->ff[i].forward, 10 * log10(r->ff[i].forward),
              r->ff[i].max_value, 10 * log10(r->ff[i].max_value), r->ff[i].max_theta,
              r->ff[i].max_phi);

@@ -723,6 +723,37 @@ static dg_status warn_sliver(const run_state *s, double dt_run) {
   return DG_OK;
 }
 
+/* Values that look like SI units given to dgtd's normalised units (c0 = 1: times in the
+ * mesh's length unit over c0, frequencies in cycles per such time; docs/UNITS.md): a final
+ * time shorter than one stable step, so that the run ends after one step, or a frequency (a
+ * pulse's or a DFT monitor's) at which the mesh would span more than 1e4 wavelengths. A
+ * warning, not an error: either can be meant. */
+static void warn_si_units(const run_state *s, double dt_max) {
+  const dg_case *c = s->c;
+  if (s->rank != 0) return;
+  if (c->steps == 0 && c->final_time < dt_max)
+    dg_warn("%s: final_time = %g is shorter than one stable time step (%g), so the run ends "
+            "after one step: is it in seconds? dgtd's times are in the mesh's length unit over "
+            "c0 (1 ns is 0.2998 on a mesh in metres, 299.8 in millimetres; docs/UNITS.md)",
+            c->source, c->final_time, dt_max);
+  const dg_mesh *m = s->mesh;
+  double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+  for (int v = 0; v < m->Nv; ++v) {
+    const double x[3] = {m->VX[v], m->VY[v], m->VZ[v]};
+    for (int d = 0; d < 3; ++d) lo[d] = fmin(lo[d], x[d]), hi[d] = fmax(hi[d], x[d]);
+  }
+  const double extent = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
+  double f = 0;
+  for (int i = 0; i < c->n_dipoles; ++i) f = fmax(f, c->dipoles[i].pulse.f0);
+  if (c->has_plane_wave) f = fmax(f, c->plane_wave.pulse.f0);
+  for (int i = 0; c->dft.on && i < c->dft.nfreq; ++i) f = fmax(f, c->dft.freq[i]);
+  if (f * extent > 1e4)
+    dg_warn("%s: a frequency of %g makes the mesh (%g across) %.3g wavelengths wide: is it in "
+            "hertz? dgtd's frequencies are in cycles per unit time with c0 = 1 (2.4 GHz is "
+            "8.006 on a mesh in metres, 0.008006 in millimetres; docs/UNITS.md)", c->source, f,
+            extent, f * extent);
+}
+
 /* The stable automatic step (the smallest over all ranks), shortened so that a whole number
  * of steps lands exactly on the final time. A step that is not a positive finite number
  * (a material with eps or mu that overflows) or a step count past INT_MAX is refused rather
@@ -736,6 +767,7 @@ dg_status run_setup_time_step(run_state *s) {
   DG_CHECK(isfinite(dt_max) && dt_max > 0, DG_ERR_INPUT,
            "%s: the stable time step is %g, not a positive finite number: check the materials' "
            "eps and mu (and cfl = %g)", c->source, dt_max, c->cfl);
+  warn_si_units(s, dt_max);
   if (c->steps > 0) {
     s->steps = c->steps;
     s->dt = dt_max;
