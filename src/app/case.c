@@ -692,8 +692,9 @@ static dg_status parse_initial(const ctx *x, const cJSON *v, dg_case *c) {
 
 static dg_status parse_output(const ctx *x, const cJSON *v, dg_case *c) {
   static const char *const keys[] = {"directory", "vtu_every", "vtu_times", "vtu_format",
-                                     "energy_every", "probe_every", NULL};
+                                     "vtu_precision", "energy_every", "probe_every", NULL};
   static const char *const formats[] = {"lagrange", "linear", NULL};
+  static const char *const precisions[] = {"float", "double", NULL};
   DG_CHECK(cJSON_IsObject(v), DG_ERR_INPUT, "%s: output: expected an object", x->file);
   DG_CALL(check_keys(x, v, "output", keys));
   const cJSON *it;
@@ -709,6 +710,11 @@ static dg_status parse_output(const ctx *x, const cJSON *v, dg_case *c) {
     int f;
     DG_CALL(get_choice(x, it, "output.vtu_format", formats, &f));
     c->vtu_mode = f == 0 ? DG_VTU_LAGRANGE : DG_VTU_SUBDIVIDED;
+  }
+  if ((it = cJSON_GetObjectItemCaseSensitive(v, "vtu_precision"))) {
+    int f;
+    DG_CALL(get_choice(x, it, "output.vtu_precision", precisions, &f));
+    c->vtu_precision = f + 1;
   }
   if ((it = cJSON_GetObjectItemCaseSensitive(v, "vtu_times"))) {
     DG_CHECK(cJSON_IsArray(it), DG_ERR_INPUT, "%s: output.vtu_times: expected an array of times", x->file);

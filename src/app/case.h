@@ -135,6 +135,7 @@ typedef struct {
   int n_vtu_times;
   double *vtu_times;        /* snapshot times (the step closest to each) */
   dg_vtu_mode vtu_mode;
+  int vtu_precision;        /* output.vtu_precision: 0 the run's, 1 float, 2 double */
   int energy_every;         /* steps between energy log rows (0: none) */
   int probe_every;          /* steps between probe samples */
   int checkpoint_every;     /* steps (0: none) */

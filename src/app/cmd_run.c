@@ -11,6 +11,7 @@
 #include "app/cli.h"
 #include "app/commands.h"
 #include "app/simulate.h"
+#include "core/version.h"
 
 static void run_usage(FILE *f) {
   fprintf(f,
@@ -66,6 +67,7 @@ static void run_usage(FILE *f) {
 
 static void print_text(const dg_case *c, const dg_run_result *r) {
   printf("dgtd run: %s\n", c->source);
+  printf("  version       dgtd %s\n", DG_VERSION);
   if (c->has_cavity_mode)
     printf("  case          PEC cavity, mode (%d,%d,%d), amplitudes (%g,%g,%g), omega %.6g\n",
            r->mode[0], r->mode[1], r->mode[2], r->amp[0], r->amp[1], r->amp[2], r->omega);
@@ -143,6 +145,7 @@ static void print_text(const dg_case *c, const dg_run_result *r) {
 static void print_json(const dg_case *c, const dg_run_result *r) {
   const int ref = c->backend == DG_BACKEND_REF;
   cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "version", DG_VERSION);
   cJSON_AddStringToObject(o, "case", c->source);
   cJSON_AddStringToObject(o, "backend", ref ? "ref" : "opencl");
   cJSON_AddStringToObject(o, "precision", dg_precision_name(r->precision));

@@ -13,6 +13,7 @@
 #include "core/clock.h"
 #include "core/files.h"
 #include "core/log.h"
+#include "core/version.h"
 #include "io/vtu.h"
 
 static void out_path(const run_state *s, const char *name, char *buf, size_t cap) {
@@ -307,6 +308,10 @@ static dg_status write_volume(const run_state *s, const double *gr, const double
   const dg_dft *d = s->dft;
   const size_t KNp = d->KNp;
   const char *const names[4] = {"E_re", "E_im", "H_re", "H_im"};
+  /* The sums are double: Float64, with the snapshots' region and material cell data. */
+  const dg_vtu_extra extra = {.ncell = 2, .cell_names = {"region", "material"},
+                              .cell_values = {s->mesh->elem_tag, s->material},
+                              .version = "dgtd " DG_VERSION};
   double *qr = NULL, *qi = NULL, *count = NULL;
   char **files = NULL, **pieces = NULL;
   int npieces = 0;
@@ -328,8 +333,8 @@ static dg_status write_volume(const run_state *s, const double *gr, const double
       out_path(s, name, path, sizeof path);
       dg_dft_volume_fields(d, i, gr, gi, qr, qi);
       const double *const vec[4] = {qr, qi, qr + 3 * KNp, qi + 3 * KNp};
-      DG_CALL_GOTO(done, dg_vtu_write_vectors(path, s->geom, 4, names, vec, d->n_vol_elem,
-                                              d->vol_elem, d->freq[i], s->c->vtu_mode));
+      DG_CALL_GOTO(done, dg_vtu_write_vectors_ex(path, s->geom, 4, names, vec, d->n_vol_elem,
+                                                 d->vol_elem, d->freq[i], s->c->vtu_mode, &extra));
     }
     if (s->size == 1 || s->rank != 0) continue;
     npieces = 0;
@@ -341,7 +346,7 @@ static dg_status write_volume(const run_state *s, const double *gr, const double
       snprintf(pieces[npieces++], PIECE, "dft_f%03d_r%d.vtu", i, r);
     }
     out_path(s, files[i], path, sizeof path);
-    st = dg_pvtu_write_vectors(path, npieces, (const char *const *)pieces, 4, names);
+    st = dg_pvtu_write_ex(path, npieces, (const char *const *)pieces, 4, names, &extra);
     for (int r = 0; r < npieces; ++r) dg_free(&pieces[r]);
     DG_CALL_GOTO(done, st);
   }

@@ -42,6 +42,7 @@ typedef struct {
   dg_refel *ref;
   dg_geom *geom;
   dg_maxwell *phys;
+  int *material;             /* each element's entry of the case's materials (-1: none) */
   dg_plane_wave pw;          /* the incident wave (phys->incident_ctx points here) */
   dg_cavity_mode mode;       /* when the case has one: initial state and exact solution */
   size_t n;                  /* 6 K Np */
@@ -123,7 +124,7 @@ void run_rank_path(const run_state *s, const char *path, char *buf, size_t cap);
 /* outputs.c */
 dg_status run_fetch_state(run_state *s) DG_NODISCARD;
 dg_status run_energy(run_state *s, double *e) DG_NODISCARD; /* of s->q, all ranks */
-dg_status run_outputs_open(run_state *s) DG_NODISCARD;
+dg_status run_outputs_open(run_state *s, const dg_run_result *r) DG_NODISCARD;
 dg_status run_outputs_step(run_state *s, dg_run_result *r, int step) DG_NODISCARD;
 dg_status run_outputs_close(run_state *s, dg_run_result *r) DG_NODISCARD;
 dg_status run_read_restart(run_state *s) DG_NODISCARD;

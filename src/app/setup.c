@@ -119,6 +119,9 @@ static dg_status apply_materials_and_boundaries(run_state *s) {
   const dg_mesh *m = s->mesh;
   dg_maxwell *p = s->phys;
   p->alpha = c->alpha;
+  dg_free(&s->material); /* each element's materials[] entry (-1: none), for the VTU files */
+  DG_CALL(DG_ALLOC(s->material, m->K + 1));
+  for (int k = 0; k < m->K; ++k) s->material[k] = -1;
   for (int i = 0; i < c->n_materials; ++i) {
     int tag;
     char what[64];
@@ -126,6 +129,7 @@ static dg_status apply_materials_and_boundaries(run_state *s) {
     DG_CALL(resolve_group(m, 3, &c->materials[i].volume, what, c->source, &tag));
     for (int k = 0; k < m->K; ++k)
       if (m->elem_tag[k] == tag) {
+        s->material[k] = i;
         p->eps[k] = c->materials[i].eps;
         p->mu[k] = c->materials[i].mu;
         p->sigma[k] = c->materials[i].sigma;
@@ -900,6 +904,7 @@ void run_state_free(run_state *s) {
   run_dft_free(s); /* its device sums before the operator and the device */
   dg_stepper_destroy(&s->stepper);
   dg_free(&s->mr_level);
+  dg_free(&s->material);
   if (s->global != s->mesh) dg_mesh_destroy(&s->global);
   s->global = NULL;
   dg_free(&s->part);

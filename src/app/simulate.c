@@ -143,7 +143,7 @@ dg_status dg_run(const dg_case *c, dg_run_result *r) {
   describe(&s, r);
   DG_CALL_GOTO(done, run_start_stepper(&s, r));
   DG_CALL_GOTO(done, run_dft_setup(&s, r));
-  DG_CALL_GOTO(done, run_outputs_open(&s));
+  DG_CALL_GOTO(done, run_outputs_open(&s, r));
 
   s.t0_wall = s.last_checkpoint = dg_now_s();
   signal_guard guard;
