@@ -21,6 +21,7 @@
 #define INC_GAUSSIAN 0      /* DG_INC_SHAPE: the incident pulse (dg_pulse_shape) */
 #define INC_RICKER 1
 #define INC_HARMONIC 2
+#define INC_MODULATED_GAUSSIAN 3
 
 /* ---- the host's settings, with defaults for building a template alone ---- */
 

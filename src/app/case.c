@@ -277,8 +277,10 @@ static dg_status parse_mesh(const ctx *x, const cJSON *v, dg_case *c) {
 }
 
 static dg_status parse_pulse(const ctx *x, const cJSON *v, const char *path, dg_pulse *p) {
-  static const char *const keys[] = {"shape", "frequency", "delay", "amplitude", "ramp", NULL};
-  static const char *const shapes[] = {"gaussian", "ricker", "harmonic", NULL};
+  static const char *const keys[] = {"shape", "frequency", "delay", "amplitude", "ramp",
+                                     "bandwidth", NULL};
+  static const char *const shapes[] = {"gaussian", "ricker", "harmonic", "modulated_gaussian",
+                                       NULL};
   char where[160];
   DG_CHECK(cJSON_IsObject(v), DG_ERR_INPUT, "%s: %s: expected an object", x->file, path);
   DG_CALL(check_keys(x, v, path, keys));
@@ -288,15 +290,30 @@ static dg_status parse_pulse(const ctx *x, const cJSON *v, const char *path, dg_
   const cJSON *it;
   snprintf(where, sizeof where, "%s.shape", path);
   DG_CHECK((it = cJSON_GetObjectItemCaseSensitive(v, "shape")), DG_ERR_INPUT,
-           "%s: %s: missing key \"shape\" (gaussian, ricker or harmonic)", x->file, path);
+           "%s: %s: missing key \"shape\" (gaussian, ricker, harmonic or modulated_gaussian)",
+           x->file, path);
   DG_CALL(get_choice(x, it, where, shapes, &shape));
   p->shape = (dg_pulse_shape)shape;
   snprintf(where, sizeof where, "%s.frequency", path);
   DG_CHECK((it = cJSON_GetObjectItemCaseSensitive(v, "frequency")), DG_ERR_INPUT,
-           "%s: %s: missing key \"frequency\" (the centre frequency)", x->file, path);
+           "%s: %s: missing key \"frequency\" (gaussian: the spectral width; ricker: the peak "
+           "frequency; harmonic and modulated_gaussian: the frequency)", x->file, path);
   DG_CALL(get_positive(x, it, where, &p->f0));
+  /* The modulated Gaussian's band, and only its. */
+  snprintf(where, sizeof where, "%s.bandwidth", path);
+  it = cJSON_GetObjectItemCaseSensitive(v, "bandwidth");
+  if (p->shape == DG_PULSE_MODULATED_GAUSSIAN) {
+    DG_CHECK(it, DG_ERR_INPUT, "%s: %s: missing key \"bandwidth\" (the width of the band around "
+             "the frequency where the spectrum is within 20 dB of its peak)", x->file, path);
+    DG_CALL(get_positive(x, it, where, &p->bandwidth));
+  } else {
+    DG_CHECK(!it, DG_ERR_INPUT, "%s: %s: only a modulated_gaussian pulse has a bandwidth",
+             x->file, where);
+  }
   /* Default delay: the pulse starts from (almost) zero. */
-  p->t0 = p->shape == DG_PULSE_HARMONIC ? 0.0 : 1.5 / p->f0;
+  p->t0 = p->shape == DG_PULSE_HARMONIC ? 0.0
+          : p->shape == DG_PULSE_MODULATED_GAUSSIAN ? dg_pulse_modulated_delay(p->bandwidth)
+                                                    : 1.5 / p->f0;
   snprintf(where, sizeof where, "%s.delay", path);
   if ((it = cJSON_GetObjectItemCaseSensitive(v, "delay"))) DG_CALL(get_number(x, it, where, &p->t0));
   snprintf(where, sizeof where, "%s.amplitude", path);
@@ -889,6 +906,7 @@ static void hash_pulse(dg_checksum *h, const dg_pulse *p) {
   hash_int(h, p->shape);
   const double v[4] = {p->f0, p->t0, p->amplitude, p->ramp};
   hash_doubles(h, v, 4);
+  if (p->shape == DG_PULSE_MODULATED_GAUSSIAN) hash_doubles(h, &p->bandwidth, 1);
 }
 
 void dg_case_problem_hash(const dg_case *c, uint64_t parts[DG_CHECKPOINT_PARTS]) {

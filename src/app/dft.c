@@ -1,4 +1,4 @@
-/* DFT monitors of a run ("dft" in the case; README "Frequency-domain outputs"): which
+/* DFT monitors of a run ("dft" in the case; docs/OUTPUTS.md): which
  * samples (the case's probes, the nodes of some volumes, the face nodes of a closed
  * surface), summed after every `every` steps on the device (backend/cl_dft.c) or on the
  * host (dg/dft.c), and written as spectra.csv, one VTU per frequency and surface_dft.csv. */
@@ -133,8 +133,8 @@ static const dg_pulse *source_pulse(const dg_case *c) {
 
 /* Frequencies where the source hardly excites anything: the same discrete transform of the
  * pulse as the normalisation's, over the run's summed steps, below 1e-3 of the pulse's own
- * spectral peak (at f = 0 for a Gaussian, f0 for a Ricker or harmonic pulse, or a requested
- * frequency if higher). The values there are noise (normalised: noise divided by almost 0).
+ * spectral peak (at f = 0 for a Gaussian, f0 for the other shapes, or a requested frequency
+ * if higher). The values there are noise (normalised: noise divided by almost 0).
  * Warned even under --quiet, before the run. Comparing against the peak over the requested
  * frequencies only (as before) never fired with one frequency. */
 static dg_status warn_weak_spectrum(const run_state *s) {
@@ -154,9 +154,8 @@ static dg_status warn_weak_spectrum(const run_state *s) {
     dg_pulse_transform(g, w, n, cd->freq[i], &re, &im);
     peak = fmax(peak, mag[i] = hypot(re, im));
   }
-  const char *shape = g->shape == DG_PULSE_GAUSSIAN ? "gaussian"
-                      : g->shape == DG_PULSE_RICKER ? "ricker"
-                                                     : "harmonic";
+  static const char *const shapes[] = {"gaussian", "ricker", "harmonic", "modulated_gaussian"};
+  const char *shape = shapes[g->shape];
   if (!(peak > 0)) { /* zero amplitude: nothing is below 1e-3 of a peak of 0 */
     dg_warn("%s: dft: the source pulse's spectrum (%s, frequency %g) is zero (its amplitude is "
             "%g) at all %d frequencies: %s; give the source a nonzero \"amplitude\"",

@@ -33,6 +33,9 @@ static int sources_active(const run_state *s, double t) {
     if (g->shape == DG_PULSE_HARMONIC || t <= g->t0 ||
         fabs(dg_pulse_eval(g, t)) > 1e-6 * fabs(g->amplitude))
       return 1;
+    /* A modulated Gaussian passes through zero at every half period: its envelope decides. */
+    const double e = dg_pulse_envelope_rate(g) * (t - g->t0);
+    if (g->shape == DG_PULSE_MODULATED_GAUSSIAN && exp(-e * e) > 1e-6) return 1;
   }
   if (c->has_plane_wave) return 1; /* the wave keeps crossing the domain */
   return 0;

@@ -618,7 +618,7 @@ dg_status run_setup_problem(run_state *s, dg_run_result *r) {
   return DG_OK;
 }
 
-/* The sources' pulses against the time step and the mesh. A centre frequency f0 at or above
+/* The sources' pulses against the time step and the mesh. A pulse frequency f0 at or above
  * the step's Nyquist frequency 1/(2 dt) is refused naming the pulse: the pulse falls between
  * the steps (at f0 >= 1e154 the Ricker pulse was NaN and the run was called a blow-up of the
  * time step). A frequency beyond what the mesh resolves is warned about: N lambda / h points

@@ -46,7 +46,8 @@ static const char *const place_names[] = {"PLACE_NONE", "PLACE_MATRIX", "PLACE_F
 static const char *const lift_names[] = {"LIFT_SEPARATE", "LIFT_FUSED", "LIFT_FUSED_UPDATE"};
 static const char *const flux_names[] = {"FLUX_POINT", "FLUX_FACE"};
 static const char *const fuse_names[] = {"FUSE_NONE", "FUSE_RHS", "FUSE_RES"};
-static const char *const shape_names[] = {"INC_GAUSSIAN", "INC_RICKER", "INC_HARMONIC"};
+static const char *const shape_names[] = {"INC_GAUSSIAN", "INC_RICKER", "INC_HARMONIC",
+                                          "INC_MODULATED_GAUSSIAN"};
 
 struct dg_cl_maxwell {
   dg_device *dev;      /* borrowed */
@@ -378,6 +379,8 @@ static dg_status define_incident(dg_kernel_spec *s, const dg_plane_wave *pw, int
   const int ramp_on = g->shape == DG_PULSE_HARMONIC && g->ramp > 0;
   DG_CALL(dg_kernel_spec_define(s, "DG_INC_RAMP_ON", "%d", ramp_on));
   DG_CALL(define_real(s, "DG_INC_F0_RAMP", ramp_on ? g->f0 / g->ramp : 0, fl));
+  if (g->shape == DG_PULSE_MODULATED_GAUSSIAN)
+    DG_CALL(define_real(s, "DG_INC_BWA", dg_pulse_envelope_rate(g), fl));
   return DG_OK;
 }
 
