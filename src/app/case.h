@@ -47,7 +47,7 @@ typedef struct {
   double pos[3];
 } dg_case_probe;
 
-/* DFT monitors ("dft": README "Frequency-domain outputs"; app/dft.c). */
+/* DFT monitors ("dft": docs/OUTPUTS.md; app/dft.c). */
 typedef enum { DG_DFT_SURFACE_NONE = 0, DG_DFT_SURFACE_NAMED, DG_DFT_SURFACE_ENCLOSING } dg_dft_surface_kind;
 typedef struct {
   int on;
@@ -65,7 +65,7 @@ typedef struct {
   int every;                /* steps between samples */
 } dg_case_dft;
 
-/* Far field from the DFT surface ("far_field": README "Far field and radar cross section";
+/* Far field from the DFT surface ("far_field": docs/OUTPUTS.md;
  * app/far_field.c): directions as cuts and/or a theta-phi grid, RCS or directivity. */
 typedef struct {
   int on;
