@@ -10,6 +10,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include "app/problem_hash.h"
 #include "app/run_state.h"
 #include "core/alloc.h"
 #include "core/clock.h"
