@@ -14,7 +14,6 @@
 #include "dg/pml.h"
 #include "dg/multirate.h"
 #include "dg/source.h"
-#include "io/checkpoint.h"
 #include "io/vtu.h"
 #include "mesh/mesh.h"
 
@@ -174,16 +173,8 @@ dg_status dg_case_parse_schema(dg_case *c, const char *json, const char *path,
  * entries) naming one physical group, by name and by tag, and a name the mesh gives to
  * several tags, are errors naming the key path. */
 dg_status dg_case_check_groups(const dg_case *c, const dg_mesh *m) DG_NODISCARD;
-/* Hashes of what defines the problem beyond mesh, order and precision, one per checkpoint
- * part (io/checkpoint.h): a restart from a checkpoint of another problem is refused naming
- * the parts that differ. Settings that do not change the solution (outputs, probes,
- * variant, device) are left out. */
-void dg_case_problem_hash(const dg_case *c, uint64_t parts[DG_CHECKPOINT_PARTS]);
 /* The case's cavity mode in the box [lo, hi]; errors name the key (initial or --mode). */
 dg_status dg_case_cavity_mode(const dg_case *c, const double lo[3], const double hi[3],
                               dg_cavity_mode *out) DG_NODISCARD;
-
-/* Edit distance, for did-you-mean (exposed for tests). */
-int dg_edit_distance(const char *a, const char *b);
 
 #endif

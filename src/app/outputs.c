@@ -12,6 +12,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "app/problem_hash.h"
 #include "app/run_state.h"
 #include "core/alloc.h"
 #include "core/clock.h"
@@ -495,11 +496,6 @@ static dg_status collect_earlier_snapshots(run_state *s) {
 }
 
 /* Bring the stepper's state to the host copy s->q. */
-dg_status run_fetch_state(run_state *s) {
-  DG_CALL(dg_stepper_get_state(s->stepper, s->q));
-  return DG_OK;
-}
-
 dg_status run_energy(run_state *s, double *e) {
   if (s->stepper) DG_CALL(dg_stepper_energy(s->stepper, e)); /* on the device: no download */
   else *e = dg_maxwell_energy(s->phys, s->q);

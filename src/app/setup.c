@@ -899,31 +899,7 @@ dg_status run_group_tag(const run_state *s, int dim, const dg_group_ref *g, cons
   return DG_OK;
 }
 
-void run_state_free(run_state *s) {
-  run_unlock_output_dir(s);
-  run_dft_free(s); /* its device sums before the operator and the device */
-  dg_stepper_destroy(&s->stepper);
-  dg_free(&s->mr_level);
-  dg_free(&s->material);
-  if (s->global != s->mesh) dg_mesh_destroy(&s->global);
-  s->global = NULL;
-  dg_free(&s->part);
-  dg_dist_mesh_destroy(&s->dist);
-  dg_exchange_destroy(&s->xchg);
-  dg_free(&s->send_slot);
-  dg_free(&s->recv_slot);
-  dg_free(&s->probe_ids);
-  dg_free(&s->q);
-  dg_free(&s->aux_restart);
-  dg_device_destroy(&s->dev);
-  dg_probes_destroy(&s->probes);
-  dg_series_destroy(&s->probe_log);
-  dg_series_destroy(&s->energy_log);
-  for (int i = 0; i < s->n_vtu; ++i) dg_free(&s->vtu_files[i]);
-  dg_free(&s->vtu_files);
-  dg_free(&s->vtu_t);
-  dg_maxwell_destroy(&s->phys);
-  dg_geom_destroy(&s->geom);
-  dg_refel_destroy(&s->ref);
-  dg_mesh_destroy(&s->mesh);
+dg_status run_fetch_state(run_state *s) {
+  DG_CALL(dg_stepper_get_state(s->stepper, s->q));
+  return DG_OK;
 }
