@@ -5,6 +5,9 @@
 #   make asan       the same tests under AddressSanitizer + UBSan (objects in build-asan/)
 #   make test-all   the test suite plus the slow exhaustive checks (DGTD_TEST_ALL=1)
 #   make docs-images  redraw docs/img/ from the shipped sphere case (scripts/render-docs.sh)
+#   make install PREFIX=DIR  install bin/dgtd in DIR/bin, its templates, tuning files, the
+#                   example cases and the docs in DIR/share/dgtd (where the binary looks;
+#                   default /usr/local)
 #   make fuzz       libFuzzer harnesses for every reader (tests/fuzz/, clang), each run for
 #                   FUZZ_SECONDS (default 60) one after another; not part of make test
 #   make test-portable  the full Oclgrind table: covering variants x N=1..3 x precision,
@@ -34,7 +37,7 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 LIB      := $(BUILD)/libdgtd.a
 DEPS_OK  := $(BUILD)/.deps-ok
 
-.PHONY: all run test test-all test-portable test-gpu-isa asan clean deps tests docs-images fuzz fuzzers
+.PHONY: all run test test-all test-portable test-gpu-isa asan clean deps tests docs-images fuzz fuzzers install
 all: $(BIN)/dgtd
 
 # Install missing Debian packages (as root) or say exactly what to run.
@@ -69,6 +72,22 @@ test: tests
 
 test-all: tests
 	@DGTD_TEST_ALL=1 BUILD=$(BUILD) BIN=$(BIN) tests/run_tests.sh $(TEST_BIN)
+
+# The binary finds cl_templates/ and tuning/ in ../share/dgtd beside its bin/ directory.
+PREFIX  ?= /usr/local
+SHARE    = $(DESTDIR)$(PREFIX)/share/dgtd
+install: $(BIN)/dgtd
+	install -d $(DESTDIR)$(PREFIX)/bin $(SHARE)/cl_templates $(SHARE)/tuning $(SHARE)/configs/meshes \
+	  $(SHARE)/docs/img
+	install -m 755 $(BIN)/dgtd $(DESTDIR)$(PREFIX)/bin/dgtd
+	install -m 644 cl_templates/*.cl $(SHARE)/cl_templates
+	install -m 644 tuning/*.json $(SHARE)/tuning
+	install -m 644 configs/*.json configs/README.md $(SHARE)/configs
+	install -m 644 configs/meshes/*.geo configs/meshes/*.msh $(SHARE)/configs/meshes
+	install -m 644 README.md $(SHARE)
+	install -m 644 docs/*.md $(SHARE)/docs
+	install -m 644 docs/img/*.png $(SHARE)/docs/img
+	@echo "installed $(DESTDIR)$(PREFIX)/bin/dgtd; templates, tuning files, examples and docs in $(SHARE)"
 
 docs-images: $(BIN)/dgtd
 	scripts/render-docs.sh $(BIN)

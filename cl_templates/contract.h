@@ -85,9 +85,11 @@
 #define INC_GAUSSIAN 1
 #define INC_RICKER 2
 #define INC_HARMONIC 3
+#define INC_MODULATED_GAUSSIAN 4
 #define DG_INC_CHOICES(X) X(DG_PULSE_GAUSSIAN, INC_GAUSSIAN, "gaussian") \
                           X(DG_PULSE_RICKER, INC_RICKER, "ricker") \
-                          X(DG_PULSE_HARMONIC, INC_HARMONIC, "harmonic")
+                          X(DG_PULSE_HARMONIC, INC_HARMONIC, "harmonic") \
+                          X(DG_PULSE_MODULATED_GAUSSIAN, INC_MODULATED_GAUSSIAN, "modulated_gaussian")
 
 /* 2. Per-element data: EG reals per element, interleaved like the fields in blocks of VL
  * elements, (k / VL) * EG * VL + c * VL + k % VL for field c: the metric terms, 1/eps, 1/mu

@@ -24,7 +24,7 @@
 #ifndef DG_INC_SHAPE /* one of contract.h's INC_* names */
 #define DG_INC_SHAPE INC_GAUSSIAN
 #endif
-#if DG_INC_SHAPE < INC_GAUSSIAN || DG_INC_SHAPE > INC_HARMONIC
+#if DG_INC_SHAPE < INC_GAUSSIAN || DG_INC_SHAPE > INC_MODULATED_GAUSSIAN
 #error "DG_INC_SHAPE: not one of contract.h's INC_* names"
 #endif
 #ifndef DG_INC_F0 /* centre frequency */
@@ -42,6 +42,9 @@
 #ifndef DG_INC_F0_RAMP /* harmonic: f0 / (ramp length in periods) */
 #define DG_INC_F0_RAMP ((real_t)1)
 #endif
+#ifndef DG_INC_BWA /* modulated Gaussian: the envelope's rate pi B / (2 sqrt(ln 10)) */
+#define DG_INC_BWA ((real_t)1)
+#endif
 
 /* g(tau) as dg_pulse_eval computes it, lane by lane. */
 inline vreal inc_pulse(const vreal tau) {
@@ -55,6 +58,9 @@ inline vreal inc_pulse(const vreal tau) {
   g *= r * r;
 #endif
   return g;
+#elif DG_INC_SHAPE == INC_MODULATED_GAUSSIAN
+  const vreal e = DG_INC_BWA * s;
+  return DG_INC_AMP * exp(-e * e) * sin((real_t)6.28318530717958647692 * DG_INC_F0 * s);
 #else
   const vreal a = (real_t)3.14159265358979323846 * DG_INC_F0 * s;
 #if DG_INC_SHAPE == INC_RICKER

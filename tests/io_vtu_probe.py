@@ -10,6 +10,9 @@
                                      "probe I VALID Ex Ey Ez Hx Hy Hz" via vtkProbeFilter
   io_vtu_probe.py pvd FILE           reads a .pvd collection: "steps N", then per dataset
                                      "time T NPOINTS" (NPOINTS from reading its .vtu)
+  io_vtu_probe.py meta FILE          reads a .vtu or .pvtu: "array NAME TYPE" for each point
+                                     array (VTK's type name), "cells NAME COUNT v1 v2 ..." for
+                                     each cell array (its distinct values), "version STRING"
 Prints "error ..." and exits 1 on failure. Needs python3-vtk9 (run with /usr/bin/python3).
 """
 import sys
@@ -19,7 +22,7 @@ from vtkmodules.vtkCommonCore import vtkPoints
 from vtkmodules.vtkCommonDataModel import vtkLagrangeTetra, vtkPolyData
 from vtkmodules.vtkFiltersCore import vtkProbeFilter
 from vtkmodules.vtkFiltersVerdict import vtkCellSizeFilter
-from vtkmodules.vtkIOXML import vtkXMLUnstructuredGridReader
+from vtkmodules.vtkIOXML import vtkXMLPUnstructuredGridReader, vtkXMLUnstructuredGridReader
 
 
 def order(n):
@@ -95,6 +98,27 @@ def pvd(path):
         print("time", repr(float(d.get("timestep"))), reader.GetOutput().GetNumberOfPoints())
 
 
+def meta(path):
+    reader = (vtkXMLPUnstructuredGridReader if path.endswith(".pvtu")
+              else vtkXMLUnstructuredGridReader)()
+    reader.SetFileName(path)
+    reader.Update()
+    if reader.GetErrorCode() != 0:
+        print("error reader code", reader.GetErrorCode())
+        sys.exit(1)
+    grid = reader.GetOutput()
+    pd, cd = grid.GetPointData(), grid.GetCellData()
+    for i in range(pd.GetNumberOfArrays()):
+        a = pd.GetArray(i)
+        print("array", a.GetName(), a.GetDataTypeAsString())
+    for i in range(cd.GetNumberOfArrays()):
+        a = cd.GetArray(i)
+        vals = sorted({int(a.GetTuple1(c)) for c in range(a.GetNumberOfTuples())})
+        print("cells", a.GetName(), a.GetNumberOfTuples(), *vals)
+    v = grid.GetFieldData().GetAbstractArray("dgtd_version")
+    print("version", v.GetValue(0) if v else "none")
+
+
 def main():
     try:
         if sys.argv[1] == "order":
@@ -104,6 +128,8 @@ def main():
             read(sys.argv[2], [float(x) for x in sys.argv[3:]])
         elif sys.argv[1] == "pvd":
             pvd(sys.argv[2])
+        elif sys.argv[1] == "meta":
+            meta(sys.argv[2])
         else:
             print("error unknown command", sys.argv[1])
             sys.exit(1)

@@ -3,6 +3,7 @@
 #include "test_util.h"
 
 #include "app/case.h"
+#include "app/schema.h"
 #include "app/simulate.h"
 
 static void expect_parse_error(const char *json, dg_status code, const char *needle) {

@@ -1,6 +1,7 @@
 /* The host-kernel contract (cl_templates/contract.h) holds for every program the host
  * renders: every variant of the covering set (every value of every dimension) with and
- * without point sources, PML and an incident wave, in float and double; the DFT, multirate
+ * without point sources, PML and an incident wave (harmonic in float, modulated Gaussian in
+ * double), in float and double; the DFT, multirate
  * and halo programs. For each rendered source:
  *   1. every name the host #defines is read by the source (a misspelt setting would be
  *      ignored and the template's default taken);
@@ -166,6 +167,9 @@ static void test_maxwell_programs_keep_the_contract(void **state) {
   dg_plane_wave pw = {.k = {0, 0, 1}, .pol = {1, 0, 0},
                       .pulse = {DG_PULSE_HARMONIC, 2.0, 0.5, 1.0, 2.0}};
   assert_dg_ok(dg_plane_wave_init(&pw));
+  dg_plane_wave mod = pw; /* the shape with a setting of its own (DG_INC_BWA) */
+  mod.pulse = (dg_pulse){.shape = DG_PULSE_MODULATED_GAUSSIAN, .f0 = 2.0, .t0 = 1.0,
+                         .amplitude = 1.0, .bandwidth = 1.0};
   int programs = 0;
   for (int i = 0; i < nspec; ++i)
     for (int p = 0; p < 2; ++p)
@@ -181,7 +185,8 @@ static void test_maxwell_programs_keep_the_contract(void **state) {
         }
         const int N = v.literal || v.fuse != DG_FUSE_NONE ? 2 : 3;
         char *src = NULL, label[DG_VARIANT_SPEC_MAX + 32], buf[DG_VARIANT_SPEC_MAX];
-        assert_dg_ok(dg_cl_maxwell_source(&v, N, with, with, with ? &pw : NULL, &src));
+        const dg_plane_wave *wave = with ? (p ? &mod : &pw) : NULL;
+        assert_dg_ok(dg_cl_maxwell_source(&v, N, with, with, wave, &src));
         snprintf(label, sizeof label, "%s%s", dg_variant_print(&v, buf, sizeof buf),
                  with ? " +sources,pml,incident" : "");
         expect_kept(label, src);

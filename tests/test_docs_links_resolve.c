@@ -1,12 +1,14 @@
 /* The documentation stays inside the repository: every Markdown link and image resolves to
  * a file in the repository (and its #anchor to a heading there), every docs/ path written
  * in any source, script or page exists, every backticked repository path in the Markdown
- * pages exists, nothing cites the out-of-tree design notes, and every configs/ case that a
- * page names runs for a short final time (bin/dgtd run CASE --final-time 0.05). */
+ * pages exists, nothing cites the out-of-tree design notes, every configs/ case that a
+ * page names runs for a short final time (bin/dgtd run CASE --final-time 0.05), and every
+ * command of the README's and the tutorial's ```sh blocks runs as written (shortened). */
 #include "test_util.h"
 
 #include <ctype.h>
 #include <dirent.h>
+#include <limits.h>
 #include <sys/stat.h>
 
 /* ---- files -------------------------------------------------------------------------------- */
@@ -214,6 +216,7 @@ static void check_code_path(problems *pr, const char *md, int ln, const char *to
   int rooted = 0;
   for (int i = 0; roots[i]; ++i) rooted |= !strncmp(tok, roots[i], strlen(roots[i]));
   if (!rooted || strpbrk(tok, " <>*{}$[]|") || strstr(tok, "...") || strstr(tok, "NNN")) return;
+  if (!strncmp(tok, "configs/out/", 12)) return; /* a run's outputs (ignored by git) */
   char p[1024], alt[1040];
   snprintf(p, sizeof p, "%s", tok);
   size_t n = strlen(p);
@@ -398,6 +401,145 @@ static void documented_cases_run(void **state) {
   if (ran < 1) fail_msg("no configs/*.json named in any Markdown page");
 }
 
+/* ---- the newcomer's commands ------------------------------------------------------------- */
+
+/* The commands of a page's ```sh blocks, one per line, continuation lines joined; comment
+ * lines, empty lines and `make ...` lines (make test has built everything) left out. */
+static void page_commands(const char *md, strlist *out) {
+  char *text = slurp(md);
+  int in_sh = 0;
+  char cmd[4096] = "";
+  for (char *line = text, *next; line; line = next) {
+    next = strchr(line, '\n');
+    if (next) *next++ = '\0';
+    const char *l = line;
+    while (*l == ' ') ++l;
+    if (!strncmp(l, "```", 3)) {
+      in_sh = !in_sh && !strcmp(l, "```sh");
+      continue;
+    }
+    if (!in_sh) continue;
+    size_t n = strlen(l);
+    const int cont = n && l[n - 1] == '\\';
+    strncat(cmd, l, sizeof cmd - strlen(cmd) - 1);
+    if (cont) {
+      cmd[strlen(cmd) - 1] = ' ';
+      continue;
+    }
+    const char *c = cmd;
+    while (*c == ' ') ++c;
+    if (*c && *c != '#' && strncmp(c, "make", 4)) list_add(out, c);
+    cmd[0] = '\0';
+  }
+  free(text);
+}
+
+/* In s, every "from" replaced by "to" (into out). */
+static void replace_all(const char *s, const char *from, const char *to, char *out, size_t cap) {
+  size_t n = 0;
+  const size_t lf = strlen(from), lt = strlen(to);
+  out[0] = '\0';
+  while (*s && n + 1 < cap) {
+    if (!strncmp(s, from, lf) && n + lt + 1 < cap) {
+      memcpy(out + n, to, lt);
+      n += lt;
+      s += lf;
+    } else {
+      out[n++] = *s++;
+    }
+  }
+  out[n] = '\0';
+}
+
+/* The command as the test runs it: every `bin/dgtd run` takes 100 steps (--steps 100 in
+ * place of any --final-time), so a snapshot fields_NNNNNN is taken as fields_000100, the
+ * one such a run writes; /tmp/ is the test's own directory. */
+static void shorten(const char *cmd, const char *tmp, char *out, size_t cap) {
+  char a[4096], b[4096];
+  snprintf(a, sizeof a, "%s", cmd);
+  char *ft = strstr(a, "--final-time ");
+  if (ft) { /* drop "--final-time VALUE" */
+    char *end = ft + strlen("--final-time ");
+    while (*end && *end != ' ') ++end;
+    memmove(ft, end, strlen(end) + 1);
+  }
+  replace_all(a, "bin/dgtd run ", "bin/dgtd run --steps 100 ", b, sizeof b);
+  for (char *f = strstr(b, "fields_"); f; f = strstr(f + 1, "fields_")) {
+    int digits = 0;
+    while (digits < 6 && isdigit((unsigned char)f[7 + digits])) ++digits;
+    if (digits == 6 && !isdigit((unsigned char)f[13])) memcpy(f + 7, "000100", 6);
+  }
+  replace_all(b, "/tmp/", tmp, out, cap);
+}
+
+/* Runs every command of README.md and docs/TUTORIAL.md, in that order, in a scratch copy of
+ * the repository (bin, scripts, cl_templates and tuning linked; configs copied, so that the
+ * mesh a command regenerates and the outputs stay there), each as shortened above. */
+static void documented_commands_run(void **state) {
+  test_scratch *s = *state;
+  const char *bin = getenv("BIN");
+  if (!bin || !*bin) bin = "bin";
+  char root[PATH_MAX], bindir[PATH_MAX], repo[256], tmp[300], cmd[6 * PATH_MAX + 1024];
+  assert_non_null(realpath(".", root));
+  assert_non_null(realpath(bin, bindir));
+  snprintf(repo, sizeof repo, "%s/repo", s->dir);
+  snprintf(tmp, sizeof tmp, "%s/tmp/", s->dir);
+  snprintf(cmd, sizeof cmd,
+           "mkdir -p '%s/configs' '%s' && ln -s '%s' '%s/bin' && ln -s '%s/scripts' '%s/scripts' && "
+           "ln -s '%s/cl_templates' '%s/cl_templates' && ln -s '%s/tuning' '%s/tuning' && "
+           "ln -s '%s/tests' '%s/tests' && cp configs/*.json configs/README.md '%s/configs/' && "
+           "cp -r configs/meshes '%s/configs/'",
+           repo, tmp, bindir, repo, root, repo, root, repo, root, repo, root, repo, repo, repo);
+  assert_int_equal(system(cmd), 0);
+  static const char *const pages[] = {"README.md", "docs/TUTORIAL.md"};
+  int ran = 0;
+  for (int p = 0; p < 2; ++p) {
+    strlist cmds = {0};
+    page_commands(pages[p], &cmds);
+    if (cmds.n < 2) fail_msg("%s: only %d commands found in its ```sh blocks", pages[p], cmds.n);
+    for (int i = 0; i < cmds.n; ++i) {
+      char run[4096], script[400], log[400];
+      shorten(cmds.v[i], tmp, run, sizeof run);
+      snprintf(script, sizeof script, "%s/cmd%d.sh", s->dir, ran);
+      snprintf(log, sizeof log, "%s/cmd%d.log", s->dir, ran);
+      FILE *f = fopen(script, "w");
+      assert_non_null(f);
+      fprintf(f, "%s\n", run);
+      fclose(f);
+      snprintf(cmd, sizeof cmd, "cd '%s' && sh '%s' > '%s' 2>&1", repo, script, log);
+      const int rc = system(cmd);
+      printf("# %s: %s -> %d\n", pages[p], run, rc);
+      if (rc != 0) {
+        snprintf(cmd, sizeof cmd, "sed 's/^/#   /' '%s'", log);
+        if (system(cmd) != 0) printf("# (no log)\n");
+        fail_msg("%s: the command `%s` failed (status %d)", pages[p], cmds.v[i], rc);
+      }
+      ++ran;
+    }
+    list_free(&cmds);
+  }
+  /* What the tutorial's commands leave: its outputs where it says, and, with the Gmsh the
+   * tutorial names, the shipped mesh again byte for byte. */
+  static const char *const made[] = {"configs/out/sphere/probes.csv",
+                                     "configs/out/sphere-mpi/fields.pvd",
+                                     "configs/out/sphere-mr/run.json",
+                                     "configs/out/dipole_antenna/far_field.csv"};
+  for (int i = 0; i < 4; ++i) {
+    char path[600];
+    snprintf(path, sizeof path, "%s/%s", repo, made[i]);
+    if (!exists(path)) fail_msg("the documented commands did not write %s", made[i]);
+  }
+  char out[256] = "";
+  FILE *g = popen("gmsh --version 2>&1", "r");
+  if (g && fgets(out, sizeof out, g) && !strncmp(out, "4.8.4", 5)) {
+    snprintf(cmd, sizeof cmd, "cmp -s '%s/configs/meshes/sphere.msh' configs/meshes/sphere.msh", repo);
+    assert_int_equal(system(cmd), 0);
+    printf("# Gmsh 4.8.4 remade configs/meshes/sphere.msh byte for byte\n");
+  }
+  if (g) pclose(g);
+  printf("# %d documented commands ran\n", ran);
+}
+
 static int setup(void **state) { return test_scratch_setup(state, "x"); }
 static int teardown(void **state) { return test_scratch_teardown(state); }
 
@@ -406,6 +548,7 @@ int main(void) {
       cmocka_unit_test(links_and_paths_resolve),
       cmocka_unit_test(checker_catches_broken_links),
       cmocka_unit_test(documented_cases_run),
+      cmocka_unit_test(documented_commands_run),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

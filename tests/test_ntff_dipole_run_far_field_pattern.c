@@ -10,7 +10,7 @@
  *   power      | P/P_exact - 1 |, P_exact = k^2/(12 pi)
  * must be below tol[] (one PML cell; with DGTD_TEST_ALL also two PML cells, tighter
  * tolerances, and every figure smaller). The one-cell layer's reflection is what limits the
- * first (measured: README, "Far field and radar cross section").
+ * first (measured: docs/OUTPUTS.md, "Far field and radar cross section").
  * The RCS does not depend on whether the DFT was normalised by the source spectrum (a small
  * TF/SF box run twice: the rcs columns agree to 1e-9 relative; the incident amplitude is the
  * plane wave's pulse spectrum, divided by itself after normalisation).

@@ -134,7 +134,7 @@ static void spheres_match_mie(void **state) {
   static const sphere spheres[2] = {{"pec", "configs/sphere_rcs.json", 1},
                                     {"eps4", "configs/sphere_rcs_eps4.json", 0}};
   /* Largest |error| in dB allowed: [sphere][shipped, fine mesh][ka 1, 3] (measured values
-   * in the README, "Far field and radar cross section"). */
+   * in docs/OUTPUTS.md, "Far field and radar cross section"). */
   static const double tol[2][2][2] = {{{1.2, 3.0}, {0.7, 2.6}},
                                       {{1.6, 5.5}, {1.1, 3.5}}};
   for (int i = 0; i < 2; ++i) {

@@ -62,7 +62,7 @@ static double plane_wave_error(int N, int cells, double T) {
   const dg_bc abc[6] = {DG_BC_ABC, DG_BC_ABC, DG_BC_ABC, DG_BC_ABC, DG_BC_ABC, DG_BC_ABC};
   set_sides(&s, abc);
   /* An oblique wave, so every face sees it enter or leave. */
-  dg_plane_wave pw = {{1, 0.5, 0.25}, {0, -0.5, 1}, {0, 0, 0}, {DG_PULSE_GAUSSIAN, 1.0, 0.6, 1.0, 0}, 0};
+  dg_plane_wave pw = {{1, 0.5, 0.25}, {0, -0.5, 1}, {0, 0, 0}, {DG_PULSE_GAUSSIAN, 1.0, 0.6, 1.0, 0, 0}, 0};
   assert_dg_ok(dg_plane_wave_init(&pw));
   dg_maxwell_set_plane_wave(s.p, &pw);
   dg_maxwell_interpolate(s.g, dg_plane_wave_eval, &pw, 0.0, s.q);
@@ -102,7 +102,7 @@ static void fresnel_amplitudes(int N, double *r_meas, double *t_meas) {
     for (int v = 0; v < 4; ++v) cx += 0.25 * s.m->VX[s.m->EToV[4 * k + v]];
     if (cx > 1.5) s.p->eps[k] = 4.0;
   }
-  dg_plane_wave pw = {{1, 0, 0}, {0, 0, 1}, {0, 0, 0}, {DG_PULSE_GAUSSIAN, 2.0, 0.6, 1.0, 0}, 0};
+  dg_plane_wave pw = {{1, 0, 0}, {0, 0, 1}, {0, 0, 0}, {DG_PULSE_GAUSSIAN, 2.0, 0.6, 1.0, 0, 0}, 0};
   assert_dg_ok(dg_plane_wave_init(&pw));
   dg_maxwell_set_plane_wave(s.p, &pw);
   const double xyz[6] = {0.75, 0.125, 0.125, 2.25, 0.125, 0.125};

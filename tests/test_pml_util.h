@@ -80,7 +80,7 @@ static inline void pml_problem_create(pml_problem *b, const pml_setup *s) {
   }
   dg_free(&in);
   /* A Ricker pulse of centre frequency 1 (wavelength 1) from a dipole inside the box. */
-  const dg_dipole d = {{0.3, 0.35, 0.25}, {0.4, 0.6, 1.0}, {DG_PULSE_RICKER, 1.0, 1.2, 1.0, 0}};
+  const dg_dipole d = {{0.3, 0.35, 0.25}, {0.4, 0.6, 1.0}, {DG_PULSE_RICKER, 1.0, 1.2, 1.0, 0, 0}};
   double rst[3];
   const int k = dg_mesh_locate(m, d.pos, rst);
   assert_true(k >= 0);

@@ -5,6 +5,7 @@
 #include "test_util.h"
 
 #include "app/case.h"
+#include "app/problem_hash.h"
 #include "app/simulate.h"
 
 static const char *base_json =

@@ -66,7 +66,7 @@ static void test_ricker_dipole_from_rest(void **state) {
   double rst[3];
   const int k = dg_mesh_locate(c->mesh, x, rst);
   assert_true(k >= 0);
-  const dg_dipole d = {{x[0], x[1], x[2]}, {0.2, 1, -0.3}, {DG_PULSE_RICKER, 2.0, 0.5, 1.0, 0}};
+  const dg_dipole d = {{x[0], x[1], x[2]}, {0.2, 1, -0.3}, {DG_PULSE_RICKER, 2.0, 0.5, 1.0, 0, 0}};
   assert_dg_ok(dg_maxwell_add_dipole(c->phys, &d, k, rst));
   const size_t n = 6 * (size_t)c->geom->K * c->geom->Np;
   double *q0 = NULL;

@@ -9,8 +9,8 @@ static const double pi = 3.14159265358979323846;
 static void test_gaussian_and_ricker_values(void **state) {
   (void)state;
   const double A = 1.7, f0 = 2.5, t0 = 0.4;
-  const dg_pulse g = {DG_PULSE_GAUSSIAN, f0, t0, A, 0};
-  const dg_pulse r = {DG_PULSE_RICKER, f0, t0, A, 0};
+  const dg_pulse g = {DG_PULSE_GAUSSIAN, f0, t0, A, 0, 0};
+  const dg_pulse r = {DG_PULSE_RICKER, f0, t0, A, 0, 0};
   assert_near(dg_pulse_eval(&g, t0), A, 1e-15);
   assert_near(dg_pulse_eval(&r, t0), A, 1e-15);
   /* pi f0 (t - t0) = 1: exp(-1) and (1 - 2) exp(-1); symmetric in t - t0. */
@@ -28,7 +28,7 @@ static void test_gaussian_and_ricker_values(void **state) {
 static void test_harmonic_values(void **state) {
   (void)state;
   const double A = 0.9, f0 = 1.25, t0 = 0.3, ramp = 1.5;
-  const dg_pulse h = {DG_PULSE_HARMONIC, f0, t0, A, ramp};
+  const dg_pulse h = {DG_PULSE_HARMONIC, f0, t0, A, ramp, 0};
   /* Zero before t0 (even where the sine is not). */
   assert_near(dg_pulse_eval(&h, t0 - 0.2 / f0), 0, 0);
   /* Half-way through the ramp: r = sin^2(pi/4) = 1/2, sin(2 pi 0.75) = -1. */
@@ -37,7 +37,7 @@ static void test_harmonic_values(void **state) {
   assert_near(dg_pulse_eval(&h, t0 + ramp / f0 + 0.25 / f0), -A, 1e-14);
   assert_near(dg_pulse_eval(&h, t0 + 3.1), A * sin(2 * pi * f0 * 3.1), 1e-14);
   /* ramp = 0: the sine at all times, before t0 too. */
-  const dg_pulse h0 = {DG_PULSE_HARMONIC, f0, t0, A, 0};
+  const dg_pulse h0 = {DG_PULSE_HARMONIC, f0, t0, A, 0, 0};
   assert_near(dg_pulse_eval(&h0, t0 - 0.1), A * sin(2 * pi * f0 * -0.1), 1e-15);
   assert_near(dg_pulse_eval(&h0, t0 + 0.2), A * sin(2 * pi * f0 * 0.2), 1e-15);
 }
@@ -49,7 +49,7 @@ static void test_harmonic_values(void **state) {
 static void test_harmonic_ramp_is_smooth(void **state) {
   (void)state;
   const double A = 1, f0 = 1, t0 = 0.5, ramp = 1.25;
-  const dg_pulse p = {DG_PULSE_HARMONIC, f0, t0, A, ramp};
+  const dg_pulse p = {DG_PULSE_HARMONIC, f0, t0, A, ramp, 0};
   const double h = 1e-4;
   double max2 = 0;
   for (double t = 0; t <= t0 + ramp / f0 + 1; t += h / 3) {
@@ -74,14 +74,14 @@ static void test_harmonic_ramp_is_smooth(void **state) {
 
 static void test_bad_pulses_rejected(void **state) {
   (void)state;
-  const dg_pulse zero_f0 = {DG_PULSE_GAUSSIAN, 0, 0, 1, 0};
-  const dg_pulse neg_ramp = {DG_PULSE_HARMONIC, 1, 0, 1, -1};
-  const dg_pulse nan_t0 = {DG_PULSE_RICKER, 1, NAN, 1, 0};
+  const dg_pulse zero_f0 = {DG_PULSE_GAUSSIAN, 0, 0, 1, 0, 0};
+  const dg_pulse neg_ramp = {DG_PULSE_HARMONIC, 1, 0, 1, -1, 0};
+  const dg_pulse nan_t0 = {DG_PULSE_RICKER, 1, NAN, 1, 0, 0};
   assert_dg_error(dg_pulse_check(&zero_f0, "dipole 1"), DG_ERR_INPUT, "dipole 1: pulse frequency");
   assert_dg_error(dg_pulse_check(&neg_ramp, "x"), DG_ERR_INPUT, "ramp = -1");
   assert_dg_error(dg_pulse_check(&nan_t0, "x"), DG_ERR_INPUT, "t0");
   dg_error_clear();
-  const dg_pulse ok = {DG_PULSE_HARMONIC, 1, 0, 1, 0};
+  const dg_pulse ok = {DG_PULSE_HARMONIC, 1, 0, 1, 0, 0};
   assert_dg_ok(dg_pulse_check(&ok, "x"));
 }
 

@@ -54,7 +54,7 @@ static void check(int scattered) {
   box b;
   box_create(&b, 4, 2, scattered ? DG_BC_PEC : DG_BC_ABC);
   dg_plane_wave pw = {
-      {1, 0.5, 0.2}, {0, -0.4, 1}, {0.2, 0.1, 0}, {DG_PULSE_GAUSSIAN, 0.4, 0.9, 1, 0}, scattered};
+      {1, 0.5, 0.2}, {0, -0.4, 1}, {0.2, 0.1, 0}, {DG_PULSE_GAUSSIAN, 0.4, 0.9, 1, 0, 0}, scattered};
   assert_dg_ok(dg_plane_wave_init(&pw));
   const size_t n = 6 * (size_t)b.g->K * b.g->Np;
   double *q = NULL, *rhs = NULL, *tmp = NULL;

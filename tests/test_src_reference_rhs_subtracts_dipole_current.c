@@ -71,10 +71,10 @@ static void test_bad_dipoles_rejected(void **state) {
   dg_verify_case *c = NULL;
   assert_dg_ok(dg_verify_case_create(&c, 1, 1));
   const double rst[3] = {-0.5, -0.5, -0.5};
-  const dg_dipole d = {{0, 0, 0}, {1, 0, 0}, {DG_PULSE_RICKER, 1, 0, 1, 0}};
+  const dg_dipole d = {{0, 0, 0}, {1, 0, 0}, {DG_PULSE_RICKER, 1, 0, 1, 0, 0}};
   assert_dg_error(dg_maxwell_add_dipole(c->phys, &d, c->geom->K, rst), DG_ERR_INPUT,
                   "dipole 1: element 6 out of range");
-  const dg_dipole bad = {{0, 0, 0}, {1, 0, 0}, {DG_PULSE_RICKER, 0, 0, 1, 0}};
+  const dg_dipole bad = {{0, 0, 0}, {1, 0, 0}, {DG_PULSE_RICKER, 0, 0, 1, 0, 0}};
   assert_dg_error(dg_maxwell_add_dipole(c->phys, &bad, 0, rst), DG_ERR_INPUT,
                   "dipole 1: pulse frequency f0 = 0");
   assert_int_equal(c->phys->n_sources, 0);

@@ -85,7 +85,7 @@ static void column_create(column *c, int N, int slab, double T) {
   }
   assert_int_equal(n_in, 6 * 24);
   assert_int_equal(n_faces, 2 * 2 * 2); /* two planes, two triangles, both sides */
-  const dg_plane_wave pw = {{1, 0, 0}, {0, 0, 1}, {0, 0, 0}, {DG_PULSE_GAUSSIAN, 2.0, 0.6, 1.0, 0}, 0};
+  const dg_plane_wave pw = {{1, 0, 0}, {0, 0, 1}, {0, 0, 0}, {DG_PULSE_GAUSSIAN, 2.0, 0.6, 1.0, 0, 0}, 0};
   c->pw = pw;
   assert_dg_ok(dg_plane_wave_init(&c->pw));
   dg_maxwell_set_plane_wave(c->p, &c->pw);

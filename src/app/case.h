@@ -1,6 +1,6 @@
 /* A simulation case: everything `dgtd run` needs, from a JSON case file (cJSON), the
  * built-in default (the PEC cavity eigenmode) and command-line overrides. Every key is
- * documented in README.md ("Case files"). Errors name the file and the key path, e.g.
+ * documented in docs/CASE_FILE.md. Errors name the file and the key path, e.g.
  * "cases/x.json: materials[1].eps: must be positive, got -1", and unknown keys get a
  * did-you-mean. */
 #ifndef DG_APP_CASE_H
@@ -14,7 +14,6 @@
 #include "dg/pml.h"
 #include "dg/multirate.h"
 #include "dg/source.h"
-#include "io/checkpoint.h"
 #include "io/vtu.h"
 #include "mesh/mesh.h"
 
@@ -47,7 +46,7 @@ typedef struct {
   double pos[3];
 } dg_case_probe;
 
-/* DFT monitors ("dft": README "Frequency-domain outputs"; app/dft.c). */
+/* DFT monitors ("dft": docs/OUTPUTS.md; app/dft.c). */
 typedef enum { DG_DFT_SURFACE_NONE = 0, DG_DFT_SURFACE_NAMED, DG_DFT_SURFACE_ENCLOSING } dg_dft_surface_kind;
 typedef struct {
   int on;
@@ -65,7 +64,7 @@ typedef struct {
   int every;                /* steps between samples */
 } dg_case_dft;
 
-/* Far field from the DFT surface ("far_field": README "Far field and radar cross section";
+/* Far field from the DFT surface ("far_field": docs/OUTPUTS.md;
  * app/far_field.c): directions as cuts and/or a theta-phi grid, RCS or directivity. */
 typedef struct {
   int on;
@@ -135,6 +134,7 @@ typedef struct {
   int n_vtu_times;
   double *vtu_times;        /* snapshot times (the step closest to each) */
   dg_vtu_mode vtu_mode;
+  int vtu_precision;        /* output.vtu_precision: 0 the run's, 1 float, 2 double */
   int energy_every;         /* steps between energy log rows (0: none) */
   int probe_every;          /* steps between probe samples */
   int checkpoint_every;     /* steps (0: none) */
@@ -162,20 +162,19 @@ dg_status dg_case_read(dg_case *c, const char *path) DG_NODISCARD;
 /* The same from a string (path is only used in messages). */
 dg_status dg_case_parse(dg_case *c, const char *json, const char *path) DG_NODISCARD;
 void dg_case_free(dg_case *c);
+/* The schema as the parser applies it: dg_case_parse that also calls visit(visit_ctx, path,
+ * keys) for every JSON object it checks, with the object's key path ("" for the top level,
+ * "mesh.box", "sources[0].pulse") and the keys that object accepts (NULL-terminated). The
+ * case-file reference (docs/CASE_FILE.md) is tested against it. */
+typedef void (*dg_case_schema_fn)(void *ctx, const char *path, const char *const *keys);
+dg_status dg_case_parse_schema(dg_case *c, const char *json, const char *path,
+                               dg_case_schema_fn visit, void *visit_ctx) DG_NODISCARD;
 /* Checks the case's group references against the mesh: two materials (or two boundary
  * entries) naming one physical group, by name and by tag, and a name the mesh gives to
  * several tags, are errors naming the key path. */
 dg_status dg_case_check_groups(const dg_case *c, const dg_mesh *m) DG_NODISCARD;
-/* Hashes of what defines the problem beyond mesh, order and precision, one per checkpoint
- * part (io/checkpoint.h): a restart from a checkpoint of another problem is refused naming
- * the parts that differ. Settings that do not change the solution (outputs, probes,
- * variant, device) are left out. */
-void dg_case_problem_hash(const dg_case *c, uint64_t parts[DG_CHECKPOINT_PARTS]);
 /* The case's cavity mode in the box [lo, hi]; errors name the key (initial or --mode). */
 dg_status dg_case_cavity_mode(const dg_case *c, const double lo[3], const double hi[3],
                               dg_cavity_mode *out) DG_NODISCARD;
-
-/* Edit distance, for did-you-mean (exposed for tests). */
-int dg_edit_distance(const char *a, const char *b);
 
 #endif

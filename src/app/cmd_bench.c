@@ -9,7 +9,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "app/bench_multirate.h"
+#include "bench/multirate.h"
 #include "app/cli.h"
 #include "app/commands.h"
 #include "bench/bench.h"

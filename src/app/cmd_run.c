@@ -11,11 +11,12 @@
 #include "app/cli.h"
 #include "app/commands.h"
 #include "app/simulate.h"
+#include "core/version.h"
 
 static void run_usage(FILE *f) {
   fprintf(f,
           "usage: dgtd run [CASE.json] [OPTIONS]\n\n"
-          "Runs the case in CASE.json (keys: see README.md, 'Case files'), or with no case file\n"
+          "Runs the case in CASE.json (every key: docs/CASE_FILE.md), or with no case file\n"
           "the built-in default: a PEC cavity (unit cube, 4x4x4 box mesh, 384 tetrahedra) with\n"
           "the exact (1,1,1) eigenmode, order 3, final time 1, upwind flux, OpenCL in float on\n"
           "the default device; it reports the L2 error against the exact solution.\n"
@@ -66,6 +67,7 @@ static void run_usage(FILE *f) {
 
 static void print_text(const dg_case *c, const dg_run_result *r) {
   printf("dgtd run: %s\n", c->source);
+  printf("  version       dgtd %s\n", DG_VERSION);
   if (c->has_cavity_mode)
     printf("  case          PEC cavity, mode (%d,%d,%d), amplitudes (%g,%g,%g), omega %.6g\n",
            r->mode[0], r->mode[1], r->mode[2], r->amp[0], r->amp[1], r->amp[2], r->omega);
@@ -120,11 +122,12 @@ static void print_text(const dg_case *c, const dg_run_result *r) {
            ref ? "host wall clock" : "device kernel time from profiling events");
   for (int i = 0; r->ff_on && i < r->ff_nfreq && i < DG_RUN_FF_SHOWN; ++i) {
     if (i == 0)
-      printf("  far field     %d directions x %d frequencies in far_field.csv\n", r->ff_dirs,
-             r->ff_nfreq);
+      printf("  far field     %d directions x %d frequencies in far_field.csv%s\n", r->ff_dirs,
+             r->ff_nfreq, r->ff_rcs ? " (RCS in the mesh's length unit squared, dB re 1 unit^2: "
+             "dBsm for a mesh in metres; docs/UNITS.md)" : "");
     if (r->ff_rcs)
-      printf("    f = %-9.5g RCS back %.5g (%.2f dBsm), forward %.5g (%.2f dBsm), largest %.5g "
-             "(%.2f dBsm) at theta %.1f phi %.1f\n", r->ff[i].freq, r->ff[i].back,
+      printf("    f = %-9.5g RCS back %.5g (%.2f dB), forward %.5g (%.2f dB), largest %.5g "
+             "(%.2f dB) at theta %.1f phi %.1f\n", r->ff[i].freq, r->ff[i].back,
              10 * log10(r->ff[i].back), r->ff[i].forward, 10 * log10(r->ff[i].forward),
              r->ff[i].max_value, 10 * log10(r->ff[i].max_value), r->ff[i].max_theta,
              r->ff[i].max_phi);
@@ -142,6 +145,7 @@ static void print_text(const dg_case *c, const dg_run_result *r) {
 static void print_json(const dg_case *c, const dg_run_result *r) {
   const int ref = c->backend == DG_BACKEND_REF;
   cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "version", DG_VERSION);
   cJSON_AddStringToObject(o, "case", c->source);
   cJSON_AddStringToObject(o, "backend", ref ? "ref" : "opencl");
   cJSON_AddStringToObject(o, "precision", dg_precision_name(r->precision));

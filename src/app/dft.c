@@ -1,4 +1,4 @@
-/* DFT monitors of a run ("dft" in the case; README "Frequency-domain outputs"): which
+/* DFT monitors of a run ("dft" in the case; docs/OUTPUTS.md): which
  * samples (the case's probes, the nodes of some volumes, the face nodes of a closed
  * surface), summed after every `every` steps on the device (backend/cl_dft.c) or on the
  * host (dg/dft.c), and written as spectra.csv, one VTU per frequency and surface_dft.csv. */
@@ -13,6 +13,7 @@
 #include "core/clock.h"
 #include "core/files.h"
 #include "core/log.h"
+#include "core/version.h"
 #include "io/vtu.h"
 
 static void out_path(const run_state *s, const char *name, char *buf, size_t cap) {
@@ -132,8 +133,8 @@ static const dg_pulse *source_pulse(const dg_case *c) {
 
 /* Frequencies where the source hardly excites anything: the same discrete transform of the
  * pulse as the normalisation's, over the run's summed steps, below 1e-3 of the pulse's own
- * spectral peak (at f = 0 for a Gaussian, f0 for a Ricker or harmonic pulse, or a requested
- * frequency if higher). The values there are noise (normalised: noise divided by almost 0).
+ * spectral peak (at f = 0 for a Gaussian, f0 for the other shapes, or a requested frequency
+ * if higher). The values there are noise (normalised: noise divided by almost 0).
  * Warned even under --quiet, before the run. Comparing against the peak over the requested
  * frequencies only (as before) never fired with one frequency. */
 static dg_status warn_weak_spectrum(const run_state *s) {
@@ -153,9 +154,8 @@ static dg_status warn_weak_spectrum(const run_state *s) {
     dg_pulse_transform(g, w, n, cd->freq[i], &re, &im);
     peak = fmax(peak, mag[i] = hypot(re, im));
   }
-  const char *shape = g->shape == DG_PULSE_GAUSSIAN ? "gaussian"
-                      : g->shape == DG_PULSE_RICKER ? "ricker"
-                                                     : "harmonic";
+  static const char *const shapes[] = {"gaussian", "ricker", "harmonic", "modulated_gaussian"};
+  const char *shape = shapes[g->shape];
   if (!(peak > 0)) { /* zero amplitude: nothing is below 1e-3 of a peak of 0 */
     dg_warn("%s: dft: the source pulse's spectrum (%s, frequency %g) is zero (its amplitude is "
             "%g) at all %d frequencies: %s; give the source a nonzero \"amplitude\"",
@@ -307,6 +307,10 @@ static dg_status write_volume(const run_state *s, const double *gr, const double
   const dg_dft *d = s->dft;
   const size_t KNp = d->KNp;
   const char *const names[4] = {"E_re", "E_im", "H_re", "H_im"};
+  /* The sums are double: Float64, with the snapshots' region and material cell data. */
+  const dg_vtu_extra extra = {.ncell = 2, .cell_names = {"region", "material"},
+                              .cell_values = {s->mesh->elem_tag, s->material},
+                              .version = "dgtd " DG_VERSION};
   double *qr = NULL, *qi = NULL, *count = NULL;
   char **files = NULL, **pieces = NULL;
   int npieces = 0;
@@ -328,8 +332,8 @@ static dg_status write_volume(const run_state *s, const double *gr, const double
       out_path(s, name, path, sizeof path);
       dg_dft_volume_fields(d, i, gr, gi, qr, qi);
       const double *const vec[4] = {qr, qi, qr + 3 * KNp, qi + 3 * KNp};
-      DG_CALL_GOTO(done, dg_vtu_write_vectors(path, s->geom, 4, names, vec, d->n_vol_elem,
-                                              d->vol_elem, d->freq[i], s->c->vtu_mode));
+      DG_CALL_GOTO(done, dg_vtu_write_vectors_ex(path, s->geom, 4, names, vec, d->n_vol_elem,
+                                                 d->vol_elem, d->freq[i], s->c->vtu_mode, &extra));
     }
     if (s->size == 1 || s->rank != 0) continue;
     npieces = 0;
@@ -341,7 +345,7 @@ static dg_status write_volume(const run_state *s, const double *gr, const double
       snprintf(pieces[npieces++], PIECE, "dft_f%03d_r%d.vtu", i, r);
     }
     out_path(s, files[i], path, sizeof path);
-    st = dg_pvtu_write_vectors(path, npieces, (const char *const *)pieces, 4, names);
+    st = dg_pvtu_write_ex(path, npieces, (const char *const *)pieces, 4, names, &extra);
     for (int r = 0; r < npieces; ++r) dg_free(&pieces[r]);
     DG_CALL_GOTO(done, st);
   }

@@ -1,5 +1,5 @@
-/* The far field of a run ("far_field" in the case; README "Far field and radar cross
- * section"): the near-to-far-field transform (dg/ntff.h) of the surface DFT (app/dft.c) at
+/* The far field of a run ("far_field" in the case; docs/OUTPUTS.md, "Far field and
+ * radar cross section"): the near-to-far-field transform (dg/ntff.h) of the surface DFT (app/dft.c) at
  * the case's directions, written as far_field.csv (io/farfield.h), with the figures the run
  * prints. */
 #include <math.h>

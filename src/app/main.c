@@ -6,7 +6,10 @@
 
 #include "app/commands.h"
 #include "app/cli.h"
+#include "codegen/codegen.h"
+#include "core/version.h"
 #include "part/launcher.h"
+#include "tune/cache.h"
 
 static const struct {
   const char *name;
@@ -21,11 +24,31 @@ static const struct {
 };
 enum { NCOMMANDS = sizeof commands / sizeof *commands };
 
+/* dgtd --version: the version, and where this binary finds its templates and tuning files
+ * (beside it, in an installation's share/dgtd, in the working directory, or from the
+ * environment) and keeps its cache. */
+static int version(void) {
+  printf("dgtd %s\n", DG_VERSION);
+  char dir[4096], real[4096];
+  if (dg_codegen_template_dir(dir, sizeof dir) == DG_OK)
+    printf("templates  %s\n", realpath(dir, real) ? real : dir);
+  else
+    printf("templates  not found (%s)\n", dg_error_message());
+  dg_tune_paths paths;
+  if (dg_tune_paths_default(&paths) == DG_OK)
+    printf("tuning     %s (shipped)\ncache      %s\n",
+           realpath(paths.shipped_dir, real) ? real : paths.shipped_dir, paths.cache_dir);
+  else
+    printf("tuning     not found (%s)\n", dg_error_message());
+  return 0;
+}
+
 static void usage(FILE *f) {
   fprintf(f, "usage: dgtd COMMAND [OPTIONS]\n\n"
              "High-order discontinuous Galerkin time-domain Maxwell solver.\n\ncommands:\n");
   for (int i = 0; i < NCOMMANDS; ++i) fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-  fprintf(f, "\n'dgtd COMMAND --help' describes each command's options.\n");
+  fprintf(f, "\n'dgtd COMMAND --help' describes each command's options; 'dgtd --version' prints\n"
+             "the version and where the templates and tuning files are found.\n");
 }
 
 static int dispatch(int argc, char **argv) {
@@ -37,6 +60,8 @@ static int dispatch(int argc, char **argv) {
     usage(stdout);
     return 0;
   }
+  if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V") || !strcmp(argv[1], "version"))
+    return version();
   for (int i = 0; i < NCOMMANDS; ++i)
     if (!strcmp(argv[1], commands[i].name)) return commands[i].fn(argc - 1, argv + 1);
   fprintf(stderr, "dgtd: unknown command '%s'\n\n", argv[1]);

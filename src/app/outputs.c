@@ -8,11 +8,15 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
+#include "app/problem_hash.h"
 #include "app/run_state.h"
 #include "core/alloc.h"
 #include "core/clock.h"
 #include "core/files.h"
 #include "core/log.h"
+#include "core/version.h"
 #include "dg/lserk.h"
 #include "dg/pml.h"
 #include "io/checkpoint.h"
@@ -28,6 +32,9 @@ static int sources_active(const run_state *s, double t) {
     if (g->shape == DG_PULSE_HARMONIC || t <= g->t0 ||
         fabs(dg_pulse_eval(g, t)) > 1e-6 * fabs(g->amplitude))
       return 1;
+    /* A modulated Gaussian passes through zero at every half period: its envelope decides. */
+    const double e = dg_pulse_envelope_rate(g) * (t - g->t0);
+    if (g->shape == DG_PULSE_MODULATED_GAUSSIAN && exp(-e * e) > 1e-6) return 1;
   }
   if (c->has_plane_wave) return 1; /* the wave keeps crossing the domain */
   return 0;
@@ -62,7 +69,26 @@ static dg_status write_pvd(run_state *s) {
   return DG_OK;
 }
 
+/* What a field snapshot carries beside E and H: each element's region (physical volume
+ * tag) and material (its materials[] entry, -1: none) as cell data, the version, and E and
+ * H in the run's precision (Float32 for an OpenCL float run) unless output.vtu_precision
+ * asks for the other. */
+static void snapshot_extra(const run_state *s, dg_vtu_extra *x) {
+  const dg_case *c = s->c;
+  memset(x, 0, sizeof *x);
+  const int run_float = c->backend == DG_BACKEND_OPENCL && c->precision == DG_PREC_FLOAT;
+  x->float32 = c->vtu_precision ? c->vtu_precision == 1 : run_float;
+  x->ncell = 2;
+  x->cell_names[0] = "region";
+  x->cell_values[0] = s->mesh->elem_tag;
+  x->cell_names[1] = "material";
+  x->cell_values[1] = s->material;
+  x->version = "dgtd " DG_VERSION;
+}
+
 static dg_status write_vtu(run_state *s, int step, double t) {
+  dg_vtu_extra extra;
+  snapshot_extra(s, &extra);
   char name[64], path[DG_CASE_PATH + 64];
   snprintf(name, sizeof name, "fields_%06d.vtu", step);
   if (s->size > 1) {
@@ -70,7 +96,7 @@ static dg_status write_vtu(run_state *s, int step, double t) {
     char piece[80];
     snprintf(piece, sizeof piece, "fields_%06d_r%d.vtu", step, s->rank);
     out_path(s, piece, path, sizeof path);
-    DG_CALL(dg_vtu_write(path, s->geom, s->q, t, s->c->vtu_mode));
+    DG_CALL(dg_vtu_write_ex(path, s->geom, s->q, t, s->c->vtu_mode, &extra));
     DG_CALL(run_barrier(s));
     if (s->rank != 0) return DG_OK;
     snprintf(name, sizeof name, "fields_%06d.pvtu", step);
@@ -82,13 +108,15 @@ static dg_status write_vtu(run_state *s, int step, double t) {
       st = DG_ALLOC(pieces[i], 64);
       if (st == DG_OK) snprintf(pieces[i], 64, "fields_%06d_r%d.vtu", step, i);
     }
-    if (st == DG_OK) st = dg_pvtu_write(path, s->size, (const char *const *)pieces);
+    const char *const names[2] = {"E", "H"};
+    if (st == DG_OK)
+      st = dg_pvtu_write_ex(path, s->size, (const char *const *)pieces, 2, names, &extra);
     for (int i = 0; i < s->size; ++i) dg_free(&pieces[i]);
     dg_free(&pieces);
     DG_CALL(st);
   } else {
     out_path(s, name, path, sizeof path);
-    DG_CALL(dg_vtu_write(path, s->geom, s->q, t, s->c->vtu_mode));
+    DG_CALL(dg_vtu_write_ex(path, s->geom, s->q, t, s->c->vtu_mode, &extra));
   }
   DG_CALL(add_snapshot(s, name, t));
   DG_CALL(write_pvd(s));
@@ -456,11 +484,6 @@ static dg_status collect_earlier_snapshots(run_state *s) {
 }
 
 /* Bring the stepper's state to the host copy s->q. */
-dg_status run_fetch_state(run_state *s) {
-  DG_CALL(dg_stepper_get_state(s->stepper, s->q));
-  return DG_OK;
-}
-
 dg_status run_energy(run_state *s, double *e) {
   if (s->stepper) DG_CALL(dg_stepper_energy(s->stepper, e)); /* on the device: no download */
   else *e = dg_maxwell_energy(s->phys, s->q);
@@ -468,9 +491,44 @@ dg_status run_energy(run_state *s, double *e) {
   return DG_OK;
 }
 
-/* The output directory and logs (resumed after a restart), and the rows of the initial
- * state. */
-dg_status run_outputs_open(run_state *s) {
+/* run.json: what wrote the files beside it (rank 0; rewritten by a restart). */
+static dg_status write_run_json(const run_state *s, const dg_run_result *r) {
+  const dg_case *c = s->c;
+  cJSON *o = cJSON_CreateObject();
+  DG_CHECK(o, DG_ERR_MEMORY, "out of memory");
+  dg_vtu_extra x;
+  snapshot_extra(s, &x);
+  const int ok =
+      cJSON_AddStringToObject(o, "dgtd_version", DG_VERSION) &&
+      cJSON_AddStringToObject(o, "case", c->source) &&
+      cJSON_AddStringToObject(o, "mesh", c->mesh_file[0] ? c->mesh_file : "box") &&
+      cJSON_AddStringToObject(o, "backend", c->backend == DG_BACKEND_REF ? "ref" : "opencl") &&
+      cJSON_AddStringToObject(o, "precision", dg_precision_name(r->precision)) &&
+      cJSON_AddStringToObject(o, "device", c->backend == DG_BACKEND_REF ? "" : r->device) &&
+      cJSON_AddStringToObject(o, "variant", c->backend == DG_BACKEND_REF ? "" : r->variant) &&
+      cJSON_AddNumberToObject(o, "ranks", s->size) &&
+      cJSON_AddNumberToObject(o, "K", r->K) && cJSON_AddNumberToObject(o, "N", r->N) &&
+      cJSON_AddNumberToObject(o, "dt", s->dt) && cJSON_AddNumberToObject(o, "steps", s->steps) &&
+      cJSON_AddNumberToObject(o, "final_time", s->steps * s->dt) &&
+      cJSON_AddStringToObject(o, "vtu_precision", x.float32 ? "float" : "double");
+  char *text = ok ? cJSON_Print(o) : NULL;
+  cJSON_Delete(o);
+  DG_CHECK(text, DG_ERR_MEMORY, "out of memory");
+  char path[DG_CASE_PATH + 32];
+  out_path(s, "run.json", path, sizeof path);
+  dg_atomic_file f = {0};
+  dg_status st = dg_atomic_open(&f, path);
+  if (st == DG_OK) {
+    fprintf(f.fp, "%s\n", text);
+    st = dg_atomic_commit(&f);
+  }
+  free(text);
+  return st;
+}
+
+/* The output directory and logs (resumed after a restart), run.json, and the rows of the
+ * initial state. */
+dg_status run_outputs_open(run_state *s, const dg_run_result *r) {
   const dg_case *c = s->c;
   const int want_files = c->output_dir[0] != '\0';
   DG_CHECK(want_files || !(c->vtu_every || c->n_vtu_times || c->checkpoint_every ||
@@ -506,6 +564,7 @@ dg_status run_outputs_open(run_state *s) {
   st = run_share_status(s, st, "creating the output directory");
   DG_CHECK(st == DG_OK, st, "cannot create the output directory %s", c->output_dir);
   const int restart = c->restart[0] != '\0';
+  if (s->rank == 0) DG_CALL(write_run_json(s, r));
   /* Only rank 0 writes the logs (probes are gathered to it). */
   if (c->n_probes && s->rank == 0) {
     out_path(s, "probes.csv", path, sizeof path);

@@ -2,7 +2,8 @@
  *   app/setup.c     mesh, materials, boundaries, sources, probes, time step, the stepper;
  *   app/parallel.c  MPI: ranks, partition, trace exchange, reductions, device per rank;
  *   app/outputs.c   logs, snapshots, checkpoints and restart, the health check, progress.
- * Everything a run owns is released by run_state_free. */
+ * Calls between them go one way: setup.c, then dft.c, then outputs.c, then simulate.c,
+ * which releases everything a run owns at its end. */
 #ifndef DG_APP_RUN_STATE_H
 #define DG_APP_RUN_STATE_H
 
@@ -42,6 +43,7 @@ typedef struct {
   dg_refel *ref;
   dg_geom *geom;
   dg_maxwell *phys;
+  int *material;             /* each element's entry of the case's materials (-1: none) */
   dg_plane_wave pw;          /* the incident wave (phys->incident_ctx points here) */
   dg_cavity_mode mode;       /* when the case has one: initial state and exact solution */
   size_t n;                  /* 6 K Np */
@@ -87,12 +89,15 @@ typedef struct {
                                   case asks), for the near-to-far-field transform; or NULL */
 } run_state;
 
-void run_state_free(run_state *s);
-
 /* setup.c */
 dg_status run_setup_problem(run_state *s, dg_run_result *r) DG_NODISCARD;
 dg_status run_setup_time_step(run_state *s) DG_NODISCARD;
 dg_status run_start_stepper(run_state *s, dg_run_result *r) DG_NODISCARD;
+/* The tag of a physical group reference of the case (an error naming `what`). */
+dg_status run_group_tag(const run_state *s, int dim, const dg_group_ref *g, const char *what,
+                        int *tag) DG_NODISCARD;
+/* The stepper's state into s->q. */
+dg_status run_fetch_state(run_state *s) DG_NODISCARD;
 
 /* multirate.c: local time stepping (time_stepping.scheme "multirate") */
 dg_status run_multirate_time_step(run_state *s, double *dt_max) DG_NODISCARD;
@@ -121,16 +126,15 @@ dg_status run_node_device(const run_state *s, char *spec, size_t cap) DG_NODISCA
 void run_rank_path(const run_state *s, const char *path, char *buf, size_t cap);
 
 /* outputs.c */
-dg_status run_fetch_state(run_state *s) DG_NODISCARD;
 dg_status run_energy(run_state *s, double *e) DG_NODISCARD; /* of s->q, all ranks */
-dg_status run_outputs_open(run_state *s) DG_NODISCARD;
+dg_status run_outputs_open(run_state *s, const dg_run_result *r) DG_NODISCARD;
 dg_status run_outputs_step(run_state *s, dg_run_result *r, int step) DG_NODISCARD;
 dg_status run_outputs_close(run_state *s, dg_run_result *r) DG_NODISCARD;
 dg_status run_read_restart(run_state *s) DG_NODISCARD;
 /* Makes the output directory, checks it is writable and locks it for this run (rank 0):
  * a second run into the same directory fails naming the first one's pid. */
 dg_status run_check_output_dir(run_state *s) DG_NODISCARD;
-void run_unlock_output_dir(run_state *s); /* a no-op if not locked; run_state_free calls it */
+void run_unlock_output_dir(run_state *s); /* a no-op if not locked; dg_run calls it at the end */
 dg_status run_commit_logs(run_state *s) DG_NODISCARD;
 void run_outputs_abort(run_state *s, dg_status why, int step);
 dg_status run_progress(run_state *s, int step) DG_NODISCARD;
@@ -146,8 +150,5 @@ void run_dft_free(run_state *s);
 /* far_field.c: after run_outputs_close, the far field of s->surface_dft ("far_field"):
  * far_field.csv and the figures in r. */
 dg_status run_far_field(run_state *s, dg_run_result *r) DG_NODISCARD;
-/* setup.c: the tag of a physical group reference of the case (an error naming `what`). */
-dg_status run_group_tag(const run_state *s, int dim, const dg_group_ref *g, const char *what,
-                        int *tag) DG_NODISCARD;
 
 #endif

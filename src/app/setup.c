@@ -119,6 +119,9 @@ static dg_status apply_materials_and_boundaries(run_state *s) {
   const dg_mesh *m = s->mesh;
   dg_maxwell *p = s->phys;
   p->alpha = c->alpha;
+  dg_free(&s->material); /* each element's materials[] entry (-1: none), for the VTU files */
+  DG_CALL(DG_ALLOC(s->material, m->K + 1));
+  for (int k = 0; k < m->K; ++k) s->material[k] = -1;
   for (int i = 0; i < c->n_materials; ++i) {
     int tag;
     char what[64];
@@ -126,6 +129,7 @@ static dg_status apply_materials_and_boundaries(run_state *s) {
     DG_CALL(resolve_group(m, 3, &c->materials[i].volume, what, c->source, &tag));
     for (int k = 0; k < m->K; ++k)
       if (m->elem_tag[k] == tag) {
+        s->material[k] = i;
         p->eps[k] = c->materials[i].eps;
         p->mu[k] = c->materials[i].mu;
         p->sigma[k] = c->materials[i].sigma;
@@ -614,7 +618,7 @@ dg_status run_setup_problem(run_state *s, dg_run_result *r) {
   return DG_OK;
 }
 
-/* The sources' pulses against the time step and the mesh. A centre frequency f0 at or above
+/* The sources' pulses against the time step and the mesh. A pulse frequency f0 at or above
  * the step's Nyquist frequency 1/(2 dt) is refused naming the pulse: the pulse falls between
  * the steps (at f0 >= 1e154 the Ricker pulse was NaN and the run was called a blow-up of the
  * time step). A frequency beyond what the mesh resolves is warned about: N lambda / h points
@@ -723,6 +727,37 @@ static dg_status warn_sliver(const run_state *s, double dt_run) {
   return DG_OK;
 }
 
+/* Values that look like SI units given to dgtd's normalised units (c0 = 1: times in the
+ * mesh's length unit over c0, frequencies in cycles per such time; docs/UNITS.md): a final
+ * time shorter than one stable step, so that the run ends after one step, or a frequency (a
+ * pulse's or a DFT monitor's) at which the mesh would span more than 1e4 wavelengths. A
+ * warning, not an error: either can be meant. */
+static void warn_si_units(const run_state *s, double dt_max) {
+  const dg_case *c = s->c;
+  if (s->rank != 0) return;
+  if (c->steps == 0 && c->final_time < dt_max)
+    dg_warn("%s: final_time = %g is shorter than one stable time step (%g), so the run ends "
+            "after one step: is it in seconds? dgtd's times are in the mesh's length unit over "
+            "c0 (1 ns is 0.2998 on a mesh in metres, 299.8 in millimetres; docs/UNITS.md)",
+            c->source, c->final_time, dt_max);
+  const dg_mesh *m = s->mesh;
+  double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+  for (int v = 0; v < m->Nv; ++v) {
+    const double x[3] = {m->VX[v], m->VY[v], m->VZ[v]};
+    for (int d = 0; d < 3; ++d) lo[d] = fmin(lo[d], x[d]), hi[d] = fmax(hi[d], x[d]);
+  }
+  const double extent = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
+  double f = 0;
+  for (int i = 0; i < c->n_dipoles; ++i) f = fmax(f, c->dipoles[i].pulse.f0);
+  if (c->has_plane_wave) f = fmax(f, c->plane_wave.pulse.f0);
+  for (int i = 0; c->dft.on && i < c->dft.nfreq; ++i) f = fmax(f, c->dft.freq[i]);
+  if (f * extent > 1e4)
+    dg_warn("%s: a frequency of %g makes the mesh (%g across) %.3g wavelengths wide: is it in "
+            "hertz? dgtd's frequencies are in cycles per unit time with c0 = 1 (2.4 GHz is "
+            "8.006 on a mesh in metres, 0.008006 in millimetres; docs/UNITS.md)", c->source, f,
+            extent, f * extent);
+}
+
 /* The stable automatic step (the smallest over all ranks), shortened so that a whole number
  * of steps lands exactly on the final time. A step that is not a positive finite number
  * (a material with eps or mu that overflows) or a step count past INT_MAX is refused rather
@@ -736,6 +771,7 @@ dg_status run_setup_time_step(run_state *s) {
   DG_CHECK(isfinite(dt_max) && dt_max > 0, DG_ERR_INPUT,
            "%s: the stable time step is %g, not a positive finite number: check the materials' "
            "eps and mu (and cfl = %g)", c->source, dt_max, c->cfl);
+  warn_si_units(s, dt_max);
   if (c->steps > 0) {
     s->steps = c->steps;
     s->dt = dt_max;
@@ -863,30 +899,7 @@ dg_status run_group_tag(const run_state *s, int dim, const dg_group_ref *g, cons
   return DG_OK;
 }
 
-void run_state_free(run_state *s) {
-  run_unlock_output_dir(s);
-  run_dft_free(s); /* its device sums before the operator and the device */
-  dg_stepper_destroy(&s->stepper);
-  dg_free(&s->mr_level);
-  if (s->global != s->mesh) dg_mesh_destroy(&s->global);
-  s->global = NULL;
-  dg_free(&s->part);
-  dg_dist_mesh_destroy(&s->dist);
-  dg_exchange_destroy(&s->xchg);
-  dg_free(&s->send_slot);
-  dg_free(&s->recv_slot);
-  dg_free(&s->probe_ids);
-  dg_free(&s->q);
-  dg_free(&s->aux_restart);
-  dg_device_destroy(&s->dev);
-  dg_probes_destroy(&s->probes);
-  dg_series_destroy(&s->probe_log);
-  dg_series_destroy(&s->energy_log);
-  for (int i = 0; i < s->n_vtu; ++i) dg_free(&s->vtu_files[i]);
-  dg_free(&s->vtu_files);
-  dg_free(&s->vtu_t);
-  dg_maxwell_destroy(&s->phys);
-  dg_geom_destroy(&s->geom);
-  dg_refel_destroy(&s->ref);
-  dg_mesh_destroy(&s->mesh);
+dg_status run_fetch_state(run_state *s) {
+  DG_CALL(dg_stepper_get_state(s->stepper, s->q));
+  return DG_OK;
 }

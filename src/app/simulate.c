@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "app/run_state.h"
+#include "core/alloc.h"
 #include "core/clock.h"
 #include "dg/lserk.h"
 
@@ -120,6 +121,36 @@ static void describe(const run_state *s, dg_run_result *r) {
   }
 }
 
+/* Everything the run owns, released once at its end. */
+static void run_state_free(run_state *s) {
+  run_unlock_output_dir(s);
+  run_dft_free(s); /* its device sums before the operator and the device */
+  dg_stepper_destroy(&s->stepper);
+  dg_free(&s->mr_level);
+  dg_free(&s->material);
+  if (s->global != s->mesh) dg_mesh_destroy(&s->global);
+  s->global = NULL;
+  dg_free(&s->part);
+  dg_dist_mesh_destroy(&s->dist);
+  dg_exchange_destroy(&s->xchg);
+  dg_free(&s->send_slot);
+  dg_free(&s->recv_slot);
+  dg_free(&s->probe_ids);
+  dg_free(&s->q);
+  dg_free(&s->aux_restart);
+  dg_device_destroy(&s->dev);
+  dg_probes_destroy(&s->probes);
+  dg_series_destroy(&s->probe_log);
+  dg_series_destroy(&s->energy_log);
+  for (int i = 0; i < s->n_vtu; ++i) dg_free(&s->vtu_files[i]);
+  dg_free(&s->vtu_files);
+  dg_free(&s->vtu_t);
+  dg_maxwell_destroy(&s->phys);
+  dg_geom_destroy(&s->geom);
+  dg_refel_destroy(&s->ref);
+  dg_mesh_destroy(&s->mesh);
+}
+
 dg_status dg_run(const dg_case *c, dg_run_result *r) {
   dg_status st = DG_OK;
   run_state s;
@@ -143,7 +174,7 @@ dg_status dg_run(const dg_case *c, dg_run_result *r) {
   describe(&s, r);
   DG_CALL_GOTO(done, run_start_stepper(&s, r));
   DG_CALL_GOTO(done, run_dft_setup(&s, r));
-  DG_CALL_GOTO(done, run_outputs_open(&s));
+  DG_CALL_GOTO(done, run_outputs_open(&s, r));
 
   s.t0_wall = s.last_checkpoint = dg_now_s();
   signal_guard guard;

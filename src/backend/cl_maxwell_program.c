@@ -19,7 +19,7 @@ static const char *const flux_names[] = {DG_FLUX_CHOICES(DG_CHOICE_CLNAME)};
 static const char *const fuse_names[] = {DG_FUSE_CHOICES(DG_CHOICE_CLNAME)};
 static const char *const fuse_kernels[] = {DG_FUSE_CHOICES(DG_CHOICE_KERNEL)};
 static const char *const inc_names[] = {DG_INC_CHOICES(DG_CHOICE_CLNAME)};
-_Static_assert(sizeof inc_names / sizeof inc_names[0] == DG_PULSE_HARMONIC + 1,
+_Static_assert(sizeof inc_names / sizeof inc_names[0] == DG_PULSE_MODULATED_GAUSSIAN + 1,
                "contract.h DG_INC_CHOICES: one name per dg_pulse_shape");
 
 /* A real constant for the source: full precision, an f suffix in float programs (so they
@@ -54,6 +54,8 @@ static dg_status define_incident(dg_kernel_spec *s, const dg_plane_wave *pw, int
   const int ramp_on = g->shape == DG_PULSE_HARMONIC && g->ramp > 0;
   DG_CALL(dg_kernel_spec_define(s, "DG_INC_RAMP_ON", "%d", ramp_on));
   DG_CALL(define_real(s, "DG_INC_F0_RAMP", ramp_on ? g->f0 / g->ramp : 0, fl));
+  if (g->shape == DG_PULSE_MODULATED_GAUSSIAN)
+    DG_CALL(define_real(s, "DG_INC_BWA", dg_pulse_envelope_rate(g), fl));
   return DG_OK;
 }
 

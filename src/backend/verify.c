@@ -92,9 +92,9 @@ static dg_status add_dipole_at(dg_verify_case *c, const double x[3], const doubl
 }
 
 dg_status dg_verify_case_add_sources(dg_verify_case *c, unsigned flags) {
-  const dg_pulse ricker = {DG_PULSE_RICKER, 1.0, 0.7, 1.5, 0};
-  const dg_pulse gauss = {DG_PULSE_GAUSSIAN, 2.0, 0.9, -0.8, 0};
-  const dg_pulse harm = {DG_PULSE_HARMONIC, 1.3, 0.2, 1.1, 1.0};
+  const dg_pulse ricker = {DG_PULSE_RICKER, 1.0, 0.7, 1.5, 0, 0};
+  const dg_pulse gauss = {DG_PULSE_GAUSSIAN, 2.0, 0.9, -0.8, 0, 0};
+  const dg_pulse harm = {DG_PULSE_HARMONIC, 1.3, 0.2, 1.1, 1.0, 0};
   if (flags & DG_VERIFY_DIPOLES) {
     /* Two in one element of the eps = 2 half (they must add up), one in vacuum ... */
     const double x0[3] = {0.2, 0.3, 0.7}, d0[3] = {1, -0.5, 0.25};
@@ -120,8 +120,8 @@ dg_status dg_verify_case_add_sources(dg_verify_case *c, unsigned flags) {
     const dg_plane_wave pw = {{1, 0.4, -0.3},
                               {0.3, 0, 1},
                               {0.1, -0.2, 0.05},
-                              scat ? (dg_pulse){DG_PULSE_HARMONIC, 1.0, 0.1, 1.2, 0.5}
-                                   : (dg_pulse){DG_PULSE_RICKER, 1.0, 0.5, 1.5, 0},
+                              scat ? (dg_pulse){DG_PULSE_HARMONIC, 1.0, 0.1, 1.2, 0.5, 0}
+                                   : (dg_pulse){DG_PULSE_RICKER, 1.0, 0.5, 1.5, 0, 0},
                               scat};
     c->pw = pw;
     DG_CALL(dg_plane_wave_init(&c->pw));

@@ -154,9 +154,15 @@ int dg_beside_exe(const char *rel, char *buf, size_t cap) {
   char *slash = strrchr(exe, '/');
   if (!slash) return 0;
   *slash = '\0';
-  const int n = snprintf(buf, cap, "%s/../%s", exe, rel);
-  struct stat sb;
-  return n > 0 && (size_t)n < cap && stat(buf, &sb) == 0 && S_ISDIR(sb.st_mode);
+  /* The build tree (bin/dgtd beside cl_templates/), then an installation (PREFIX/bin/dgtd
+   * beside PREFIX/share/dgtd/cl_templates, as make install lays it out). */
+  static const char *const layouts[] = {"%s/../%s", "%s/../share/dgtd/%s"};
+  for (int i = 0; i < 2; ++i) {
+    const int n = snprintf(buf, cap, layouts[i], exe, rel);
+    struct stat sb;
+    if (n > 0 && (size_t)n < cap && stat(buf, &sb) == 0 && S_ISDIR(sb.st_mode)) return 1;
+  }
+  return 0;
 }
 
 int dg_cache_dir(char *buf, size_t cap) {

@@ -64,8 +64,9 @@ dg_lock_state dg_lock_try(int fd, char *holder, size_t cap);
 /* Paths of the installation and the user: */
 /* This executable's path (/proc/self/exe); 0 if it cannot be read. */
 int dg_self_exe(char *buf, size_t cap);
-/* "<directory of this executable>/rel" into buf if that is a directory (bin/dgtd ->
- * bin/../cl_templates); 0 otherwise. */
+/* "<directory of this executable>/../rel" into buf if that is a directory (bin/dgtd ->
+ * bin/../cl_templates), else "<directory>/../share/dgtd/rel" (an installed PREFIX/bin/dgtd
+ * -> PREFIX/share/dgtd/cl_templates); 0 when neither is. */
 int dg_beside_exe(const char *rel, char *buf, size_t cap);
 /* dgtd's cache directory: $DGTD_CACHE_DIR, else $XDG_CACHE_HOME/dgtd, else
  * ~/.cache/dgtd; 0 if none of them is set. */

@@ -370,7 +370,8 @@ double dg_maxwell_dt(const dg_maxwell *p, double cfl) {
   return cfl * dt;
 }
 
-/* The largest |g| over [ta, tb] can be: the amplitude for a harmonic pulse; for a Gaussian
+/* The largest |g| over [ta, tb] can be: the amplitude for a harmonic pulse, the envelope's
+ * largest value for a modulated Gaussian; for a Gaussian
  * or a Ricker pulse |g| <= |A| (1 + 2x^2) exp(-x^2), x = pi f0 (t - t0), made non-increasing
  * in |x| by its maximum 2 exp(-1/2) below |x| = 1/sqrt(2), and taken at the point of the
  * interval nearest the delay (a step longer than the pulse must still count its peak). */
@@ -378,6 +379,10 @@ static double pulse_bound(const dg_pulse *g, double ta, double tb) {
   const double A = fabs(g->amplitude);
   if (g->shape == DG_PULSE_HARMONIC) return A;
   const double t = g->t0 < ta ? ta : g->t0 > tb ? tb : g->t0;
+  if (g->shape == DG_PULSE_MODULATED_GAUSSIAN) { /* |g| <= |A| exp(-(b s)^2), its envelope */
+    const double e = dg_pulse_envelope_rate(g) * (t - g->t0);
+    return A * exp(-e * e);
+  }
   const double x = M_PI * g->f0 * (t - g->t0);
   if (x * x < 0.5) return A * 2 * exp(-0.5);
   return A * (1 + 2 * x * x) * exp(-x * x);

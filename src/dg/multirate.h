@@ -18,8 +18,8 @@
  *
  * Stability: AB3's stability region reaches 0.72 along the imaginary axis and 6/11 along
  * the negative real axis, against about 3.3 and 4.5 for LSERK4 (5 RHS per step); h_0 is
- * DG_MRAB3_CFL times the LSERK4 step rule of the smallest element (see README, "Local time
- * stepping"): per RHS evaluation AB3 advances 0.575 as far as LSERK4 on the upwind operator,
+ * DG_MRAB3_CFL times the LSERK4 step rule of the smallest element (see docs/TIME_STEPPING.md,
+ * "Local time stepping"): per RHS evaluation AB3 advances 0.575 as far as LSERK4 on the upwind operator,
  * hence multirate LSERK4, whose h_0 is the rule itself.
  *
  * The state layout is the reference one (dg/maxwell.h); the elements keep their numbering

@@ -1,7 +1,7 @@
 /* Complex-frequency-shifted perfectly matched layers (CFS-PML) in Cartesian, box-aligned
  * layers, in the uniaxial (UPML) form of Gedney (1996) with the CFS stretching of Kuzuoglu &
  * Mittra (1996) / Roden & Gedney (2000), written as auxiliary ODEs driven by the DG
- * right-hand side (README "Open regions: PML").
+ * right-hand side (docs/OPEN_REGIONS.md).
  *
  * In a PML element the medium is the uniaxial tensor Lambda = diag(sy sz/sx, sx sz/sy,
  * sx sy/sz) with the stretching s_d = kappa_d + sigma_d/(alpha_d + i omega) of each

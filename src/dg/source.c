@@ -15,9 +15,20 @@ static double harmonic_ramp(double s, double f0, double ramp) {
   return r * r;
 }
 
+double dg_pulse_envelope_rate(const dg_pulse *p) {
+  return pi * p->bandwidth / (2 * sqrt(log(10.0)));
+}
+
+double dg_pulse_modulated_delay(double bandwidth) {
+  const dg_pulse p = {.bandwidth = bandwidth};
+  return 1.5 * pi / dg_pulse_envelope_rate(&p);
+}
+
 double dg_pulse_eval(const dg_pulse *p, double t) {
   const double s = t - p->t0;
-  const double a = pi * p->f0 * s;
+  /* The Gaussian's argument: the envelope's for the modulated pulse. */
+  const double a = p->shape == DG_PULSE_MODULATED_GAUSSIAN ? dg_pulse_envelope_rate(p) * s
+                                                           : pi * p->f0 * s;
   /* exp(-a^2) is 0 in double beyond |a| = 27.3; past it a^2 could overflow and the Ricker
    * pulse's (1 - 2 a^2) * 0 be NaN (f0 >= 1e154). */
   if (fabs(a) > 40 && p->shape != DG_PULSE_HARMONIC) return 0;
@@ -26,14 +37,19 @@ double dg_pulse_eval(const dg_pulse *p, double t) {
   case DG_PULSE_RICKER: return p->amplitude * (1 - 2 * a * a) * exp(-a * a);
   case DG_PULSE_HARMONIC:
     return p->amplitude * sin(2 * pi * p->f0 * s) * harmonic_ramp(s, p->f0, p->ramp);
+  case DG_PULSE_MODULATED_GAUSSIAN:
+    return p->amplitude * exp(-a * a) * sin(2 * pi * p->f0 * s);
   }
   return 0;
 }
 
 dg_status dg_pulse_check(const dg_pulse *p, const char *what) {
   DG_CHECK(p->shape == DG_PULSE_GAUSSIAN || p->shape == DG_PULSE_RICKER ||
-               p->shape == DG_PULSE_HARMONIC,
+               p->shape == DG_PULSE_HARMONIC || p->shape == DG_PULSE_MODULATED_GAUSSIAN,
            DG_ERR_INPUT, "%s: unknown pulse shape %d", what, (int)p->shape);
+  DG_CHECK(p->shape != DG_PULSE_MODULATED_GAUSSIAN || (isfinite(p->bandwidth) && p->bandwidth > 0),
+           DG_ERR_INPUT, "%s: the modulated Gaussian's bandwidth = %g must be positive", what,
+           p->bandwidth);
   DG_CHECK(isfinite(p->f0) && p->f0 > 0, DG_ERR_INPUT,
            "%s: pulse frequency f0 = %g must be positive", what, p->f0);
   DG_CHECK(isfinite(p->t0) && isfinite(p->amplitude), DG_ERR_INPUT,

@@ -192,11 +192,33 @@ static dg_status write_failed(const dg_atomic_file *f) {
   return DG_ERROR(DG_ERR_IO, "cannot write %s: %s", f->path, errno ? strerror(errno) : "I/O error");
 }
 
+/* The writer's version as a VTK string array: the characters' codes, then 0. */
+static void version_array(FILE *fp, const char *version) {
+  fprintf(fp, "      <Array type=\"String\" Name=\"dgtd_version\" NumberOfTuples=\"1\" "
+              "format=\"ascii\">");
+  for (const unsigned char *c = (const unsigned char *)version; *c; ++c) fprintf(fp, "%u ", *c);
+  fprintf(fp, "0</Array>\n");
+}
+
 dg_status dg_vtu_write_vectors(const char *path, const dg_geom *g, int nvec,
                                const char *const *names, const double *const *vec, int nelem,
                                const int *elems, double time, dg_vtu_mode mode) {
+  return dg_vtu_write_vectors_ex(path, g, nvec, names, vec, nelem, elems, time, mode, NULL);
+}
+
+dg_status dg_vtu_write_vectors_ex(const char *path, const dg_geom *g, int nvec,
+                                  const char *const *names, const double *const *vec, int nelem,
+                                  const int *elems, double time, dg_vtu_mode mode,
+                                  const dg_vtu_extra *x) {
+  static const dg_vtu_extra none;
+  if (!x) x = &none;
   DG_CHECK(g && vec && names && nvec >= 1 && nvec <= 16, DG_ERR_INPUT,
            "dg_vtu_write: no geometry or field given (or %d fields, 1 to 16 allowed)", nvec);
+  DG_CHECK(x->ncell >= 0 && x->ncell <= DG_VTU_MAX_CELL_ARRAYS, DG_ERR_INPUT,
+           "dg_vtu_write: %d cell arrays, 0 to %d allowed", x->ncell, DG_VTU_MAX_CELL_ARRAYS);
+  for (int a = 0; a < x->ncell; ++a)
+    DG_CHECK(x->cell_names[a] && x->cell_values[a], DG_ERR_INPUT,
+             "dg_vtu_write: cell array %d has no name or values", a);
   DG_CHECK(mode == DG_VTU_LAGRANGE || mode == DG_VTU_SUBDIVIDED, DG_ERR_INPUT,
            "dg_vtu_write: unknown output mode %d", (int)mode);
   const dg_mesh *m = g->mesh;
@@ -211,6 +233,8 @@ dg_status dg_vtu_write_vectors(const char *path, const dg_geom *g, int nvec,
   int *w = NULL, *tets = NULL;
   double *I = NULL, *buf = NULL;
   int64_t *ibuf = NULL;
+  int32_t *cbuf = NULL;
+  float *fbuf = NULL;
   unsigned char *tbuf = NULL;
   dg_atomic_file f = {0};
   dg_status st = DG_OK;
@@ -219,6 +243,8 @@ dg_status dg_vtu_write_vectors(const char *path, const dg_geom *g, int nvec,
   DG_CALL_GOTO(fail, DG_ALLOC(buf, 3 * (size_t)Np));
   DG_CALL_GOTO(fail, DG_ALLOC(ibuf, (size_t)sub * per_cell));
   DG_CALL_GOTO(fail, DG_ALLOC(tbuf, sub));
+  DG_CALL_GOTO(fail, DG_ALLOC(cbuf, sub));
+  DG_CALL_GOTO(fail, DG_ALLOC(fbuf, 3 * (size_t)Np));
   DG_CALL_GOTO(fail, dg_vtk_tet_points(N, w));
   DG_CALL_GOTO(fail, lattice_interp(g->ref, w, I));
   if (mode == DG_VTU_SUBDIVIDED) {
@@ -227,13 +253,17 @@ dg_status dg_vtu_write_vectors(const char *path, const dg_geom *g, int nvec,
   }
 
   /* Appended blocks, in file order; each is an 8-byte count then the data: the vectors,
-   * points, connectivity, offsets, types. */
-  uint64_t bytes[20], off[20];
-  const int nb = nvec + 4;
-  for (int b = 0; b <= nvec; b++) bytes[b] = 3 * npts * sizeof(double);
-  bytes[nvec + 1] = ncells * per_cell * sizeof(int64_t);
-  bytes[nvec + 2] = ncells * sizeof(int64_t);
-  bytes[nvec + 3] = ncells;
+   * the cell arrays, points, connectivity, offsets, types. */
+  const int nc = x->ncell, P = nvec + nc; /* P: the points' block */
+  const size_t real = x->float32 ? sizeof(float) : sizeof(double);
+  uint64_t bytes[32], off[32];
+  const int nb = P + 4;
+  for (int b = 0; b < nvec; b++) bytes[b] = 3 * npts * real;
+  for (int a = 0; a < nc; a++) bytes[nvec + a] = ncells * sizeof(int32_t);
+  bytes[P] = 3 * npts * sizeof(double);
+  bytes[P + 1] = ncells * per_cell * sizeof(int64_t);
+  bytes[P + 2] = ncells * sizeof(int64_t);
+  bytes[P + 3] = ncells;
   off[0] = 0;
   for (int b = 1; b < nb; b++) off[b] = off[b - 1] + sizeof(uint64_t) + bytes[b - 1];
 
@@ -246,18 +276,29 @@ dg_status dg_vtu_write_vectors(const char *path, const dg_geom *g, int nvec,
           "  <UnstructuredGrid>\n"
           "    <FieldData>\n"
           "      <DataArray type=\"Float64\" Name=\"TimeValue\" NumberOfTuples=\"1\" "
-          "format=\"ascii\">%.17g</DataArray>\n"
+          "format=\"ascii\">%.17g</DataArray>\n",
+          host_is_little_endian() ? "LittleEndian" : "BigEndian", time);
+  if (x->version) version_array(fp, x->version);
+  fprintf(fp,
           "    </FieldData>\n"
           "    <Piece NumberOfPoints=\"%llu\" NumberOfCells=\"%llu\">\n"
           "      <PointData Vectors=\"%s\">\n",
-          host_is_little_endian() ? "LittleEndian" : "BigEndian", time,
           (unsigned long long)npts, (unsigned long long)ncells, names[0]);
   for (int b = 0; b < nvec; b++)
     fprintf(fp,
-            "        <DataArray type=\"Float64\" Name=\"%s\" NumberOfComponents=\"3\" "
-            "format=\"appended\" offset=\"%llu\"/>\n", names[b], (unsigned long long)off[b]);
+            "        <DataArray type=\"%s\" Name=\"%s\" NumberOfComponents=\"3\" "
+            "format=\"appended\" offset=\"%llu\"/>\n", x->float32 ? "Float32" : "Float64",
+            names[b], (unsigned long long)off[b]);
+  fprintf(fp, "      </PointData>\n");
+  if (nc) {
+    fprintf(fp, "      <CellData Scalars=\"%s\">\n", x->cell_names[0]);
+    for (int a = 0; a < nc; a++)
+      fprintf(fp,
+              "        <DataArray type=\"Int32\" Name=\"%s\" format=\"appended\" "
+              "offset=\"%llu\"/>\n", x->cell_names[a], (unsigned long long)off[nvec + a]);
+    fprintf(fp, "      </CellData>\n");
+  }
   fprintf(fp,
-          "      </PointData>\n"
           "      <Points>\n"
           "        <DataArray type=\"Float64\" Name=\"Points\" NumberOfComponents=\"3\" "
           "format=\"appended\" offset=\"%llu\"/>\n"
@@ -274,8 +315,8 @@ dg_status dg_vtu_write_vectors(const char *path, const dg_geom *g, int nvec,
           "  </UnstructuredGrid>\n"
           "  <AppendedData encoding=\"raw\">\n"
           "   _",
-          (unsigned long long)off[nvec], (unsigned long long)off[nvec + 1],
-          (unsigned long long)off[nvec + 2], (unsigned long long)off[nvec + 3]);
+          (unsigned long long)off[P], (unsigned long long)off[P + 1],
+          (unsigned long long)off[P + 2], (unsigned long long)off[P + 3]);
 
   /* The vectors at the lattice points: per element, I times the nodal values. */
   for (int field = 0; field < nvec; field++) {
@@ -290,13 +331,28 @@ dg_status dg_vtu_write_vectors(const char *path, const dg_geom *g, int nvec,
           for (int n = 0; n < Np; n++) v += row[n] * u[n];
           buf[3 * p + c] = v;
         }
-      fwrite(buf, sizeof *buf, 3 * (size_t)Np, fp);
+      if (x->float32) {
+        for (int i = 0; i < 3 * Np; i++) fbuf[i] = (float)buf[i];
+        fwrite(fbuf, sizeof *fbuf, 3 * (size_t)Np, fp);
+      } else {
+        fwrite(buf, sizeof *buf, 3 * (size_t)Np, fp);
+      }
     }
     if (ferror(fp)) goto io_fail; /* stop early on a full disk */
   }
 
+  /* Cell arrays: each element's value on each of its cells. */
+  for (int a = 0; a < nc; a++) {
+    block_header(fp, bytes[nvec + a]);
+    for (int e = 0; e < K; e++) {
+      const int32_t v = x->cell_values[a][elems ? elems[e] : e];
+      for (int c = 0; c < sub; c++) cbuf[c] = v;
+      fwrite(cbuf, sizeof *cbuf, (size_t)sub, fp);
+    }
+  }
+
   /* Points: the affine image of the lattice; weight v belongs to the element's vertex v. */
-  block_header(fp, bytes[nvec]);
+  block_header(fp, bytes[P]);
   for (int e = 0; e < K; e++) {
     const int *v = m->EToV + 4 * (size_t)(elems ? elems[e] : e);
     for (int p = 0; p < Np; p++) {
@@ -316,19 +372,19 @@ dg_status dg_vtu_write_vectors(const char *path, const dg_geom *g, int nvec,
   if (ferror(fp)) goto io_fail;
 
   /* Cells. */
-  block_header(fp, bytes[nvec + 1]);
+  block_header(fp, bytes[P + 1]);
   for (int k = 0; k < K; k++) {
     const int64_t first = (int64_t)k * Np;
     for (int c = 0; c < sub * per_cell; c++)
       ibuf[c] = first + (mode == DG_VTU_SUBDIVIDED ? tets[c] : c);
     fwrite(ibuf, sizeof *ibuf, (size_t)sub * per_cell, fp);
   }
-  block_header(fp, bytes[nvec + 2]);
+  block_header(fp, bytes[P + 2]);
   for (uint64_t c = 0; c < ncells; c++) {
     const int64_t end = (int64_t)((c + 1) * per_cell);
     fwrite(&end, sizeof end, 1, fp);
   }
-  block_header(fp, bytes[nvec + 3]);
+  block_header(fp, bytes[P + 3]);
   memset(tbuf, mode == DG_VTU_SUBDIVIDED ? VTK_TETRA : VTK_LAGRANGE_TETRAHEDRON, sub);
   for (int k = 0; k < K; k++) fwrite(tbuf, 1, sub, fp);
   fprintf(fp, "\n  </AppendedData>\n</VTKFile>\n");
@@ -345,17 +401,24 @@ done:
   dg_free(&I);
   dg_free(&buf);
   dg_free(&ibuf);
+  dg_free(&cbuf);
+  dg_free(&fbuf);
   dg_free(&tbuf);
   return st;
 }
 
 dg_status dg_vtu_write(const char *path, const dg_geom *g, const double *q, double time,
                        dg_vtu_mode mode) {
+  return dg_vtu_write_ex(path, g, q, time, mode, NULL);
+}
+
+dg_status dg_vtu_write_ex(const char *path, const dg_geom *g, const double *q, double time,
+                          dg_vtu_mode mode, const dg_vtu_extra *x) {
   DG_CHECK(g && q, DG_ERR_INPUT, "dg_vtu_write: no geometry or field given");
   const size_t KNp = (size_t)g->K * g->Np;
   const char *const names[2] = {"E", "H"};
   const double *const vec[2] = {q, q + 3 * KNp};
-  DG_CALL(dg_vtu_write_vectors(path, g, 2, names, vec, 0, NULL, time, mode));
+  DG_CALL(dg_vtu_write_vectors_ex(path, g, 2, names, vec, 0, NULL, time, mode, x));
   return DG_OK;
 }
 
@@ -400,6 +463,13 @@ dg_status dg_pvtu_write(const char *path, int n, const char *const *pieces) {
 
 dg_status dg_pvtu_write_vectors(const char *path, int n, const char *const *pieces, int nvec,
                                 const char *const *names) {
+  return dg_pvtu_write_ex(path, n, pieces, nvec, names, NULL);
+}
+
+dg_status dg_pvtu_write_ex(const char *path, int n, const char *const *pieces, int nvec,
+                           const char *const *names, const dg_vtu_extra *x) {
+  static const dg_vtu_extra none;
+  if (!x) x = &none;
   DG_CHECK(n > 0 && pieces, DG_ERR_INPUT, "dg_pvtu_write: no pieces given");
   DG_CHECK(nvec >= 1 && names, DG_ERR_INPUT, "dg_pvtu_write: no arrays given");
   dg_atomic_file f = {0};
@@ -413,10 +483,16 @@ dg_status dg_pvtu_write_vectors(const char *path, int n, const char *const *piec
           "    <PPointData Vectors=\"%s\">\n",
           host_is_little_endian() ? "LittleEndian" : "BigEndian", names[0]);
   for (int i = 0; i < nvec; i++)
-    fprintf(f.fp, "      <PDataArray type=\"Float64\" Name=\"%s\" NumberOfComponents=\"3\"/>\n",
-            names[i]);
+    fprintf(f.fp, "      <PDataArray type=\"%s\" Name=\"%s\" NumberOfComponents=\"3\"/>\n",
+            x->float32 ? "Float32" : "Float64", names[i]);
+  fprintf(f.fp, "    </PPointData>\n");
+  if (x->ncell > 0) {
+    fprintf(f.fp, "    <PCellData Scalars=\"%s\">\n", x->cell_names[0]);
+    for (int a = 0; a < x->ncell && a < DG_VTU_MAX_CELL_ARRAYS; a++)
+      fprintf(f.fp, "      <PDataArray type=\"Int32\" Name=\"%s\"/>\n", x->cell_names[a]);
+    fprintf(f.fp, "    </PCellData>\n");
+  }
   fprintf(f.fp,
-          "    </PPointData>\n"
           "    <PPoints>\n"
           "      <PDataArray type=\"Float64\" Name=\"Points\" NumberOfComponents=\"3\"/>\n"
           "    </PPoints>\n");

@@ -9,9 +9,11 @@
  *                     and VTK interpolate with the full degree-N polynomial.
  *   DG_VTU_SUBDIVIDED N^3 linear VTK_TETRA (type 10) per element, tiling the same lattice;
  *                     for readers without higher-order cells (and for clean slices).
- * Point data: E and H as 3-component Float64 vectors. Field data: TimeValue. The file is
- * appended raw binary (UInt64 block headers, host byte order declared in the header) and
- * is written through atomic.h. */
+ * Point data: E and H as 3-component Float64 vectors (Float32 on request). Field data:
+ * TimeValue, and on request the writer's version string. Cell data on request: integer
+ * arrays given per element (a region tag, a material index), repeated over an element's
+ * sub-cells. The file is appended raw binary (UInt64 block headers, host byte order declared
+ * in the header) and is written through atomic.h. */
 #ifndef DG_IO_VTU_H
 #define DG_IO_VTU_H
 
@@ -19,6 +21,16 @@
 #include "dg/geom.h"
 
 typedef enum { DG_VTU_LAGRANGE = 0, DG_VTU_SUBDIVIDED = 1 } dg_vtu_mode;
+
+/* What a file holds beyond the point vectors and TimeValue; all zero: nothing more. */
+enum { DG_VTU_MAX_CELL_ARRAYS = 4 };
+typedef struct {
+  int float32;           /* point vectors as Float32 instead of Float64 (points stay Float64) */
+  int ncell;             /* cell arrays, 0..DG_VTU_MAX_CELL_ARRAYS */
+  const char *cell_names[DG_VTU_MAX_CELL_ARRAYS];
+  const int *cell_values[DG_VTU_MAX_CELL_ARRAYS]; /* one value per element of the geometry */
+  const char *version;   /* non-NULL: a FieldData string array "dgtd_version" */
+} dg_vtu_extra;
 
 /* Write q (6*K*Np doubles, the layout of dg/maxwell.h) on geometry g at time `time`. */
 dg_status dg_vtu_write(const char *path, const dg_geom *g, const double *q, double time,
@@ -31,6 +43,13 @@ dg_status dg_vtu_write(const char *path, const dg_geom *g, const double *q, doub
 dg_status dg_vtu_write_vectors(const char *path, const dg_geom *g, int nvec,
                                const char *const *names, const double *const *vec, int nelem,
                                const int *elems, double time, dg_vtu_mode mode) DG_NODISCARD;
+/* Both with the extra content x (NULL: none). */
+dg_status dg_vtu_write_ex(const char *path, const dg_geom *g, const double *q, double time,
+                          dg_vtu_mode mode, const dg_vtu_extra *x) DG_NODISCARD;
+dg_status dg_vtu_write_vectors_ex(const char *path, const dg_geom *g, int nvec,
+                                  const char *const *names, const double *const *vec, int nelem,
+                                  const int *elems, double time, dg_vtu_mode mode,
+                                  const dg_vtu_extra *x) DG_NODISCARD;
 
 /* ParaView collection: n datasets, files[i] at times[i]. File names are written as given;
  * ParaView resolves relative names against the .pvd's own directory. */
@@ -43,6 +62,9 @@ dg_status dg_pvtu_write(const char *path, int n, const char *const *pieces) DG_N
 /* The same for pieces written by dg_vtu_write_vectors with these nvec array names. */
 dg_status dg_pvtu_write_vectors(const char *path, int n, const char *const *pieces, int nvec,
                                 const char *const *names) DG_NODISCARD;
+/* The same for pieces written with the extra content x (its types and arrays; NULL: none). */
+dg_status dg_pvtu_write_ex(const char *path, int n, const char *const *pieces, int nvec,
+                           const char *const *names, const dg_vtu_extra *x) DG_NODISCARD;
 
 /* Building blocks, exposed for tests. */
 

@@ -1,5 +1,4 @@
-/* Mesh object: allocation, reading by extension, orientation, simple geometric queries. */
-#include <ctype.h>
+/* Mesh object: allocation, orientation, simple geometric queries. */
 #include <limits.h>
 #include <math.h>
 #include <string.h>
@@ -48,34 +47,6 @@ void dg_mesh_destroy(dg_mesh **pm) {
   dg_free(&m->iface_tag);
   dg_free(&m->phys);
   dg_free(pm);
-}
-
-static int ends_with_ci(const char *s, const char *suffix) {
-  size_t n = strlen(s), k = strlen(suffix);
-  if (n < k) return 0;
-  for (size_t i = 0; i < k; i++)
-    if (tolower((unsigned char)s[n - k + i]) != tolower((unsigned char)suffix[i])) return 0;
-  return 1;
-}
-
-dg_status dg_mesh_read(dg_mesh **out, const char *path) {
-  DG_CALL(dg_mesh_read_flags(out, path, 0));
-  return DG_OK;
-}
-
-dg_status dg_mesh_read_flags(dg_mesh **out, const char *path, int flags) {
-  *out = NULL;
-  DG_CHECK(path != NULL && path[0] != '\0', DG_ERR_INPUT, "no mesh file name given");
-  if (ends_with_ci(path, ".msh")) {
-    DG_CALL(dg_mesh_read_msh_flags(out, path, flags));
-  } else if (ends_with_ci(path, ".neu")) {
-    DG_CALL(dg_mesh_read_neu_flags(out, path, flags));
-  } else {
-    return DG_ERROR(DG_ERR_INPUT,
-                    "%s: unknown mesh file type (expected a .msh (Gmsh) or .neu (Gambit) file)",
-                    path);
-  }
-  return DG_OK;
 }
 
 long dg_mesh_elem_number(const dg_mesh_src *src, int k) {

@@ -1,6 +1,7 @@
 /* libFuzzer harness: case files (JSON) through dg_case_parse, from the built-in default. */
 #include "fuzz_util.h"
 #include "app/case.h"
+#include "app/problem_hash.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char *text = malloc(size + 1);

@@ -1,7 +1,7 @@
-/* dgtd bench --time-stepping multirate|multirate-lserk4 (app/bench_multirate.c): a multirate
+/* dgtd bench --time-stepping multirate|multirate-lserk4 (bench/multirate.c): a multirate
  * stepper against global LSERK4 on one mesh, both on the device with one variant. */
-#ifndef DG_APP_BENCH_MULTIRATE_H
-#define DG_APP_BENCH_MULTIRATE_H
+#ifndef DG_BENCH_MULTIRATE_H
+#define DG_BENCH_MULTIRATE_H
 
 #include <stdio.h>
 
