@@ -16,5 +16,12 @@ dg_status dg_calloc(void *ptr, size_t n, size_t size) DG_NODISCARD;
 
 /* free(*ptr); *ptr = NULL */
 void dg_free(void *ptr);
+/* dg_free on each of the given addresses of pointers: a destructor's fields in one line. */
+#define DG_FREE_ALL(...)                                                          \
+  do {                                                                            \
+    void *dg_free_all_[] = {__VA_ARGS__};                                         \
+    for (size_t i_ = 0; i_ < sizeof dg_free_all_ / sizeof dg_free_all_[0]; ++i_) \
+      dg_free(dg_free_all_[i_]);                                                  \
+  } while (0)
 
 #endif

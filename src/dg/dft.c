@@ -16,12 +16,7 @@ static const double two_pi = 6.283185307179586476925286766559;
 void dg_surface_dft_destroy(dg_surface_dft **s) {
   if (!s || !*s) return;
   dg_surface_dft *p = *s;
-  dg_free(&p->freq);
-  dg_free(&p->xyz);
-  dg_free(&p->n);
-  dg_free(&p->w);
-  dg_free(&p->re);
-  dg_free(&p->im);
+  DG_FREE_ALL(&p->freq, &p->xyz, &p->n, &p->w, &p->re, &p->im);
   free(p);
   *s = NULL;
 }
@@ -134,16 +129,8 @@ done:
 void dg_dft_destroy(dg_dft **dp) {
   if (!dp || !*dp) return;
   dg_dft *d = *dp;
-  dg_free(&d->freq);
-  dg_free(&d->start);
-  dg_free(&d->node);
-  dg_free(&d->wt);
-  dg_free(&d->vol_elem);
-  dg_free(&d->sxyz);
-  dg_free(&d->sn);
-  dg_free(&d->sw);
-  dg_free(&d->re);
-  dg_free(&d->im);
+  DG_FREE_ALL(&d->freq, &d->start, &d->node, &d->wt, &d->vol_elem, &d->sxyz, &d->sn, &d->sw,
+              &d->re, &d->im);
   free(d);
   *dp = NULL;
 }

@@ -51,18 +51,8 @@ fail:
 void dg_maxwell_destroy(dg_maxwell **pp) {
   dg_maxwell *p = *pp;
   if (!p) return;
-  dg_free(&p->eps);
-  dg_free(&p->mu);
-  dg_free(&p->sigma);
-  dg_free(&p->bc);
-  dg_free(&p->work);
-  dg_free(&p->DrT);
-  dg_free(&p->DsT);
-  dg_free(&p->DtT);
-  dg_free(&p->LIFTT);
-  dg_free(&p->pml_elem);
-  dg_free(&p->pml_coef);
-  dg_free(&p->tfsf);
+  DG_FREE_ALL(&p->eps, &p->mu, &p->sigma, &p->bc, &p->work, &p->DrT, &p->DsT, &p->DtT,
+              &p->LIFTT, &p->pml_elem, &p->pml_coef, &p->tfsf);
   for (int i = 0; i < p->n_sources; ++i) dg_free(&p->sources[i].profile);
   dg_free(&p->sources);
   dg_free(pp);

@@ -47,10 +47,7 @@ fail:
 
 void dg_probes_destroy(dg_probes **p) {
   if (!p || !*p) return;
-  dg_free(&(*p)->xyz);
-  dg_free(&(*p)->elem);
-  dg_free(&(*p)->rst);
-  dg_free(&(*p)->w);
+  DG_FREE_ALL(&(*p)->xyz, &(*p)->elem, &(*p)->rst, &(*p)->w);
   dg_free(p);
 }
 

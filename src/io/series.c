@@ -55,9 +55,7 @@ fail:
 
 void dg_series_destroy(dg_series **s) {
   if (!s || !*s) return;
-  dg_free(&(*s)->path);
-  dg_free(&(*s)->header);
-  dg_free(&(*s)->data);
+  DG_FREE_ALL(&(*s)->path, &(*s)->header, &(*s)->data);
   dg_free(s);
 }
 

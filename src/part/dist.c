@@ -9,13 +9,8 @@ void dg_dist_mesh_destroy(dg_dist_mesh **pd) {
   dg_dist_mesh *d = *pd;
   if (!d) return;
   dg_mesh_destroy(&d->mesh);
-  dg_free(&d->l2g);
-  dg_free(&d->nbr);
-  dg_free(&d->nbr_start);
-  dg_free(&d->send_elem);
-  dg_free(&d->send_face);
-  dg_free(&d->recv_elem);
-  dg_free(&d->recv_face);
+  DG_FREE_ALL(&d->l2g, &d->nbr, &d->nbr_start, &d->send_elem, &d->send_face, &d->recv_elem,
+              &d->recv_face);
   dg_free(pd);
 }
 

@@ -18,12 +18,7 @@ dg_status dg_mpi_raise(int code, const char *call, const char *file, int line, c
 void dg_exchange_destroy(dg_exchange **px) {
   dg_exchange *x = *px;
   if (!x) return;
-  dg_free(&x->nbr);
-  dg_free(&x->offset);
-  dg_free(&x->send);
-  dg_free(&x->recv);
-  dg_free(&x->req);
-  dg_free(&x->stat);
+  DG_FREE_ALL(&x->nbr, &x->offset, &x->send, &x->recv, &x->req, &x->stat);
   dg_free(px);
 }
 

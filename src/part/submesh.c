@@ -22,14 +22,8 @@ static int cmp_shared(const void *a, const void *b) {
 }
 
 static void halo_free(dg_halo *h) {
-  dg_free(&h->nbr);
-  dg_free(&h->nbr_nface);
-  dg_free(&h->nbr_start);
-  dg_free(&h->elem);
-  dg_free(&h->face);
-  dg_free(&h->remote_elem);
-  dg_free(&h->remote_face);
-  dg_free(&h->remote_vert);
+  DG_FREE_ALL(&h->nbr, &h->nbr_nface, &h->nbr_start, &h->elem, &h->face, &h->remote_elem,
+              &h->remote_face, &h->remote_vert);
 }
 
 void dg_submesh_destroy(dg_submesh **ps) {
@@ -186,15 +180,11 @@ dg_status dg_submesh_create(dg_submesh **out, const dg_mesh *m, int nparts, cons
   DG_CALL_GOTO(fail, connect_local(s, m, part, eg2l, sf, &nsf));
   DG_CALL_GOTO(fail, build_halo(&s->halo, m, vg2l, sf, nsf));
 
-  dg_free(&eg2l);
-  dg_free(&vg2l);
-  dg_free(&sf);
+  DG_FREE_ALL(&eg2l, &vg2l, &sf);
   *out = s;
   return DG_OK;
 fail:
-  dg_free(&eg2l);
-  dg_free(&vg2l);
-  dg_free(&sf);
+  DG_FREE_ALL(&eg2l, &vg2l, &sf);
   dg_submesh_destroy(&s);
   return st;
 }
