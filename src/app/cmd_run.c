@@ -280,13 +280,13 @@ static dg_status parse_time_stepping(const char *s, dg_case *c) {
     c->multirate = 0;
     return DG_OK;
   }
-  const size_t n = !strncmp(s, "multirate-lserk4", 16) ? 16 : !strncmp(s, "multirate", 9) ? 9 : 0;
-  DG_CHECK(n && (s[n] == '\0' || s[n] == ':'), DG_ERR_INPUT,
+  const char *levels;
+  DG_CHECK(dg_cli_multirate(s, &c->mr_scheme, &levels), DG_ERR_INPUT,
            "--time-stepping: expected lserk4, multirate[:MAX_LEVELS] or "
            "multirate-lserk4[:MAX_LEVELS], got '%s'", s);
   c->multirate = 1;
-  c->mr_scheme = n == 16 ? DG_MR_LSERK4 : DG_MR_AB3;
-  if (s[n] == ':') DG_CALL(dg_cli_int("--time-stepping max levels", s + n + 1, 1, DG_MR_MAX_LEVELS, &c->max_levels));
+  if (levels)
+    DG_CALL(dg_cli_int("--time-stepping max levels", levels, 1, DG_MR_MAX_LEVELS, &c->max_levels));
   return DG_OK;
 }
 
@@ -386,8 +386,7 @@ static dg_status parse_args(int argc, char **argv, dg_case *c, int *help) {
       break;
     case O_JSON: c->json = 1; break;
     case O_QUIET: c->quiet = 1; break;
-    case ':': return DG_ERROR(DG_ERR_INPUT, "%s needs a value (see dgtd run --help)", argv[prev]);
-    default: return DG_ERROR(DG_ERR_INPUT, "unknown option '%s' (see dgtd run --help)", argv[prev]);
+    default: return dg_cli_bad_option(o, argv[prev], "run", "option");
     }
   }
   /* Both on the line: one would silently win (the later one), so neither does, as in a
