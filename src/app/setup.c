@@ -344,44 +344,65 @@ done:
   return st;
 }
 
-/* The total-field/scattered-field surface: its two sides are found on the whole mesh (the
- * same on every rank): the outside is what reaches an absorbing face or a PML element
- * without crossing the surface. Each local face on the surface then gets +1 (its element is
- * inside: total field) or -1 (outside: scattered field). */
-static dg_status setup_tfsf(run_state *s) {
+/* The tags of the case's boundary entries on the whole mesh (errors name "boundaries"). */
+static dg_status boundary_tags(const run_state *s, int *btags) {
   const dg_case *c = s->c;
-  const dg_mesh *gm = s->global, *m = s->mesh;
-  int stag, pml_tags[DG_CASE_PML_VOLUMES];
-  DG_CALL(resolve_group(gm, 2, &c->tfsf_surface, "tfsf.surface", c->source, &stag));
-  DG_CALL(check_tfsf_in_vacuum(s, stag));
+  for (int i = 0; i < c->n_boundaries; ++i)
+    DG_CALL(resolve_group(s->global, 2, &c->boundaries[i].surface, "boundaries", c->source,
+                          &btags[i]));
+  return DG_OK;
+}
+
+/* The condition of the boundary faces of tag t: the last entry naming it, else the default
+ * (-1 without one). */
+static int face_bc(const dg_case *c, const int *btags, int t) {
+  int bc = c->has_default_bc ? (int)c->default_bc : -1;
+  for (int i = 0; i < c->n_boundaries; ++i)
+    if (btags[i] == t) bc = (int)c->boundaries[i].bc;
+  return bc;
+}
+
+dg_status run_surface_sides(const run_state *s, int stag, const char *what, signed char *side) {
+  const dg_case *c = s->c;
+  const dg_mesh *gm = s->global;
+  int pml_tags[DG_CASE_PML_VOLUMES];
   for (int i = 0; c->has_pml && i < c->n_pml_volumes; ++i)
     DG_CALL(resolve_group(gm, 3, &c->pml_volumes[i], "pml.volumes", c->source, &pml_tags[i]));
   int *btags = NULL;
   unsigned char *seed = NULL;
-  signed char *side = NULL, *sign = NULL;
   dg_status st = DG_OK;
   DG_CALL_GOTO(done, DG_ALLOC(btags, c->n_boundaries + 1));
   DG_CALL_GOTO(done, DG_ALLOC(seed, gm->K));
-  DG_CALL_GOTO(done, DG_ALLOC(side, gm->K));
-  DG_CALL_GOTO(done, DG_ALLOC(sign, 4 * (size_t)m->K));
-  for (int i = 0; i < c->n_boundaries; ++i)
-    DG_CALL_GOTO(done, resolve_group(gm, 2, &c->boundaries[i].surface, "boundaries", c->source, &btags[i]));
+  DG_CALL_GOTO(done, boundary_tags(s, btags));
   for (int k = 0; k < gm->K; ++k) {
     for (int i = 0; c->has_pml && i < c->n_pml_volumes; ++i) seed[k] |= gm->elem_tag[k] == pml_tags[i];
     for (int f = 0; f < 4; ++f) {
       const int t = gm->face_tag[4 * k + f];
-      if (t < 0) continue;
-      int bc = c->has_default_bc ? (int)c->default_bc : -1;
-      for (int i = 0; i < c->n_boundaries; ++i)
-        if (btags[i] == t) bc = (int)c->boundaries[i].bc;
-      seed[k] |= bc == DG_BC_ABC;
+      if (t >= 0) seed[k] |= face_bc(c, btags, t) == DG_BC_ABC;
     }
   }
   st = dg_mesh_surface_sides(gm, stag, seed, side);
-  if (st != DG_OK) {
-    st = dg_error_prefix(st, "%s: tfsf.surface: ", c->source);
-    goto done;
-  }
+  if (st != DG_OK) st = dg_error_prefix(st, "%s: %s: ", c->source, what);
+done:
+  dg_free(&btags);
+  dg_free(&seed);
+  return st;
+}
+
+/* The total-field/scattered-field surface: its two sides are found on the whole mesh (the
+ * same on every rank; run_surface_sides). Each local face on the surface then gets +1 (its
+ * element is inside: total field) or -1 (outside: scattered field). */
+static dg_status setup_tfsf(run_state *s) {
+  const dg_case *c = s->c;
+  const dg_mesh *gm = s->global, *m = s->mesh;
+  int stag;
+  DG_CALL(resolve_group(gm, 2, &c->tfsf_surface, "tfsf.surface", c->source, &stag));
+  DG_CALL(check_tfsf_in_vacuum(s, stag));
+  signed char *side = NULL, *sign = NULL;
+  dg_status st = DG_OK;
+  DG_CALL_GOTO(done, DG_ALLOC(side, gm->K));
+  DG_CALL_GOTO(done, DG_ALLOC(sign, 4 * (size_t)m->K));
+  DG_CALL_GOTO(done, run_surface_sides(s, stag, "tfsf.surface", side));
   for (int k = 0; k < m->K_owned; ++k) { /* ghosts' fluxes are never computed */
     const int g = s->dist ? s->dist->l2g[k] : k;
     for (int f = 0; f < 4; ++f)
@@ -390,8 +411,6 @@ static dg_status setup_tfsf(run_state *s) {
   }
   DG_CALL_GOTO(done, dg_maxwell_set_tfsf(s->phys, sign));
 done:
-  dg_free(&btags);
-  dg_free(&seed);
   dg_free(&side);
   dg_free(&sign);
   return st;
@@ -410,17 +429,12 @@ static dg_status check_plane_wave_enters(const run_state *s) {
   int *btags = NULL;
   DG_CALL(DG_ALLOC(btags, c->n_boundaries + 1));
   dg_status st = DG_OK;
-  for (int i = 0; i < c->n_boundaries; ++i)
-    DG_CALL_GOTO(done, resolve_group(gm, 2, &c->boundaries[i].surface, "boundaries", c->source, &btags[i]));
+  DG_CALL_GOTO(done, boundary_tags(s, btags));
   int n = 0;
   for (int k = 0; k < gm->K; ++k)
     for (int f = 0; f < 4; ++f) {
       const int t = gm->face_tag[4 * k + f];
-      if (t < 0) continue;
-      int bc = c->has_default_bc ? (int)c->default_bc : -1;
-      for (int i = 0; i < c->n_boundaries; ++i)
-        if (btags[i] == t) bc = (int)c->boundaries[i].bc;
-      n += bc == (int)want;
+      if (t >= 0) n += face_bc(c, btags, t) == (int)want;
     }
   if (!n && scattered)
     st = DG_ERROR(DG_ERR_INPUT,
