@@ -454,20 +454,30 @@ done:
   return st;
 }
 
+/* The element of the whole mesh holding the point x; outside it, an error naming what is
+ * there ("sources[1].position"), x and the mesh's bounding box. */
+static dg_status locate_in_mesh(const run_state *s, const double x[3], const char *what,
+                                int *g) {
+  double rst[3];
+  *g = dg_mesh_locate(s->global, x, rst);
+  if (*g >= 0) return DG_OK;
+  char at[128], box[256];
+  point_text(x, at, sizeof at);
+  bbox_text(s->global, box, sizeof box);
+  return DG_ERROR(DG_ERR_INPUT, "%s: %s %s is outside the mesh (bounding box %s)", s->c->source,
+                  what, at, box);
+}
+
 static dg_status add_sources(run_state *s) {
   const dg_case *c = s->c;
   for (int i = 0; i < c->n_dipoles; ++i) {
     double rst[3];
+    char what[64];
+    snprintf(what, sizeof what, "sources[%d].position",
+             i + (c->has_plane_wave && i >= c->plane_wave_index));
     /* The rank owning the element the whole mesh puts the point in gets the source. */
-    const int g = dg_mesh_locate(s->global, c->dipoles[i].pos, rst);
-    if (g < 0) {
-      char at[128], box[256];
-      point_text(c->dipoles[i].pos, at, sizeof at);
-      bbox_text(s->global, box, sizeof box);
-      return DG_ERROR(DG_ERR_INPUT, "%s: sources[%d].position %s is outside the mesh (bounding "
-                      "box %s)", c->source, i + (c->has_plane_wave && i >= c->plane_wave_index),
-                      at, box);
-    }
+    int g;
+    DG_CALL(locate_in_mesh(s, c->dipoles[i].pos, what, &g));
     if (s->part && s->part[g] != s->rank) continue;
     const int k = dg_mesh_locate(s->mesh, c->dipoles[i].pos, rst);
     DG_CHECK(k >= 0, DG_ERR_INTERNAL, "sources[%d]: not found in the owning rank's part", i);
@@ -490,16 +500,10 @@ static dg_status setup_probes(run_state *s) {
   DG_CALL(DG_ALLOC(xyz, 3 * c->n_probes + 1));
   DG_CALL_GOTO(done, DG_ALLOC(s->probe_ids, c->n_probes + 1));
   for (int i = 0; i < c->n_probes; ++i) {
-    double rst[3];
-    const int g = dg_mesh_locate(s->global, c->probes[i].pos, rst);
-    if (g < 0) {
-      char at[128], box[256];
-      point_text(c->probes[i].pos, at, sizeof at);
-      bbox_text(s->global, box, sizeof box);
-      st = DG_ERROR(DG_ERR_INPUT, "%s: probes[%d] (\"%s\") at %s is outside the mesh (bounding "
-                    "box %s)", c->source, i, c->probes[i].name, at, box);
-      goto done;
-    }
+    char what[DG_CASE_NAME + 32];
+    snprintf(what, sizeof what, "probes[%d] (\"%s\") at", i, c->probes[i].name);
+    int g;
+    DG_CALL_GOTO(done, locate_in_mesh(s, c->probes[i].pos, what, &g));
     if (s->part && s->part[g] != s->rank) continue;
     memcpy(xyz + 3 * n, c->probes[i].pos, 3 * sizeof(double));
     s->probe_ids[n++] = i;

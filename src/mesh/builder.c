@@ -226,9 +226,9 @@ static dg_status bad_token(const dg_text *t, const char *tok, const char *what) 
                   what, shown);
 }
 
-dg_status dg_text_long(dg_text *t, long long *v, const char *what) {
-  char tok[64];
-  DG_CALL(next_token(t, tok, sizeof tok, what));
+/* The next token as an integer; its text stays in tok (n bytes) for messages. */
+static dg_status next_long(dg_text *t, long long *v, char *tok, size_t n, const char *what) {
+  DG_CALL(next_token(t, tok, n, what));
   char *end;
   errno = 0;
   long long x = strtoll(tok, &end, 10);
@@ -237,14 +237,16 @@ dg_status dg_text_long(dg_text *t, long long *v, const char *what) {
   return DG_OK;
 }
 
+dg_status dg_text_long(dg_text *t, long long *v, const char *what) {
+  char tok[64];
+  return next_long(t, v, tok, sizeof tok, what);
+}
+
 dg_status dg_text_int(dg_text *t, int *v, const char *what) {
   char tok[64];
-  DG_CALL(next_token(t, tok, sizeof tok, what));
-  char *end;
-  errno = 0;
-  long long x = strtoll(tok, &end, 10);
-  if (end == tok || *end != '\0' || errno == ERANGE || x < INT_MIN || x > INT_MAX)
-    return bad_token(t, tok, what);
+  long long x;
+  DG_CALL(next_long(t, &x, tok, sizeof tok, what));
+  if (x < INT_MIN || x > INT_MAX) return bad_token(t, tok, what);
   *v = (int)x;
   return DG_OK;
 }

@@ -152,15 +152,24 @@ static dg_status read_format(msh_reader *r) {
   return DG_OK;
 }
 
+/* A line holding only the count of the items (what) that follow, each at least min_bytes. */
+static dg_status read_count(dg_text *t, const char *what, size_t min_bytes, int *n) {
+  char number[96], end[128];
+  snprintf(number, sizeof number, "the number of %s", what);
+  snprintf(end, sizeof end, "end of line after the number of %s", what);
+  DG_CALL(dg_text_need_line(t, number));
+  DG_CALL(dg_text_int(t, n, number));
+  DG_CALL(dg_text_line_end(t, end));
+  DG_CALL(dg_text_check_count(t, *n, min_bytes, what));
+  return DG_OK;
+}
+
 /* ------------------------------------------------------------------ $PhysicalNames */
 
 static dg_status read_physical_names(msh_reader *r) {
   dg_text *t = &r->t;
   int n;
-  DG_CALL(dg_text_need_line(t, "the number of physical names"));
-  DG_CALL(dg_text_int(t, &n, "the number of physical names"));
-  DG_CALL(dg_text_line_end(t, "end of line after the number of physical names"));
-  DG_CALL(dg_text_check_count(t, n, 6, "physical names"));
+  DG_CALL(read_count(t, "physical names", 6, &n));
   for (int i = 0; i < n; i++) {
     int dim, tag;
     DG_CALL(dg_text_need_line(t, "a physical name \"dim tag \\\"name\\\"\""));
@@ -284,10 +293,7 @@ static dg_status entity_phys(msh_reader *r, int dim, int tag, int *phys) {
 static dg_status read_nodes_v2(msh_reader *r) {
   dg_text *t = &r->t;
   int n;
-  DG_CALL(dg_text_need_line(t, "the number of nodes"));
-  DG_CALL(dg_text_int(t, &n, "the number of nodes"));
-  DG_CALL(dg_text_line_end(t, "end of line after the number of nodes"));
-  DG_CALL(dg_text_check_count(t, n, 8, "nodes"));
+  DG_CALL(read_count(t, "nodes", 8, &n));
   DG_CALL(dg_builder_nodes(&r->b, n));
   for (int i = 0; i < n; i++) {
     char what[96];
@@ -444,10 +450,7 @@ static dg_status add_element(msh_reader *r, int type, const long long *tags, int
 static dg_status read_elements_v2(msh_reader *r) {
   dg_text *t = &r->t;
   int n;
-  DG_CALL(dg_text_need_line(t, "the number of elements"));
-  DG_CALL(dg_text_int(t, &n, "the number of elements"));
-  DG_CALL(dg_text_line_end(t, "end of line after the number of elements"));
-  DG_CALL(dg_text_check_count(t, n, 8, "elements"));
+  DG_CALL(read_count(t, "elements", 8, &n));
   for (int i = 0; i < n; i++) {
     char what[96];
     snprintf(what, sizeof what, "element %d of %d", i + 1, n);
