@@ -87,7 +87,8 @@ static dg_status bin_double(dg_text *t, double *v, const char *what) {
   uint64_t x = le64(p);
   double d;
   memcpy(&d, &x, sizeof d);
-  if (!isfinite(d)) return dg_text_fail(t, DG_ERR_PARSE, "expected %s, got a non-finite value", what);
+  if (!isfinite(d))
+    return dg_text_fail(t, DG_ERR_PARSE, "expected %s, got a non-finite value", what);
   *v = d;
   return DG_OK;
 }
@@ -101,7 +102,7 @@ static dg_status read_format(msh_reader *r) {
     char line[80];
     dg_text_line_copy(t, line, sizeof line);
     return dg_text_fail(t, DG_ERR_PARSE, "expected $MeshFormat (is this a Gmsh file?), got \"%s\"",
-                   line);
+                        line);
   }
   DG_CALL(dg_text_need_line(t, "the format line \"version file-type data-size\""));
   const char *s;
@@ -117,7 +118,7 @@ static dg_status read_format(msh_reader *r) {
   long v10 = lround(v * 10.0);
   if (fabs(v * 10.0 - (double)v10) > 1e-9 || !(v10 == 20 || v10 == 21 || v10 == 22 || v10 == 41))
     return dg_text_fail(t, DG_ERR_UNSUPPORTED,
-                   "MSH format version %s is not supported (expected 2.2 or 4.1)", ver);
+                        "MSH format version %s is not supported (expected 2.2 or 4.1)", ver);
   r->v4 = v10 == 41;
   int file_type, data_size;
   DG_CALL(dg_text_int(t, &file_type, "file-type 0 (ASCII) or 1 (binary)"));
@@ -125,15 +126,15 @@ static dg_status read_format(msh_reader *r) {
   DG_CALL(dg_text_line_end(t, "end of the format line"));
   if (file_type != 0 && file_type != 1)
     return dg_text_fail(t, DG_ERR_PARSE, "expected file-type 0 (ASCII) or 1 (binary), got %d",
-                   file_type);
+                        file_type);
   if (file_type == 1 && !r->v4)
     return dg_text_fail(t, DG_ERR_UNSUPPORTED,
-                   "binary MSH %s is not supported; save it as ASCII 2.2 or as 4.1", ver);
+                        "binary MSH %s is not supported; save it as ASCII 2.2 or as 4.1", ver);
   if (file_type == 1) {
     if (data_size != 8)
       return dg_text_fail(t, DG_ERR_UNSUPPORTED,
-                     "binary data-size %d is not supported (expected 8, a 64-bit size_t)",
-                     data_size);
+                          "binary data-size %d is not supported (expected 8, a 64-bit size_t)",
+                          data_size);
     r->binary = 1;
     t->binary = 1;
     const unsigned char *p = NULL;
@@ -141,11 +142,11 @@ static dg_status read_format(msh_reader *r) {
     if (le32(p) != 1) {
       if (p[0] == 0 && p[1] == 0 && p[2] == 0 && p[3] == 1)
         return dg_text_fail(t, DG_ERR_UNSUPPORTED,
-                       "big-endian binary MSH files are not supported (little-endian only)");
+                            "big-endian binary MSH files are not supported (little-endian only)");
       return dg_text_fail(t, DG_ERR_PARSE,
-                     "expected the integer 1 in binary (endianness check), got bytes %02x %02x "
-                     "%02x %02x",
-                     p[0], p[1], p[2], p[3]);
+                          "expected the integer 1 in binary (endianness check), got bytes "
+                          "%02x %02x %02x %02x",
+                          p[0], p[1], p[2], p[3]);
     }
   }
   DG_CALL(expect_line(r, "$EndMeshFormat"));
@@ -254,7 +255,7 @@ static dg_status read_entities(msh_reader *r) {
           DG_CALL(dg_text_long(t, &nbound, "the number of bounding entities"));
           if (nbound < 0 || nbound != dg_text_tokens_left(t))
             return dg_text_fail(t, DG_ERR_PARSE, "expected %lld bounding entity tags, got %d",
-                           nbound, dg_text_tokens_left(t));
+                                nbound, dg_text_tokens_left(t));
           for (long long j = 0; j < nbound; j++) {
             int b;
             DG_CALL(dg_text_int(t, &b, "a bounding entity tag"));
@@ -282,8 +283,9 @@ static dg_status entity_phys(msh_reader *r, int dim, int tag, int *phys) {
   const entity *e = bsearch(&key, r->ent[dim], (size_t)r->nent[dim], sizeof key, cmp_entity);
   static const char *kinds[4] = {"point", "curve", "surface", "volume"};
   if (!e)
-    return dg_text_fail(&r->t, DG_ERR_PARSE, "element block refers to %s entity %d, which is not in "
-                   "$Entities", kinds[dim], tag);
+    return dg_text_fail(&r->t, DG_ERR_PARSE,
+                        "element block refers to %s entity %d, which is not in "
+                        "$Entities", kinds[dim], tag);
   *phys = e->phys;
   return DG_OK;
 }
@@ -301,7 +303,8 @@ static dg_status read_nodes_v2(msh_reader *r) {
     DG_CALL(dg_text_need_line(t, what));
     long long tag;
     DG_CALL(dg_text_long(t, &tag, "a node tag"));
-    if (tag < 1) return dg_text_fail(t, DG_ERR_PARSE, "expected a positive node tag, got %lld", tag);
+    if (tag < 1)
+      return dg_text_fail(t, DG_ERR_PARSE, "expected a positive node tag, got %lld", tag);
     r->b.node_tag[i] = tag;
     for (int j = 0; j < 3; j++)
       DG_CALL(dg_text_double(t, &r->b.xyz[3 * (size_t)i + j], "a node coordinate"));
@@ -371,12 +374,13 @@ static dg_status read_nodes_v4(msh_reader *r) {
     const int edim = b[0], param = b[2];
     if (edim < 0 || edim > 3 || (param != 0 && param != 1))
       return dg_text_fail(t, DG_ERR_PARSE,
-                     "expected entity dimension 0..3 and parametric flag 0 or 1, got %d and %d",
-                     edim, param);
+                          "expected entity dimension 0..3 and parametric flag 0 or 1, got %d "
+                          "and %d",
+                          edim, param);
     if (n < 0 || n > total - filled)
       return dg_text_fail(t, DG_ERR_PARSE,
-                     "node block holds %lld nodes, but only %d of the %d announced remain", n,
-                     total - filled, total);
+                          "node block holds %lld nodes, but only %d of the %d announced remain", n,
+                          total - filled, total);
     int ncoord = 3 + (param ? edim : 0); /* parametric nodes add u, (u,v) or (u,v,w) */
     for (long long i = 0; i < n; i++) {
       long long tag;
@@ -387,7 +391,8 @@ static dg_status read_nodes_v4(msh_reader *r) {
         DG_CALL(dg_text_long(t, &tag, "a node tag"));
         DG_CALL(dg_text_line_end(t, "end of line after the node tag"));
       }
-      if (tag < 1) return dg_text_fail(t, DG_ERR_PARSE, "expected a positive node tag, got %lld", tag);
+      if (tag < 1)
+        return dg_text_fail(t, DG_ERR_PARSE, "expected a positive node tag, got %lld", tag);
       r->b.node_tag[filled + i] = tag;
     }
     for (long long i = 0; i < n; i++) {
@@ -407,7 +412,7 @@ static dg_status read_nodes_v4(msh_reader *r) {
   }
   if (filled != total)
     return dg_text_fail(t, DG_ERR_PARSE, "the $Nodes header announces %d nodes, the blocks hold %d",
-                   total, filled);
+                        total, filled);
   return DG_OK;
 }
 
@@ -421,9 +426,9 @@ static dg_status classify(msh_reader *r, int type, dg_gmsh_type *info) {
     return dg_text_fail(&r->t, DG_ERR_UNSUPPORTED, "element type %d is not supported", type);
   if (info->dim == 3 && type != 4)
     return dg_text_fail(&r->t, DG_ERR_UNSUPPORTED,
-                   "element type %d (%s) is not supported; only linear 4-node tetrahedra "
-                   "(type 4) can be used",
-                   type, info->name);
+                        "element type %d (%s) is not supported; only linear 4-node tetrahedra "
+                        "(type 4) can be used",
+                        type, info->name);
   return DG_OK;
 }
 
@@ -436,7 +441,7 @@ static dg_status add_element(msh_reader *r, int type, const long long *tags, int
     v[j] = dg_builder_find_node(&r->b, tags[j]);
     if (v[j] < 0)
       return dg_text_fail(&r->t, DG_ERR_PARSE, "element %lld references node %lld, which is not in "
-                     "$Nodes", id, tags[j]);
+                          "$Nodes", id, tags[j]);
   }
   long lid = id > LONG_MAX ? LONG_MAX : (long)id;
   if (type == 4) {
@@ -461,8 +466,9 @@ static dg_status read_elements_v2(msh_reader *r) {
     DG_CALL(dg_text_int(t, &type, "an element type"));
     DG_CALL(dg_text_int(t, &ntags, "the number of element tags"));
     if (ntags < 0 || ntags > dg_text_tokens_left(t))
-      return dg_text_fail(t, DG_ERR_PARSE, "expected %d element tags, but the line has only %d more "
-                     "numbers", ntags, dg_text_tokens_left(t));
+      return dg_text_fail(t, DG_ERR_PARSE,
+                          "expected %d element tags, but the line has only %d more "
+                          "numbers", ntags, dg_text_tokens_left(t));
     for (int j = 0; j < ntags; j++) {
       int tg;
       DG_CALL(dg_text_int(t, &tg, "an element tag"));
@@ -473,7 +479,7 @@ static dg_status read_elements_v2(msh_reader *r) {
     int left = dg_text_tokens_left(t);
     if (left != info.nodes)
       return dg_text_fail(t, DG_ERR_PARSE, "expected %d node tags for a %s, got %d", info.nodes,
-                     type == 4 ? "tetrahedron" : type == 2 ? "triangle" : info.name, left);
+                          type == 4 ? "tetrahedron" : type == 2 ? "triangle" : info.name, left);
     if (type != 4 && type != 2) continue; /* points, lines, quads: nothing to keep */
     long long tags[4];
     for (int j = 0; j < info.nodes; j++) DG_CALL(dg_text_long(t, &tags[j], "a node tag"));
@@ -497,13 +503,14 @@ static dg_status read_elements_v4(msh_reader *r) {
     dg_gmsh_type info;
     DG_CALL(classify(r, type, &info));
     if (edim != info.dim)
-      return dg_text_fail(t, DG_ERR_PARSE, "expected entity dimension %d for element type %d, got %d",
-                     info.dim, type, edim);
+      return dg_text_fail(t, DG_ERR_PARSE,
+                          "expected entity dimension %d for element type %d, got %d",
+                          info.dim, type, edim);
     if (n < 0 || n > total - filled)
       return dg_text_fail(t, DG_ERR_PARSE,
-                     "element block holds %lld elements, but only %lld of the %lld announced "
-                     "remain",
-                     n, total - filled, total);
+                          "element block holds %lld elements, but only %lld of the %lld announced "
+                          "remain",
+                          n, total - filled, total);
     int keep = type == 4 || type == 2, phys = 0;
     if (keep) DG_CALL(entity_phys(r, edim, etag, &phys));
     for (long long i = 0; i < n; i++) {
@@ -522,7 +529,7 @@ static dg_status read_elements_v4(msh_reader *r) {
         int left = dg_text_tokens_left(t);
         if (left != info.nodes)
           return dg_text_fail(t, DG_ERR_PARSE, "expected %d node tags for a %s, got %d", info.nodes,
-                         type == 4 ? "tetrahedron" : type == 2 ? "triangle" : info.name, left);
+                              type == 4 ? "tetrahedron" : type == 2 ? "triangle" : info.name, left);
         if (!keep) continue;
         for (int j = 0; j < info.nodes; j++) DG_CALL(dg_text_long(t, &tags[j], "a node tag"));
       }
@@ -532,8 +539,8 @@ static dg_status read_elements_v4(msh_reader *r) {
   }
   if (filled != total)
     return dg_text_fail(t, DG_ERR_PARSE,
-                   "the $Elements header announces %lld elements, the blocks hold %lld", total,
-                   filled);
+                        "the $Elements header announces %lld elements, the blocks hold %lld", total,
+                        filled);
   return DG_OK;
 }
 
@@ -559,20 +566,25 @@ static dg_status skip_section(msh_reader *r, const char *name) {
   dg_text_where(&r->t, start, sizeof start);
   while (dg_text_next_line(&r->t))
     if (dg_text_line_is(&r->t, end)) return DG_OK;
-  return dg_text_fail(&r->t, DG_ERR_PARSE, "unexpected end of file, expected %s (section %s began at "
-                 "%s)", end, name, start);
+  return dg_text_fail(&r->t, DG_ERR_PARSE,
+                      "unexpected end of file, expected %s (section %s began at "
+                      "%s)", end, name, start);
 }
 
-static dg_status read_sections(msh_reader *r) {
+/* The whole file, for dg_builder_read: the format line, then the sections. */
+static dg_status read_file(void *reader) {
+  msh_reader *r = reader;
   dg_text *t = &r->t;
+  DG_CALL(read_format(r));
   for (;;) {
     if (!dg_text_next_line(t)) break;
     if (dg_text_tokens_left(t) == 0) continue;
     char name[128];
     dg_text_line_copy(t, name, sizeof name);
     if (name[0] != '$')
-      return dg_text_fail(t, DG_ERR_PARSE, "expected a section header such as $Nodes, got \"%.60s\"",
-                     name);
+      return dg_text_fail(t, DG_ERR_PARSE,
+                          "expected a section header such as $Nodes, got \"%.60s\"",
+                          name);
     if (strcmp(name, "$PhysicalNames") == 0) {
       if (r->have_names) return dg_text_fail(t, DG_ERR_PARSE, "second $PhysicalNames section");
       r->have_names = 1;
@@ -611,23 +623,11 @@ static dg_status read_sections(msh_reader *r) {
   return DG_OK;
 }
 
-dg_status dg_mesh_read_msh(dg_mesh **out, const char *path) {
-  DG_CALL(dg_mesh_read_msh_flags(out, path, 0));
-  return DG_OK;
-}
-
-static dg_status read_msh(void *reader) {
-  msh_reader *r = reader;
-  DG_CALL(read_format(r));
-  DG_CALL(read_sections(r));
-  return DG_OK;
-}
-
 dg_status dg_mesh_read_msh_flags(dg_mesh **out, const char *path, int flags) {
   msh_reader r;
   memset(&r, 0, sizeof r);
   const dg_status st = dg_builder_read(out, path, flags, "dg_mesh_read_msh", &r.t, &r.b,
-                                       declares_binary, read_msh, &r);
+                                       declares_binary, read_file, &r);
   for (int d = 0; d < 4; d++) dg_free(&r.ent[d]);
   return st;
 }

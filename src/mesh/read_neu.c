@@ -66,7 +66,8 @@ static dg_status read_control(neu_reader *r) {
     char line[80];
     dg_text_line_copy(t, line, sizeof line);
     return dg_text_fail(t, DG_ERR_PARSE,
-                   "expected \"CONTROL INFO\" (is this a Gambit neutral file?), got \"%s\"", line);
+                        "expected \"CONTROL INFO\" (is this a Gambit neutral file?), got \"%s\"",
+                        line);
   }
   /* Title, program and date lines are free text: look for the NUMNP heading. */
   for (;;) {
@@ -74,8 +75,8 @@ static dg_status read_control(neu_reader *r) {
     if (line_starts(t, "NUMNP")) break;
     if (line_starts(t, "ENDOFSECTION"))
       return dg_text_fail(t, DG_ERR_PARSE,
-                     "expected the NUMNP NELEM NGRPS NBSETS NDFCD NDFVL heading before "
-                     "ENDOFSECTION");
+                          "expected the NUMNP NELEM NGRPS NBSETS NDFCD NDFVL heading before "
+                          "ENDOFSECTION");
   }
   long long ndfcd, ndfvl;
   DG_CALL(dg_text_need_line(t, "the values of NUMNP NELEM NGRPS NBSETS NDFCD NDFVL"));
@@ -92,7 +93,7 @@ static dg_status read_control(neu_reader *r) {
   DG_CALL(dg_text_check_count(t, r->nbsets, 16, "boundary condition sets (NBSETS)"));
   if (ndfcd != 3)
     return dg_text_fail(t, DG_ERR_UNSUPPORTED,
-                   "NDFCD = %lld: only 3-D Gambit files (NDFCD = 3) are supported", ndfcd);
+                        "NDFCD = %lld: only 3-D Gambit files (NDFCD = 3) are supported", ndfcd);
   DG_CALL(expect_end_of_section(r));
   return DG_OK;
 }
@@ -107,7 +108,8 @@ static dg_status read_nodes(neu_reader *r) {
     DG_CALL(dg_text_need_line(t, what));
     long long id;
     DG_CALL(dg_text_long(t, &id, "a node number"));
-    if (id < 1) return dg_text_fail(t, DG_ERR_PARSE, "expected a positive node number, got %lld", id);
+    if (id < 1)
+      return dg_text_fail(t, DG_ERR_PARSE, "expected a positive node number, got %lld", id);
     r->b.node_tag[i] = id;
     for (int j = 0; j < 3; j++)
       DG_CALL(dg_text_double(t, &r->b.xyz[3 * (size_t)i + j], "a node coordinate"));
@@ -134,18 +136,20 @@ static dg_status read_elements(neu_reader *r) {
     DG_CALL(dg_text_long(t, &ndp, "the number of element nodes"));
     if (ne < 1 || ne > n)
       return dg_text_fail(t, DG_ERR_PARSE, "expected an element number between 1 and NELEM = %d, "
-                     "got %lld", n, ne);
+                          "got %lld", n, ne);
     if (r->elem_index[ne] >= 0)
       return dg_text_fail(t, DG_ERR_PARSE, "element %lld is defined twice", ne);
     if (type != 6)
       return dg_text_fail(t, DG_ERR_UNSUPPORTED, "element %lld has type %lld; only tetrahedra "
-                     "(type 6) are supported", ne, type);
+                          "(type 6) are supported", ne, type);
     if (ndp != 4)
-      return dg_text_fail(t, DG_ERR_UNSUPPORTED, "element %lld: expected 4 nodes for a tetrahedron, "
-                     "got NDP = %lld (only linear tetrahedra are supported)", ne, ndp);
+      return dg_text_fail(t, DG_ERR_UNSUPPORTED,
+                          "element %lld: expected 4 nodes for a tetrahedron, "
+                          "got NDP = %lld (only linear tetrahedra are supported)", ne, ndp);
     int left = dg_text_tokens_left(t);
     if (left != 4)
-      return dg_text_fail(t, DG_ERR_PARSE, "expected 4 node numbers for a tetrahedron, got %d", left);
+      return dg_text_fail(t, DG_ERR_PARSE,
+                          "expected 4 node numbers for a tetrahedron, got %d", left);
     int v[4];
     for (int j = 0; j < 4; j++) {
       long long node;
@@ -153,7 +157,7 @@ static dg_status read_elements(neu_reader *r) {
       v[j] = dg_builder_find_node(&r->b, node);
       if (v[j] < 0)
         return dg_text_fail(t, DG_ERR_PARSE, "element %lld references node %lld, which is not in "
-                       "NODAL COORDINATES", ne, node);
+                            "NODAL COORDINATES", ne, node);
     }
     r->elem_index[ne] = r->b.nt;
     DG_CALL(dg_builder_add_tet(&r->b, v, 0, (long)ne));
@@ -172,15 +176,17 @@ static dg_status read_group(neu_reader *r) {
     const char *s;
     size_t len = dg_text_token(t, &s);
     if (len != strlen(labels[i]) || strncmp(s, labels[i], len) != 0)
-      return dg_text_fail(t, DG_ERR_PARSE, "expected \"%s\" in the element group header", labels[i]);
+      return dg_text_fail(t, DG_ERR_PARSE,
+                          "expected \"%s\" in the element group header", labels[i]);
     DG_CALL(dg_text_long(t, &val[i], labels[i]));
   }
   long long group = val[0], count = val[1], nflags = val[3];
   if (group < 1 || group > INT_MAX)
     return dg_text_fail(t, DG_ERR_PARSE, "expected a positive group number, got %lld", group);
   if (count < 0 || count > r->nelem || nflags < 0 || nflags > 1000)
-    return dg_text_fail(t, DG_ERR_PARSE, "expected at most NELEM = %lld elements and a sane NFLAGS, "
-                   "got %lld and %lld", r->nelem, count, nflags);
+    return dg_text_fail(t, DG_ERR_PARSE,
+                        "expected at most NELEM = %lld elements and a sane NFLAGS, "
+                        "got %lld and %lld", r->nelem, count, nflags);
   DG_CALL(dg_text_need_line(t, "the element group name"));
   char name[256];
   dg_text_line_copy(t, name, sizeof name);
@@ -191,7 +197,7 @@ static dg_status read_group(neu_reader *r) {
     DG_CALL(next_int_ml(t, &x, "an element number of the group"));
     if (x < 1 || x > r->nelem || r->elem_index[x] < 0)
       return dg_text_fail(t, DG_ERR_PARSE, "element group %lld lists element %lld, which is not in "
-                     "ELEMENTS/CELLS", group, x);
+                          "ELEMENTS/CELLS", group, x);
     r->b.tet_tag[r->elem_index[x]] = (int)group;
   }
   DG_CALL(dg_text_line_end(t, "end of the element list"));
@@ -223,7 +229,7 @@ static dg_status read_bcs(neu_reader *r) {
   while (first > 1 && is_integer(tok[first - 1], len[first - 1])) first--;
   if (ntok - first < 3)
     return dg_text_fail(t, DG_ERR_PARSE, "expected a boundary set name followed by ITYPE NENTRY "
-                   "NVALUES");
+                        "NVALUES");
   char name[256];
   size_t nlen = (size_t)(tok[first - 1] + len[first - 1] - tok[0]);
   if (nlen >= sizeof name) nlen = sizeof name - 1;
@@ -231,8 +237,9 @@ static dg_status read_bcs(neu_reader *r) {
   name[nlen] = '\0';
   long long itype = strtoll(tok[first], NULL, 10), nentry = strtoll(tok[first + 1], NULL, 10);
   if (itype != 1)
-    return dg_text_fail(t, DG_ERR_UNSUPPORTED, "boundary set \"%s\" has ITYPE %lld; only element/face "
-                   "sets (ITYPE 1) are supported", name, itype);
+    return dg_text_fail(t, DG_ERR_UNSUPPORTED,
+                        "boundary set \"%s\" has ITYPE %lld; only element/face "
+                        "sets (ITYPE 1) are supported", name, itype);
   DG_CALL(dg_text_check_count(t, nentry, 6, "boundary faces (NENTRY)"));
   for (long long i = 0; i < nentry; i++) {
     char what[128];
@@ -246,13 +253,13 @@ static dg_status read_bcs(neu_reader *r) {
     /* Any further values on the line are NVALUES data we do not use. */
     if (e < 1 || e > r->nelem || r->elem_index[e] < 0)
       return dg_text_fail(t, DG_ERR_PARSE, "boundary face refers to element %lld, which is not in "
-                     "ELEMENTS/CELLS", e);
+                          "ELEMENTS/CELLS", e);
     if (type != 6)
       return dg_text_fail(t, DG_ERR_PARSE, "expected element type 6 (tetrahedron) for element "
-                     "%lld, got %lld", e, type);
+                          "%lld, got %lld", e, type);
     if (face < 1 || face > 4)
       return dg_text_fail(t, DG_ERR_PARSE, "expected a tetrahedron face number 1 to 4, got %lld",
-                     face);
+                          face);
     const int *tv = r->b.tet + 4 * (size_t)r->elem_index[e];
     int v[3];
     for (int j = 0; j < 3; j++) v[j] = tv[gambit_tet_face[face - 1][j]];
@@ -263,8 +270,11 @@ static dg_status read_bcs(neu_reader *r) {
   return DG_OK;
 }
 
-static dg_status read_sections(neu_reader *r) {
+/* The whole file, for dg_builder_read: the control info, then the sections. */
+static dg_status read_file(void *reader) {
+  neu_reader *r = reader;
   dg_text *t = &r->t;
+  DG_CALL(read_control(r));
   for (;;) {
     if (!dg_text_next_line(t)) break;
     if (dg_text_tokens_left(t) == 0) continue;
@@ -290,8 +300,9 @@ static dg_status read_sections(neu_reader *r) {
       long start = t->line;
       for (;;) {
         if (!dg_text_next_line(t))
-          return dg_text_fail(t, DG_ERR_PARSE, "unexpected end of file, expected ENDOFSECTION for the "
-                         "section that began at line %ld", start);
+          return dg_text_fail(t, DG_ERR_PARSE,
+                              "unexpected end of file, expected ENDOFSECTION for the "
+                              "section that began at line %ld", start);
         if (line_starts(t, "ENDOFSECTION")) break;
       }
     }
@@ -299,23 +310,11 @@ static dg_status read_sections(neu_reader *r) {
   /* Counting the sections catches a file cut off after a complete section. */
   if (!r->have_nodes || !r->have_elems)
     return dg_text_fail(t, DG_ERR_PARSE, "unexpected end of file, expected the %s section",
-                   r->have_nodes ? "ELEMENTS/CELLS" : "NODAL COORDINATES");
+                        r->have_nodes ? "ELEMENTS/CELLS" : "NODAL COORDINATES");
   if (r->ngroups_read != r->ngrps || r->nbsets_read != r->nbsets)
     return dg_text_fail(t, DG_ERR_PARSE, "unexpected end of file: CONTROL INFO announces %lld "
-                   "element groups and %lld boundary sets, the file has %d and %d",
-                   r->ngrps, r->nbsets, r->ngroups_read, r->nbsets_read);
-  return DG_OK;
-}
-
-dg_status dg_mesh_read_neu(dg_mesh **out, const char *path) {
-  DG_CALL(dg_mesh_read_neu_flags(out, path, 0));
-  return DG_OK;
-}
-
-static dg_status read_neu(void *reader) {
-  neu_reader *r = reader;
-  DG_CALL(read_control(r));
-  DG_CALL(read_sections(r));
+                        "element groups and %lld boundary sets, the file has %d and %d",
+                        r->ngrps, r->nbsets, r->ngroups_read, r->nbsets_read);
   return DG_OK;
 }
 
@@ -323,7 +322,7 @@ dg_status dg_mesh_read_neu_flags(dg_mesh **out, const char *path, int flags) {
   neu_reader r;
   memset(&r, 0, sizeof r);
   const dg_status st = dg_builder_read(out, path, flags, "dg_mesh_read_neu", &r.t, &r.b, NULL,
-                                       read_neu, &r);
+                                       read_file, &r);
   dg_free(&r.elem_index);
   return st;
 }
