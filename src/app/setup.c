@@ -114,31 +114,39 @@ static const char *group_name(const dg_mesh *m, int dim, int tag) {
   return "";
 }
 
+/* The tags in m of the case's materials (dim 3) or boundary entries (dim 2); errors name
+ * the entry ("materials[1].volume"). */
+static dg_status entry_tags(const run_state *s, const dg_mesh *m, int dim, int *tags) {
+  const dg_case *c = s->c;
+  const int n = dim == 3 ? c->n_materials : c->n_boundaries;
+  for (int i = 0; i < n; ++i) {
+    char what[64];
+    snprintf(what, sizeof what, "%s[%d].%s", dim == 3 ? "materials" : "boundaries", i,
+             dim == 3 ? "volume" : "surface");
+    const dg_group_ref *g = dim == 3 ? &c->materials[i].volume : &c->boundaries[i].surface;
+    DG_CALL(resolve_group(m, dim, g, what, c->source, &tags[i]));
+  }
+  return DG_OK;
+}
+
 static dg_status apply_materials_and_boundaries(run_state *s) {
   const dg_case *c = s->c;
   const dg_mesh *m = s->mesh;
   dg_maxwell *p = s->phys;
   p->alpha = c->alpha;
-  for (int i = 0; i < c->n_materials; ++i) {
-    int tag;
-    char what[64];
-    snprintf(what, sizeof what, "materials[%d].volume", i);
-    DG_CALL(resolve_group(m, 3, &c->materials[i].volume, what, c->source, &tag));
+  int *tags = NULL;
+  const int entries = c->n_materials > c->n_boundaries ? c->n_materials : c->n_boundaries;
+  DG_CALL(DG_ALLOC(tags, entries + 1));
+  dg_status st = DG_OK;
+  DG_CALL_GOTO(done, entry_tags(s, m, 3, tags));
+  for (int i = 0; i < c->n_materials; ++i)
     for (int k = 0; k < m->K; ++k)
-      if (m->elem_tag[k] == tag) {
+      if (m->elem_tag[k] == tags[i]) {
         p->eps[k] = c->materials[i].eps;
         p->mu[k] = c->materials[i].mu;
         p->sigma[k] = c->materials[i].sigma;
       }
-  }
-  int *tags = NULL;
-  DG_CALL(DG_ALLOC(tags, c->n_boundaries + 1));
-  dg_status st = DG_OK;
-  for (int i = 0; i < c->n_boundaries; ++i) {
-    char what[64];
-    snprintf(what, sizeof what, "boundaries[%d].surface", i);
-    DG_CALL_GOTO(done, resolve_group(m, 2, &c->boundaries[i].surface, what, c->source, &tags[i]));
-  }
+  DG_CALL_GOTO(done, entry_tags(s, m, 2, tags));
   enum { MAX_MISSING = 32 };
   int missing[MAX_MISSING], n_missing = 0; /* sorted tags of surfaces left without a condition */
   for (int k = 0; k < m->K; ++k)
@@ -314,11 +322,7 @@ static dg_status check_tfsf_in_vacuum(const run_state *s, int stag) {
   int *mtags = NULL;
   DG_CALL(DG_ALLOC(mtags, c->n_materials + 1));
   dg_status st = DG_OK;
-  for (int i = 0; i < c->n_materials; ++i) {
-    char what[64];
-    snprintf(what, sizeof what, "materials[%d].volume", i);
-    DG_CALL_GOTO(done, resolve_group(gm, 3, &c->materials[i].volume, what, c->source, &mtags[i]));
-  }
+  DG_CALL_GOTO(done, entry_tags(s, gm, 3, mtags));
   for (int k = 0; k < gm->K; ++k)
     for (int f = 0; f < 4; ++f) {
       if (gm->iface_tag[4 * k + f] != stag) continue;

@@ -512,6 +512,26 @@ dg_gmsh_type dg_gmsh_element_type(int type) {
   return table[type];
 }
 
+dg_status dg_builder_read_nodes(dg_builder *b, dg_text *t, int n, const char *label,
+                                const char *name) {
+  DG_CALL(dg_builder_nodes(b, n));
+  char id_what[64];
+  snprintf(id_what, sizeof id_what, "a %s", name);
+  for (int i = 0; i < n; i++) {
+    char what[96];
+    snprintf(what, sizeof what, "node %d of %d (\"%s x y z\")", i + 1, n, label);
+    DG_CALL(dg_text_need_line(t, what));
+    long long id;
+    DG_CALL(dg_text_long(t, &id, id_what));
+    if (id < 1) return dg_text_fail(t, DG_ERR_PARSE, "expected a positive %s, got %lld", name, id);
+    b->node_tag[i] = id;
+    for (int j = 0; j < 3; j++)
+      DG_CALL(dg_text_double(t, &b->xyz[3 * (size_t)i + j], "a node coordinate"));
+    DG_CALL(dg_text_line_end(t, "end of line after the three node coordinates"));
+  }
+  return DG_OK;
+}
+
 dg_status dg_builder_read(dg_mesh **out, const char *path, int flags, const char *who,
                           dg_text *t, dg_builder *b, int (*binary)(const char *, size_t),
                           dg_status (*read)(void *reader), void *reader) {

@@ -117,6 +117,10 @@ dg_status dg_builder_add_phys(dg_builder *b, int dim, int tag, const char *name)
 /* Keep only the vertices used by tetrahedra, orient, connect; *out owns the result. */
 dg_status dg_builder_finish(dg_builder *b, dg_mesh **out) DG_NODISCARD;
 
+/* n nodes into b, one a line "ID x y z" of t; label is what the line format calls the ID
+ * ("tag", "id"), name what messages call it ("node tag", "node number"). */
+dg_status dg_builder_read_nodes(dg_builder *b, dg_text *t, int n, const char *label,
+                                const char *name) DG_NODISCARD;
 /* A mesh file read by a reader: the checks of out and path, t opened on path (binary as for
  * dg_text_open), read(reader) filling b from t (both inside reader), the mesh built from b,
  * and t and b released; who names the reader in the message for a missing out. */

@@ -296,20 +296,7 @@ static dg_status read_nodes_v2(msh_reader *r) {
   dg_text *t = &r->t;
   int n;
   DG_CALL(read_count(t, "nodes", 8, &n));
-  DG_CALL(dg_builder_nodes(&r->b, n));
-  for (int i = 0; i < n; i++) {
-    char what[96];
-    snprintf(what, sizeof what, "node %d of %d (\"tag x y z\")", i + 1, n);
-    DG_CALL(dg_text_need_line(t, what));
-    long long tag;
-    DG_CALL(dg_text_long(t, &tag, "a node tag"));
-    if (tag < 1)
-      return dg_text_fail(t, DG_ERR_PARSE, "expected a positive node tag, got %lld", tag);
-    r->b.node_tag[i] = tag;
-    for (int j = 0; j < 3; j++)
-      DG_CALL(dg_text_double(t, &r->b.xyz[3 * (size_t)i + j], "a node coordinate"));
-    DG_CALL(dg_text_line_end(t, "end of line after the three node coordinates"));
-  }
+  DG_CALL(dg_builder_read_nodes(&r->b, t, n, "tag", "node tag"));
   return DG_OK;
 }
 

@@ -101,20 +101,7 @@ static dg_status read_control(neu_reader *r) {
 static dg_status read_nodes(neu_reader *r) {
   dg_text *t = &r->t;
   int n = (int)r->numnp;
-  DG_CALL(dg_builder_nodes(&r->b, n));
-  for (int i = 0; i < n; i++) {
-    char what[96];
-    snprintf(what, sizeof what, "node %d of %d (\"id x y z\")", i + 1, n);
-    DG_CALL(dg_text_need_line(t, what));
-    long long id;
-    DG_CALL(dg_text_long(t, &id, "a node number"));
-    if (id < 1)
-      return dg_text_fail(t, DG_ERR_PARSE, "expected a positive node number, got %lld", id);
-    r->b.node_tag[i] = id;
-    for (int j = 0; j < 3; j++)
-      DG_CALL(dg_text_double(t, &r->b.xyz[3 * (size_t)i + j], "a node coordinate"));
-    DG_CALL(dg_text_line_end(t, "end of line after the three node coordinates"));
-  }
+  DG_CALL(dg_builder_read_nodes(&r->b, t, n, "id", "node number"));
   DG_CALL(expect_end_of_section(r));
   DG_CALL(dg_builder_index_nodes(&r->b));
   r->have_nodes = 1;
