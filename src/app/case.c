@@ -201,26 +201,29 @@ static dg_status parse_plane_wave(const dg_schema *x, const cJSON *v, const char
   return DG_OK;
 }
 
-static dg_status parse_source(const dg_schema *x, const cJSON *v, int i, dg_case *c) {
+static dg_status parse_source(const dg_schema *x, const cJSON *v, const char *path, int i,
+                              dg_case *c) {
   static const char *const types[] = {"dipole", "plane_wave", NULL};
-  char path[64];
-  snprintf(path, sizeof path, "sources[%d]", i);
-  DG_CHECK(cJSON_IsObject(v), DG_ERR_INPUT, "%s: %s: expected an object", x->file, path);
   DG_CALL(dg_schema_required(x, v, path, "type", "dipole or plane_wave"));
   int type = 0;
   DG_CALL(dg_schema_opt_choice(x, v, path, "type", types, &type));
   return type == 0 ? parse_dipole(x, v, path, c) : parse_plane_wave(x, v, path, i, c);
 }
 
-/* Parse an array of objects with parse_item(x, item, index, c). */
+/* Parse an array of objects with parse_item(x, item, its key path "path[i]", i, c). */
 static dg_status parse_array(const dg_schema *x, const cJSON *v, const char *path,
-                             dg_status (*parse_item)(const dg_schema *, const cJSON *, int,
-                                                     dg_case *),
+                             dg_status (*parse_item)(const dg_schema *, const cJSON *,
+                                                     const char *, int, dg_case *),
                              dg_case *c) {
   DG_CHECK(cJSON_IsArray(v), DG_ERR_INPUT, "%s: %s: expected an array, got %s", x->file, path,
            dg_schema_type(v));
   int i = 0;
-  for (const cJSON *it = v->child; it; it = it->next, ++i) DG_CALL(parse_item(x, it, i, c));
+  for (const cJSON *it = v->child; it; it = it->next, ++i) {
+    char item[64];
+    snprintf(item, sizeof item, "%s[%d]", path, i);
+    DG_CHECK(cJSON_IsObject(it), DG_ERR_INPUT, "%s: %s: expected an object", x->file, item);
+    DG_CALL(parse_item(x, it, item, i, c));
+  }
   return DG_OK;
 }
 
@@ -394,11 +397,10 @@ static dg_status parse_far_field(const dg_schema *x, const cJSON *v, dg_case *c)
   return dg_schema_opt_vec(x, v, "far_field", "origin", 3, ff->origin);
 }
 
-static dg_status parse_material(const dg_schema *x, const cJSON *v, int i, dg_case *c) {
+static dg_status parse_material(const dg_schema *x, const cJSON *v, const char *path, int i,
+                                dg_case *c) {
   static const char *const keys[] = {"volume", "eps", "mu", "sigma", NULL};
-  char path[64];
-  snprintf(path, sizeof path, "materials[%d]", i);
-  DG_CALL(section(x, v, path, keys));
+  DG_CALL(dg_schema_keys(x, v, path, keys));
   dg_case_material *m = &c->materials[i];
   m->eps = m->mu = 1.0;
   m->sigma = 0.0;
@@ -413,11 +415,10 @@ static dg_status parse_material(const dg_schema *x, const cJSON *v, int i, dg_ca
 
 static const char *const bc_names[] = {"none", "pec", "pmc", "absorbing", NULL};
 
-static dg_status parse_boundary(const dg_schema *x, const cJSON *v, int i, dg_case *c) {
+static dg_status parse_boundary(const dg_schema *x, const cJSON *v, const char *path, int i,
+                                dg_case *c) {
   static const char *const keys[] = {"surface", "type", NULL};
-  char path[64];
-  snprintf(path, sizeof path, "boundaries[%d]", i);
-  DG_CALL(section(x, v, path, keys));
+  DG_CALL(dg_schema_keys(x, v, path, keys));
   dg_case_boundary *b = &c->boundaries[i];
   DG_CALL(dg_case_key_group(x, v, path, "surface", "a physical surface name or tag", &b->surface));
   DG_CALL(dg_schema_required(x, v, path, "type", "pec, pmc or absorbing"));
@@ -427,11 +428,10 @@ static dg_status parse_boundary(const dg_schema *x, const cJSON *v, int i, dg_ca
   return DG_OK;
 }
 
-static dg_status parse_probe(const dg_schema *x, const cJSON *v, int i, dg_case *c) {
+static dg_status parse_probe(const dg_schema *x, const cJSON *v, const char *path, int i,
+                             dg_case *c) {
   static const char *const keys[] = {"name", "position", NULL};
-  char path[64];
-  snprintf(path, sizeof path, "probes[%d]", i);
-  DG_CALL(section(x, v, path, keys));
+  DG_CALL(dg_schema_keys(x, v, path, keys));
   dg_case_probe *p = &c->probes[i];
   snprintf(p->name, sizeof p->name, "probe%d", i);
   DG_CALL(dg_schema_opt_string(x, v, path, "name", p->name, sizeof p->name));

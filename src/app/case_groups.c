@@ -49,22 +49,29 @@ static void group_text(const dg_group_ref *g, char *out, size_t cap) {
   else snprintf(out, cap, "tag %d", g->tag);
 }
 
-dg_status dg_case_check_duplicate_groups(const dg_schema *x, const dg_case *c) {
+/* Entry i of the materials (dim 3) or of the boundaries (dim 2): its group. */
+static const dg_group_ref *group_at(const dg_case *c, int dim, int i) {
+  return dim == 3 ? &c->materials[i].volume : &c->boundaries[i].surface;
+}
+
+static dg_status check_duplicates_dim(const dg_schema *x, const dg_case *c, int dim) {
+  const int n = dim == 3 ? c->n_materials : c->n_boundaries;
+  const char *list = dim == 3 ? "materials" : "boundaries";
+  const char *key = dim == 3 ? "volume" : "surface";
   char g[DG_CASE_NAME + 16];
-  for (int i = 0; i < c->n_materials; ++i)
+  for (int i = 0; i < n; ++i)
     for (int j = 0; j < i; ++j)
-      if (same_group(&c->materials[i].volume, &c->materials[j].volume)) {
-        group_text(&c->materials[i].volume, g, sizeof g);
-        return DG_ERROR(DG_ERR_INPUT, "%s: materials[%d].volume: volume %s already has a "
-                        "material (materials[%d])", x->file, i, g, j);
+      if (same_group(group_at(c, dim, i), group_at(c, dim, j))) {
+        group_text(group_at(c, dim, i), g, sizeof g);
+        return DG_ERROR(DG_ERR_INPUT, "%s: %s[%d].%s: %s %s already has a %s (%s[%d])", x->file,
+                        list, i, key, key, g, dim == 3 ? "material" : "condition", list, j);
       }
-  for (int i = 0; i < c->n_boundaries; ++i)
-    for (int j = 0; j < i; ++j)
-      if (same_group(&c->boundaries[i].surface, &c->boundaries[j].surface)) {
-        group_text(&c->boundaries[i].surface, g, sizeof g);
-        return DG_ERROR(DG_ERR_INPUT, "%s: boundaries[%d].surface: surface %s already has a "
-                        "condition (boundaries[%d])", x->file, i, g, j);
-      }
+  return DG_OK;
+}
+
+dg_status dg_case_check_duplicate_groups(const dg_schema *x, const dg_case *c) {
+  DG_CALL(check_duplicates_dim(x, c, 3));
+  DG_CALL(check_duplicates_dim(x, c, 2));
   return DG_OK;
 }
 
@@ -94,7 +101,7 @@ static dg_status check_groups_dim(const dg_case *c, const dg_mesh *m, int dim) {
   const char *key = dim == 3 ? "volume" : "surface";
   enum { CAP = 8 };
   for (int i = 0; i < n; ++i) {
-    const dg_group_ref *gi = dim == 3 ? &c->materials[i].volume : &c->boundaries[i].surface;
+    const dg_group_ref *gi = group_at(c, dim, i);
     int ti[CAP], ni;
     group_tags(m, dim, gi, ti, CAP, &ni);
     if (ni > 1) {
@@ -110,7 +117,7 @@ static dg_status check_groups_dim(const dg_case *c, const dg_mesh *m, int dim) {
     }
     if (ni == 0) continue; /* unknown names are reported when the groups are applied */
     for (int j = 0; j < i; ++j) {
-      const dg_group_ref *gj = dim == 3 ? &c->materials[j].volume : &c->boundaries[j].surface;
+      const dg_group_ref *gj = group_at(c, dim, j);
       int tj[CAP], nj;
       group_tags(m, dim, gj, tj, CAP, &nj);
       if (nj == 1 && tj[0] == ti[0]) {

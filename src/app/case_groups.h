@@ -1,6 +1,6 @@
-/* The case file's physical group references (dg_group_ref): reading them and checking that
- * no two entries name one group. Shared by the case reader (case.c); the check against a
- * mesh is dg_case_check_groups in case.h. */
+/* A case file's physical group references: read, and no two entries naming one group. */
+/* For the case reader (case.c); the check against a mesh is dg_case_check_groups in
+ * case.h. */
 #ifndef DG_APP_CASE_GROUPS_H
 #define DG_APP_CASE_GROUPS_H
 

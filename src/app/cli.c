@@ -107,3 +107,16 @@ dg_status dg_cli_precision(const char *s, dg_precision *p, int *both) {
   return DG_ERROR(DG_ERR_INPUT, "--precision: expected %s, got '%s'",
                   both ? "float, double or both" : "float or double", s);
 }
+
+int dg_cli_multirate(const char *s, dg_mr_scheme *scheme, const char **levels) {
+  const size_t n = !strncmp(s, "multirate-lserk4", 16) ? 16 : !strncmp(s, "multirate", 9) ? 9 : 0;
+  if (!n || (s[n] != '\0' && s[n] != ':')) return 0;
+  *scheme = n == 16 ? DG_MR_LSERK4 : DG_MR_AB3;
+  *levels = s[n] == ':' ? s + n + 1 : NULL;
+  return 1;
+}
+
+dg_status dg_cli_bad_option(int o, const char *arg, const char *cmd, const char *what) {
+  if (o == ':') return DG_ERROR(DG_ERR_INPUT, "%s needs a value (see dgtd %s --help)", arg, cmd);
+  return DG_ERROR(DG_ERR_INPUT, "unknown %s '%s' (see dgtd %s --help)", what, arg, cmd);
+}

@@ -5,6 +5,7 @@
 
 #include "backend/variant.h"
 #include "core/status.h"
+#include "dg/multirate.h"
 
 dg_status dg_cli_int(const char *opt, const char *s, int lo, int hi, int *out) DG_NODISCARD;
 dg_status dg_cli_double(const char *opt, const char *s, double *out) DG_NODISCARD;
@@ -23,5 +24,13 @@ void dg_cli_set_quiet(int quiet);
 
 /* --precision: "float" or "double", and "both" (*both = 1) where both is non-NULL. */
 dg_status dg_cli_precision(const char *s, dg_precision *p, int *both) DG_NODISCARD;
+
+/* "multirate[:L]" or "multirate-lserk4[:L]": 1, with the scheme and *levels the text after
+ * the colon (NULL without one); 0 for anything else. */
+int dg_cli_multirate(const char *s, dg_mr_scheme *scheme, const char **levels);
+
+/* The error for what getopt_long returned as o for the argument arg of `dgtd cmd`: ':' (an
+ * option without its value) or anything else (an unknown WHAT: "option", "argument"). */
+dg_status dg_cli_bad_option(int o, const char *arg, const char *cmd, const char *what) DG_NODISCARD;
 
 #endif

@@ -165,22 +165,38 @@ static int add_json(cJSON *o, const char *key, cJSON *item) {
   return 1;
 }
 
-int dg_cmd_bench(int argc, char **argv) {
-  dg_status st = DG_OK;
-  int orders[MAX_ORDERS], norders = 0, json = 0, scaling = 0, nres = 0, nscal = 0, remeasure = 0;
-  dg_precision prec = DG_PREC_FLOAT;
-  const char *device = NULL, *plot = NULL, *save = NULL, *extra[MAX_EXTRA];
-  double max_dofs = 0;
+/* What the command line asks for. */
+typedef struct {
+  int help;
+  int orders[MAX_ORDERS], norders, json, scaling, remeasure;
+  dg_precision prec;
+  const char *device, *plot, *save, *extra[MAX_EXTRA];
+  double max_dofs;
   dg_bench_options bo;
-  dg_bench_options_default(&bo);
-  dg_bench_mr_options mr = {.mesh = NULL, .order = 2, .max_levels = 0, .steps = 20};
-  dg_device *dev = NULL;
-  dg_bench_order *res = NULL;
-  dg_bench_scaling *scal = NULL;
-  char command[1024] = "dgtd";
+  dg_bench_mr_options mr; /* mr.max_levels > 0: --time-stepping multirate */
+  char command[1024];     /* the command line, for the JSON report */
+} bench_args;
+
+/* --time-stepping multirate[-lserk4][:L] (lserk4 is the ordinary bench). */
+static dg_status parse_time_stepping(const char *ts, dg_bench_mr_options *mr) {
+  const char *levels;
+  DG_CHECK(dg_cli_multirate(ts, &mr->scheme, &levels), DG_ERR_INPUT,
+           "--time-stepping: expected multirate[:MAX_LEVELS] or "
+           "multirate-lserk4[:MAX_LEVELS], got '%s'", ts);
+  mr->max_levels = 6;
+  if (levels) DG_CALL(dg_cli_int("--time-stepping", levels, 1, DG_MR_MAX_LEVELS, &mr->max_levels));
+  return DG_OK;
+}
+
+static dg_status parse_args(int argc, char **argv, bench_args *a) {
+  memset(a, 0, sizeof *a);
+  a->prec = DG_PREC_FLOAT;
+  dg_bench_options_default(&a->bo);
+  a->mr = (dg_bench_mr_options){.mesh = NULL, .order = 2, .max_levels = 0, .steps = 20};
+  snprintf(a->command, sizeof a->command, "dgtd");
   for (int i = 0; i < argc; ++i) {
-    const size_t len = strlen(command);
-    snprintf(command + len, sizeof command - len, " %s", argv[i]);
+    const size_t len = strlen(a->command);
+    snprintf(a->command + len, sizeof a->command - len, " %s", argv[i]);
   }
   enum { O_ORDER = 256, O_PRECISION, O_DEVICE, O_ELEMENTS, O_DOFS, O_MAX_DOFS, O_REPEATS,
          O_VARIANT, O_LIMITS, O_SCALING, O_JSON, O_SAVE, O_PLOT, O_HELP, O_PML, O_TS, O_MESH,
@@ -197,6 +213,7 @@ int dg_cmd_bench(int argc, char **argv) {
       {"time-stepping", required_argument, 0, O_TS},  {"mesh", required_argument, 0, O_MESH},
       {"steps", required_argument, 0, O_STEPS},
       {0, 0, 0, 0}};
+  dg_bench_options *bo = &a->bo;
   opterr = 0;
   optind = 1;
   for (;;) {
@@ -205,242 +222,275 @@ int dg_cmd_bench(int argc, char **argv) {
     if (o == -1) break;
     switch (o) {
     case 'h':
-    case O_HELP: usage(stdout); return 0;
-    case O_ORDER: DG_CALL_GOTO(fail, dg_cli_orders(optarg, orders, &norders)); break;
-    case O_PRECISION: DG_CALL_GOTO(fail, dg_cli_precision(optarg, &prec, NULL)); break;
-    case O_DEVICE: device = optarg; break;
+    case O_HELP: a->help = 1; return DG_OK;
+    case O_ORDER: DG_CALL(dg_cli_orders(optarg, a->orders, &a->norders)); break;
+    case O_PRECISION: DG_CALL(dg_cli_precision(optarg, &a->prec, NULL)); break;
+    case O_DEVICE: a->device = optarg; break;
     case O_ELEMENTS: {
       double k;
-      DG_CALL_GOTO(fail, dg_cli_double("--elements", optarg, &k));
-      DG_CHECK_GOTO(fail, k >= 48 && k <= 1e9, DG_ERR_INPUT, "--elements: between 48 and 1e9");
-      bo.elements = (long)k;
+      DG_CALL(dg_cli_double("--elements", optarg, &k));
+      DG_CHECK(k >= 48 && k <= 1e9, DG_ERR_INPUT, "--elements: between 48 and 1e9");
+      bo->elements = (long)k;
       break;
     }
     case O_DOFS:
-      DG_CALL_GOTO(fail, dg_cli_double("--dofs", optarg, &bo.dofs));
-      DG_CHECK_GOTO(fail, bo.dofs >= 100 && bo.dofs <= 1e11, DG_ERR_INPUT,
-                    "--dofs: between 100 and 1e11");
+      DG_CALL(dg_cli_double("--dofs", optarg, &bo->dofs));
+      DG_CHECK(bo->dofs >= 100 && bo->dofs <= 1e11, DG_ERR_INPUT, "--dofs: between 100 and 1e11");
       break;
     case O_MAX_DOFS:
-      DG_CALL_GOTO(fail, dg_cli_double("--max-dofs", optarg, &max_dofs));
-      DG_CHECK_GOTO(fail, max_dofs >= 100 && max_dofs <= 1e11, DG_ERR_INPUT,
-                    "--max-dofs: between 100 and 1e11");
+      DG_CALL(dg_cli_double("--max-dofs", optarg, &a->max_dofs));
+      DG_CHECK(a->max_dofs >= 100 && a->max_dofs <= 1e11, DG_ERR_INPUT,
+               "--max-dofs: between 100 and 1e11");
       break;
     case O_REPEATS:
-      DG_CALL_GOTO(fail, dg_cli_int("--repeats", optarg, 3, DG_BENCH_MAX_REPEATS, &bo.repeats));
+      DG_CALL(dg_cli_int("--repeats", optarg, 3, DG_BENCH_MAX_REPEATS, &bo->repeats));
       break;
     case O_VARIANT: {
-      DG_CHECK_GOTO(fail, bo.n_extra < MAX_EXTRA, DG_ERR_INPUT, "--variant: at most %d", MAX_EXTRA);
+      DG_CHECK(bo->n_extra < MAX_EXTRA, DG_ERR_INPUT, "--variant: at most %d", MAX_EXTRA);
       dg_variant v;
-      DG_CALL_GOTO(fail, dg_variant_parse(optarg, &v)); /* bad specs fail before any work */
-      extra[bo.n_extra++] = optarg;
+      DG_CALL(dg_variant_parse(optarg, &v)); /* bad specs fail before any work */
+      a->extra[bo->n_extra++] = optarg;
       break;
     }
-    case O_PML: DG_CALL_GOTO(fail, dg_cli_int("--pml", optarg, 1, 20, &bo.pml_cells)); break;
-    case O_LIMITS: remeasure = 1; break;
-    case O_SCALING: scaling = 1; break;
-    case O_JSON: json = 1; break;
-    case O_SAVE: save = optarg; break;
-    case O_PLOT: plot = optarg; break;
-    case O_TS: { /* multirate[-lserk4][:L] (lserk4 is the ordinary bench) */
-      const char *ts = optarg;
-      const size_t n = !strncmp(ts, "multirate-lserk4", 16) ? 16 : !strncmp(ts, "multirate", 9) ? 9 : 0;
-      DG_CHECK_GOTO(fail, n && (ts[n] == '\0' || ts[n] == ':'), DG_ERR_INPUT,
-                    "--time-stepping: expected multirate[:MAX_LEVELS] or "
-                    "multirate-lserk4[:MAX_LEVELS], got '%s'", ts);
-      mr.max_levels = 6;
-      mr.scheme = n == 16 ? DG_MR_LSERK4 : DG_MR_AB3;
-      if (ts[n] == ':')
-        DG_CALL_GOTO(fail, dg_cli_int("--time-stepping", ts + n + 1, 1, DG_MR_MAX_LEVELS, &mr.max_levels));
-      break;
-    }
-    case O_MESH: mr.mesh = optarg; break;
-    case O_STEPS: DG_CALL_GOTO(fail, dg_cli_int("--steps", optarg, 1, 100000, &mr.steps)); break;
-    case 'q': bo.verbose = 0; break;
-    case ':':
-      st = DG_ERROR(DG_ERR_INPUT, "%s needs a value (see dgtd bench --help)", argv[prev]);
-      goto fail;
-    default:
-      st = DG_ERROR(DG_ERR_INPUT, "unknown argument '%s' (see dgtd bench --help)", argv[prev]);
-      goto fail;
+    case O_PML: DG_CALL(dg_cli_int("--pml", optarg, 1, 20, &bo->pml_cells)); break;
+    case O_LIMITS: a->remeasure = 1; break;
+    case O_SCALING: a->scaling = 1; break;
+    case O_JSON: a->json = 1; break;
+    case O_SAVE: a->save = optarg; break;
+    case O_PLOT: a->plot = optarg; break;
+    case O_TS: DG_CALL(parse_time_stepping(optarg, &a->mr)); break;
+    case O_MESH: a->mr.mesh = optarg; break;
+    case O_STEPS: DG_CALL(dg_cli_int("--steps", optarg, 1, 100000, &a->mr.steps)); break;
+    case 'q': bo->verbose = 0; break;
+    default: return dg_cli_bad_option(o, argv[prev], "bench", "argument");
     }
   }
-  if (optind < argc) {
-    st = DG_ERROR(DG_ERR_INPUT, "unexpected argument '%s' (see dgtd bench --help)", argv[optind]);
-    goto fail;
+  DG_CHECK(optind >= argc, DG_ERR_INPUT, "unexpected argument '%s' (see dgtd bench --help)",
+           argv[optind]);
+  bo->log = stderr;
+  bo->extra = a->extra;
+  DG_CHECK(!(bo->elements > 0 && bo->dofs > 0), DG_ERR_INPUT,
+           "--elements and --dofs: give one of them");
+  DG_CHECK(!(a->scaling && bo->pml_cells), DG_ERR_INPUT, "--pml and --scaling: give one of them");
+  DG_CHECK(!(a->mr.max_levels && bo->pml_cells), DG_ERR_INPUT,
+           "--pml and --time-stepping multirate: give one of them");
+  return DG_OK;
+}
+
+/* One `dgtd bench` run: the device, its limits and what was measured. */
+typedef struct {
+  dg_device *dev;
+  dg_device_limits limits;
+  int measured;
+  char sizing[512];
+  double load0, load1, t_start;
+  dg_bench_order *res;
+  int nres;
+  dg_bench_scaling *scal;
+  int nscal;
+  int failed; /* orders where the tuned, default or baseline variant failed */
+} bench_run;
+
+/* The device's limits, cached or measured now, with a warning when the host is busy. */
+static dg_status load_limits(const bench_args *a, bench_run *b) {
+  dg_tune_options topt;
+  DG_CALL(dg_tune_options_default(&topt));
+  topt.force = a->remeasure; /* dg_tune_device_limits: measure and store instead of reading */
+  topt.limits_gemm = a->remeasure;
+  b->load0 = host_busy();
+  warn_if_busy(stderr, b->dev, b->load0, "just before the run");
+  if (a->bo.verbose) fprintf(stderr, "measuring or loading the device limits...\n");
+  DG_CALL(dg_tune_device_limits(b->dev, &topt, &b->limits, &b->measured));
+  if (b->measured && b->limits.contended)
+    fprintf(stderr, "warning: other processes used %.0f%% of the host's CPU time while the "
+            "limits were measured: not cached\n", 100 * b->limits.others_busy);
+  return DG_OK;
+}
+
+static dg_status run_scaling(const bench_args *a, bench_run *b) {
+  DG_CALL(DG_ALLOC(b->scal, a->norders));
+  for (int i = 0; i < a->norders; ++i) {
+    DG_CALL(dg_bench_scaling_run(b->dev, a->orders[i], a->prec, &a->bo, a->max_dofs,
+                                 &b->scal[b->nscal]));
+    ++b->nscal;
   }
-  bo.log = stderr;
-  bo.extra = extra;
-  DG_CHECK_GOTO(fail, !(bo.elements > 0 && bo.dofs > 0), DG_ERR_INPUT,
-                "--elements and --dofs: give one of them");
-  DG_CHECK_GOTO(fail, !(scaling && bo.pml_cells), DG_ERR_INPUT,
-                "--pml and --scaling: give one of them");
-  DG_CHECK_GOTO(fail, !(mr.max_levels && bo.pml_cells), DG_ERR_INPUT,
-                "--pml and --time-stepping multirate: give one of them");
-  if (mr.max_levels) {
-    mr.order = norders ? orders[0] : 2;
-    mr.precision = prec;
-    mr.variant = bo.n_extra ? extra[0] : NULL;
-    DG_CALL_GOTO(fail, dg_device_create(&dev, device));
-    DG_CALL_GOTO(fail, dg_bench_multirate(dev, &mr, stdout, json));
-    dg_device_destroy(&dev);
+  if (!a->json) dg_bench_print_scaling(stdout, b->scal, b->nscal);
+  return DG_OK;
+}
+
+/* Each order's variants, interleaved, and their tables. With --pml: res[0..n) the plain
+ * boxes, res[n..2n) the same with PML layers, res[2n..3n) their meshes without the PML. */
+static dg_status run_orders(const bench_args *a, bench_run *b) {
+  const dg_bench_options *bo = &a->bo;
+  const int norders = a->norders, pml = bo->pml_cells > 0;
+  DG_CALL(DG_ALLOC(b->res, pml ? 3 * norders : norders));
+  /* All orders' rounds interleaved (dg_bench_run) unless their operators together would
+   * take more than half the device memory (~48 B per DOF and variant, float or double). */
+  double need = 0;
+  for (int i = 0; i < norders; ++i) {
+    const int n = dg_bench_box_n(&b->dev->info, a->orders[i], a->prec, bo),
+              m = n + 2 * bo->pml_cells;
+    need += 36.0 * dg_variant_np(a->orders[i]) * (n * n * n + (pml ? 2 * m * m * m : 0)) *
+            (3 + bo->n_extra) * 48.0;
+  }
+  if (need < 0.5 * (double)b->dev->info.global_mem_size) {
+    DG_CALL(dg_bench_run(b->dev, a->orders, norders, a->prec, bo, b->res));
+    b->nres = norders;
+  } else {
+    if (bo->verbose) fprintf(stderr, "(one order at a time: together they would not fit)\n");
+    for (; b->nres < norders; ++b->nres) {
+      dg_bench_order three[3];
+      DG_CALL(dg_bench_order_run(b->dev, a->orders[b->nres], a->prec, bo, three));
+      b->res[b->nres] = three[0];
+      if (pml) b->res[norders + b->nres] = three[1], b->res[2 * norders + b->nres] = three[2];
+    }
+  }
+  const int nres = b->nres, nall = pml ? 3 * nres : nres;
+  const dg_bench_order *res = b->res;
+  for (int i = 0; i < nall; ++i) {
+    const dg_bench_order *r = &res[i];
+    b->failed += r->tuned < 0 || r->dflt < 0 || r->baseline < 0;
+    if (a->json) continue;
+    if (r->pml_cells && r->pml_K)
+      fprintf(stdout, "\n(the same box with %d PML cells around it: %ld of %ld elements "
+              "in the PML)", r->pml_cells, r->pml_K, r->K);
+    else if (r->pml_cells)
+      fprintf(stdout, "\n(the same mesh, %d cells around the box, without the PML)",
+              r->pml_cells);
+    dg_bench_print_order(stdout, r, &b->limits);
+  }
+  if (!a->json) dg_bench_print_summary(stdout, res, nres, &b->limits);
+  if (!a->json && pml) dg_bench_print_pml(stdout, res, res + norders, res + 2 * norders, nres);
+  b->nres = nall; /* the JSON report lists them all */
+  return DG_OK;
+}
+
+/* The JSON report: on stdout with --json, into the file of --save. */
+static dg_status write_json(const bench_args *a, const bench_run *b) {
+  cJSON *doc = cJSON_CreateObject(), *arr = NULL, *sarr = NULL;
+  char date[32];
+  dg_utc_date(date, sizeof date);
+  int ok =
+      doc && cJSON_AddStringToObject(doc, "format", "dgtd-bench/1") &&
+      cJSON_AddStringToObject(doc, "date", date) &&
+      cJSON_AddStringToObject(doc, "command", a->command) &&
+      add_json(doc, "device", device_json(b->dev)) &&
+      add_json(doc, "limits", limits_json(&b->limits, b->measured)) &&
+      cJSON_AddStringToObject(doc, "precision", dg_precision_name(a->prec)) &&
+      cJSON_AddStringToObject(doc, "sizing", b->sizing) &&
+      cJSON_AddNumberToObject(doc, "repeats", a->bo.repeats) &&
+      cJSON_AddNumberToObject(doc, "host_busy_before", b->load0) &&
+      cJSON_AddNumberToObject(doc, "host_busy_after", b->load1) &&
+      cJSON_AddNumberToObject(doc, "seconds", (double)time(NULL) - b->t_start) &&
+      (arr = cJSON_AddArrayToObject(doc, "orders")) &&
+      (sarr = cJSON_AddArrayToObject(doc, "scaling"));
+  for (int i = 0; ok && i < b->nres; ++i) {
+    cJSON *o = dg_bench_order_json(&b->res[i], &b->limits);
+    ok = o && cJSON_AddItemToArray(arr, o);
+  }
+  for (int i = 0; ok && i < b->nscal; ++i) {
+    cJSON *o = dg_bench_scaling_json(&b->scal[i]);
+    ok = o && cJSON_AddItemToArray(sarr, o);
+  }
+  char *text = ok ? cJSON_Print(doc) : NULL;
+  cJSON_Delete(doc);
+  DG_CHECK(text, DG_ERR_MEMORY, "out of memory writing the JSON report");
+  if (a->json) printf("%s\n", text);
+  dg_status st = DG_OK;
+  if (a->save) {
+    dg_atomic_file af = {0};
+    st = dg_atomic_open(&af, a->save);
+    if (st == DG_OK) {
+      fprintf(af.fp, "%s\n", text);
+      st = dg_atomic_commit(&af);
+    }
+    dg_atomic_abort(&af);
+    if (st == DG_OK && a->bo.verbose) fprintf(stderr, "wrote %s\n", a->save);
+  }
+  cJSON_free(text);
+  return st;
+}
+
+/* The PNGs of --plot, each named on stderr. */
+static dg_status write_plots(const bench_args *a, const bench_run *b) {
+  char written[4096] = "";
+  DG_CALL(dg_mkdir_p(a->plot));
+  if (a->scaling)
+    DG_CALL(dg_bench_plot_scaling(a->plot, b->dev->info.name, b->scal, b->nscal, written,
+                                  sizeof written));
+  else
+    DG_CALL(dg_bench_plot_orders(a->plot, b->dev->info.name, b->res,
+                                 a->bo.pml_cells ? b->nres / 3 : b->nres, &b->limits, written,
+                                 sizeof written));
+  for (char *s = written, *e; *s; s = e + (*e != '\0')) {
+    e = strchr(s, ';');
+    if (!e) e = s + strlen(s);
+    fprintf(stderr, "wrote %.*s\n", (int)(e - s), s);
+  }
+  return DG_OK;
+}
+
+static void bench_run_free(bench_run *b) {
+  for (int i = 0; i < b->nscal; ++i) dg_bench_scaling_free(&b->scal[i]);
+  dg_free(&b->scal);
+  dg_free(&b->res);
+  dg_device_destroy(&b->dev);
+}
+
+int dg_cmd_bench(int argc, char **argv) {
+  dg_status st = DG_OK;
+  bench_args a;
+  bench_run b;
+  memset(&b, 0, sizeof b);
+  DG_CALL_GOTO(fail, parse_args(argc, argv, &a));
+  if (a.help) {
+    usage(stdout);
     return 0;
   }
-  if (!norders) {
-    static const int def[] = {1, 2, 3, 4, 5, 6, 7, 8}, def_scaling[] = {1, 3, 5, 8};
-    norders = scaling ? 4 : 8;
-    memcpy(orders, scaling ? def_scaling : def, sizeof(int) * (size_t)norders);
+  if (a.mr.max_levels) {
+    a.mr.order = a.norders ? a.orders[0] : 2;
+    a.mr.precision = a.prec;
+    a.mr.variant = a.bo.n_extra ? a.extra[0] : NULL;
+    DG_CALL_GOTO(fail, dg_device_create(&b.dev, a.device));
+    DG_CALL_GOTO(fail, dg_bench_multirate(b.dev, &a.mr, stdout, a.json));
+    dg_device_destroy(&b.dev);
+    return 0;
   }
-  FILE *out = json ? stderr : stdout; /* human-readable lines */
+  if (!a.norders) {
+    static const int def[] = {1, 2, 3, 4, 5, 6, 7, 8}, def_scaling[] = {1, 3, 5, 8};
+    a.norders = a.scaling ? 4 : 8;
+    memcpy(a.orders, a.scaling ? def_scaling : def, sizeof(int) * (size_t)a.norders);
+  }
+  FILE *out = a.json ? stderr : stdout; /* human-readable lines */
 
-  DG_CALL_GOTO(fail, dg_device_create(&dev, device));
-  DG_CHECK_GOTO(fail, prec == DG_PREC_FLOAT || dev->info.has_fp64, DG_ERR_UNSUPPORTED,
-                "dgtd bench: '%s' has no double precision (cl_khr_fp64)", dev->info.name);
-  dg_tune_options topt;
-  DG_CALL_GOTO(fail, dg_tune_options_default(&topt));
-  topt.force = remeasure; /* dg_tune_device_limits: measure and store instead of reading */
-  topt.limits_gemm = remeasure;
-  dg_device_limits limits;
-  int measured = 0;
-  const double load0 = host_busy();
-  warn_if_busy(stderr, dev, load0, "just before the run");
-  if (bo.verbose) fprintf(stderr, "measuring or loading the device limits...\n");
-  DG_CALL_GOTO(fail, dg_tune_device_limits(dev, &topt, &limits, &measured));
-  if (measured && limits.contended)
-    fprintf(stderr, "warning: other processes used %.0f%% of the host's CPU time while the "
-            "limits were measured: not cached\n", 100 * limits.others_busy);
-  char sizing[512];
-  if (scaling)
-    snprintf(sizing, sizeof sizing,
+  DG_CALL_GOTO(fail, dg_device_create(&b.dev, a.device));
+  const dg_device_info *info = &b.dev->info;
+  DG_CHECK_GOTO(fail, a.prec == DG_PREC_FLOAT || info->has_fp64, DG_ERR_UNSUPPORTED,
+                "dgtd bench: '%s' has no double precision (cl_khr_fp64)", info->name);
+  DG_CALL_GOTO(fail, load_limits(&a, &b));
+  if (a.scaling)
+    snprintf(b.sizing, sizeof b.sizing,
              "scaling: box n = 2, then n = max(n + 1, round(n 2^(1/3))) "
              "(the DOFs about double), K = 6 n^3 tetrahedra on the unit "
              "cube, while 36 Np n^3 <= the cap");
   else
-    sizing_rule(&bo, sizing, sizeof sizing);
-  fprintf(out, "device %d:%d '%s' (%s %s, driver %s): %u compute units\n", dev->info.P, dev->info.D,
-          dev->info.name, dev->info.platform_name, dev->info.platform_version,
-          dev->info.driver_version, dev->info.compute_units);
-  dg_tune_report_limits(out, &limits, measured);
-  fprintf(out, "mesh size: %s\n", sizing);
+    sizing_rule(&a.bo, b.sizing, sizeof b.sizing);
+  fprintf(out, "device %d:%d '%s' (%s %s, driver %s): %u compute units\n", info->P, info->D,
+          info->name, info->platform_name, info->platform_version, info->driver_version,
+          info->compute_units);
+  dg_tune_report_limits(out, &b.limits, b.measured);
+  fprintf(out, "mesh size: %s\n", b.sizing);
   fflush(out);
 
-  int failed = 0;
-  const double t_start = (double)time(NULL);
-  if (scaling) {
-    DG_CALL_GOTO(fail, DG_ALLOC(scal, norders));
-    for (int i = 0; i < norders; ++i) {
-      DG_CALL_GOTO(fail, dg_bench_scaling_run(dev, orders[i], prec, &bo, max_dofs, &scal[nscal]));
-      ++nscal;
-    }
-    if (!json) dg_bench_print_scaling(stdout, scal, nscal);
-  } else {
-    /* With --pml: res[0..n) the plain boxes, res[n..2n) the same with PML layers, res[2n..3n)
-     * their meshes without the PML. */
-    const int pml = bo.pml_cells > 0;
-    DG_CALL_GOTO(fail, DG_ALLOC(res, pml ? 3 * norders : norders));
-    /* All orders' rounds interleaved (dg_bench_run) unless their operators together would
-     * take more than half the device memory (~48 B per DOF and variant, float or double). */
-    double need = 0;
-    for (int i = 0; i < norders; ++i) {
-      const int n = dg_bench_box_n(&dev->info, orders[i], prec, &bo), m = n + 2 * bo.pml_cells;
-      need += 36.0 * dg_variant_np(orders[i]) * (n * n * n + (pml ? 2 * m * m * m : 0)) *
-              (3 + bo.n_extra) * 48.0;
-    }
-    if (need < 0.5 * (double)dev->info.global_mem_size) {
-      DG_CALL_GOTO(fail, dg_bench_run(dev, orders, norders, prec, &bo, res));
-      nres = norders;
-    } else {
-      if (bo.verbose) fprintf(stderr, "(one order at a time: together they would not fit)\n");
-      for (; nres < norders; ++nres) {
-        dg_bench_order three[3];
-        DG_CALL_GOTO(fail, dg_bench_order_run(dev, orders[nres], prec, &bo, three));
-        res[nres] = three[0];
-        if (pml) res[norders + nres] = three[1], res[2 * norders + nres] = three[2];
-      }
-    }
-    const int nall = pml ? 3 * nres : nres;
-    for (int i = 0; i < nall; ++i) {
-      const dg_bench_order *r = &res[i];
-      failed += r->tuned < 0 || r->dflt < 0 || r->baseline < 0;
-      if (!json) {
-        if (r->pml_cells && r->pml_K)
-          fprintf(stdout, "\n(the same box with %d PML cells around it: %ld of %ld elements "
-                  "in the PML)", r->pml_cells, r->pml_K, r->K);
-        else if (r->pml_cells)
-          fprintf(stdout, "\n(the same mesh, %d cells around the box, without the PML)",
-                  r->pml_cells);
-        dg_bench_print_order(stdout, r, &limits);
-      }
-    }
-    if (!json) dg_bench_print_summary(stdout, res, nres, &limits);
-    if (!json && pml) dg_bench_print_pml(stdout, res, res + norders, res + 2 * norders, nres);
-    nres = nall; /* the JSON report lists them all */
-  }
-
-  const double load1 = host_busy();
-  warn_if_busy(stderr, dev, load1, "just after the run");
-  if (json || save) {
-    cJSON *doc = cJSON_CreateObject(), *arr = NULL, *sarr = NULL;
-    char date[32];
-    dg_utc_date(date, sizeof date);
-    int ok =
-        doc && cJSON_AddStringToObject(doc, "format", "dgtd-bench/1") &&
-        cJSON_AddStringToObject(doc, "date", date) &&
-        cJSON_AddStringToObject(doc, "command", command) &&
-        add_json(doc, "device", device_json(dev)) &&
-        add_json(doc, "limits", limits_json(&limits, measured)) &&
-        cJSON_AddStringToObject(doc, "precision", dg_precision_name(prec)) &&
-        cJSON_AddStringToObject(doc, "sizing", sizing) &&
-        cJSON_AddNumberToObject(doc, "repeats", bo.repeats) &&
-        cJSON_AddNumberToObject(doc, "host_busy_before", load0) &&
-        cJSON_AddNumberToObject(doc, "host_busy_after", load1) &&
-        cJSON_AddNumberToObject(doc, "seconds", (double)time(NULL) - t_start) &&
-        (arr = cJSON_AddArrayToObject(doc, "orders")) &&
-        (sarr = cJSON_AddArrayToObject(doc, "scaling"));
-    for (int i = 0; ok && i < nres; ++i) {
-      cJSON *o = dg_bench_order_json(&res[i], &limits);
-      ok = o && cJSON_AddItemToArray(arr, o);
-    }
-    for (int i = 0; ok && i < nscal; ++i) {
-      cJSON *o = dg_bench_scaling_json(&scal[i]);
-      ok = o && cJSON_AddItemToArray(sarr, o);
-    }
-    char *text = ok ? cJSON_Print(doc) : NULL;
-    cJSON_Delete(doc);
-    DG_CHECK_GOTO(fail, text, DG_ERR_MEMORY, "out of memory writing the JSON report");
-    if (json) printf("%s\n", text);
-    if (save) {
-      dg_atomic_file af = {0};
-      st = dg_atomic_open(&af, save);
-      if (st == DG_OK) {
-        fprintf(af.fp, "%s\n", text);
-        st = dg_atomic_commit(&af);
-      }
-      dg_atomic_abort(&af);
-      if (st == DG_OK && bo.verbose) fprintf(stderr, "wrote %s\n", save);
-    }
-    cJSON_free(text);
-    if (st != DG_OK) goto fail;
-  }
-  if (plot) {
-    char written[4096] = "";
-    DG_CALL_GOTO(fail, dg_mkdir_p(plot));
-    if (scaling)
-      DG_CALL_GOTO(
-          fail, dg_bench_plot_scaling(plot, dev->info.name, scal, nscal, written, sizeof written));
-    else
-      DG_CALL_GOTO(fail, dg_bench_plot_orders(plot, dev->info.name, res, bo.pml_cells ? nres / 3 : nres, &limits, written,
-                                              sizeof written));
-    for (char *s = written, *e; *s; s = e + (*e != '\0')) {
-      e = strchr(s, ';');
-      if (!e) e = s + strlen(s);
-      fprintf(stderr, "wrote %.*s\n", (int)(e - s), s);
-    }
-  }
-  for (int i = 0; i < nscal; ++i) dg_bench_scaling_free(&scal[i]);
-  dg_free(&scal);
-  dg_free(&res);
-  dg_device_destroy(&dev);
+  b.t_start = (double)time(NULL);
+  if (a.scaling) DG_CALL_GOTO(fail, run_scaling(&a, &b));
+  else DG_CALL_GOTO(fail, run_orders(&a, &b));
+  b.load1 = host_busy();
+  warn_if_busy(stderr, b.dev, b.load1, "just after the run");
+  if (a.json || a.save) DG_CALL_GOTO(fail, write_json(&a, &b));
+  if (a.plot) DG_CALL_GOTO(fail, write_plots(&a, &b));
+  const int failed = b.failed;
+  bench_run_free(&b);
   if (failed) {
     fprintf(stderr,
             "dgtd bench: %d order(s) where the tuned, default or baseline variant failed "
@@ -451,9 +501,6 @@ int dg_cmd_bench(int argc, char **argv) {
   return 0;
 fail:
   dg_error_print(stderr);
-  for (int i = 0; i < nscal; ++i) dg_bench_scaling_free(&scal[i]);
-  dg_free(&scal);
-  dg_free(&res);
-  dg_device_destroy(&dev);
+  bench_run_free(&b);
   return dg_status_exit_code(st);
 }

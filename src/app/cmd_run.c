@@ -141,6 +141,16 @@ static void print_text(const dg_case *c, const dg_run_result *r) {
   if (r->has_error) printf("  L2 error      %.6e (relative %.6e)\n", r->l2_error, r->l2_rel_error);
 }
 
+/* A JSON member: its key and its number. */
+typedef struct {
+  const char *key;
+  double value;
+} json_number;
+
+static void add_numbers(cJSON *o, const json_number *list, int n) {
+  for (int i = 0; i < n; ++i) cJSON_AddNumberToObject(o, list[i].key, list[i].value);
+}
+
 /* One JSON object on stdout (cJSON does the escaping). */
 static void print_json(const dg_case *c, const dg_run_result *r) {
   const int ref = c->backend == DG_BACKEND_REF;
@@ -154,30 +164,24 @@ static void print_json(const dg_case *c, const dg_run_result *r) {
     cJSON_AddStringToObject(o, "variant", r->variant);
     cJSON_AddStringToObject(o, "variant_source", r->variant_source);
     cJSON_AddBoolToObject(o, "tuned", r->tuned);
-    cJSON_AddNumberToObject(o, "programs_built", r->programs_built);
-    cJSON_AddNumberToObject(o, "programs_loaded", r->programs_loaded);
-    cJSON_AddNumberToObject(o, "verify_rel_diff", r->verify_rel_diff);
+    const json_number cl[] = {{"programs_built", r->programs_built},
+                              {"programs_loaded", r->programs_loaded},
+                              {"verify_rel_diff", r->verify_rel_diff}};
+    add_numbers(o, cl, 3);
   }
   cJSON_AddStringToObject(o, "mesh", c->mesh_file[0] ? c->mesh_file : "box");
   cJSON_AddNumberToObject(o, "flux_alpha", c->alpha);
   cJSON_AddNumberToObject(o, "ranks", r->nranks);
-  if (r->nranks > 1) {
-    cJSON_AddNumberToObject(o, "imbalance", r->imbalance);
-    cJSON_AddNumberToObject(o, "cut_faces", r->cut_faces);
-    cJSON_AddNumberToObject(o, "exchange_s", r->exchange_s);
-    cJSON_AddNumberToObject(o, "exchange_wait_s", r->exchange_wait_s);
-    cJSON_AddNumberToObject(o, "exchanges", (double)r->exchanges);
-  }
-  cJSON_AddNumberToObject(o, "K", r->K);
-  cJSON_AddNumberToObject(o, "N", r->N);
-  cJSON_AddNumberToObject(o, "Np", r->Np);
-  cJSON_AddNumberToObject(o, "dofs", (double)r->dofs);
-  cJSON_AddNumberToObject(o, "first_step", r->first_step);
-  cJSON_AddNumberToObject(o, "steps", r->steps);
-  cJSON_AddNumberToObject(o, "dt", r->dt);
-  cJSON_AddNumberToObject(o, "final_time", r->final_time);
-  cJSON_AddNumberToObject(o, "wall_s", r->wall_s);
-  cJSON_AddNumberToObject(o, "dofs_per_s", r->dofs_per_s);
+  const json_number mpi[] = {{"imbalance", r->imbalance}, {"cut_faces", r->cut_faces},
+                             {"exchange_s", r->exchange_s},
+                             {"exchange_wait_s", r->exchange_wait_s},
+                             {"exchanges", (double)r->exchanges}};
+  if (r->nranks > 1) add_numbers(o, mpi, 5);
+  const json_number run[] = {{"K", r->K}, {"N", r->N}, {"Np", r->Np}, {"dofs", (double)r->dofs},
+                             {"first_step", r->first_step}, {"steps", r->steps}, {"dt", r->dt},
+                             {"final_time", r->final_time}, {"wall_s", r->wall_s},
+                             {"dofs_per_s", r->dofs_per_s}};
+  add_numbers(o, run, 10);
   cJSON_AddStringToObject(o, "time_stepping", !r->multirate ? "lserk4"
                                               : c->mr_scheme == DG_MR_LSERK4 ? "multirate-lserk4"
                                                                              : "multirate");
@@ -189,25 +193,20 @@ static void print_json(const dg_case *c, const dg_run_result *r) {
   }
   cJSON_AddNumberToObject(o, "energy_start", r->energy_start);
   cJSON_AddNumberToObject(o, "energy_end", r->energy_end);
-  if (r->dft_on) {
-    cJSON_AddNumberToObject(o, "dft_frequencies", r->dft_freqs);
-    cJSON_AddNumberToObject(o, "dft_samples", r->dft_samples);
-    cJSON_AddNumberToObject(o, "dft_s", r->dft_s);
-    cJSON_AddNumberToObject(o, "dft_fraction", r->wall_s > 0 ? r->dft_s / r->wall_s : 0);
-  }
+  const json_number dft[] = {{"dft_frequencies", r->dft_freqs}, {"dft_samples", r->dft_samples},
+                             {"dft_s", r->dft_s},
+                             {"dft_fraction", r->wall_s > 0 ? r->dft_s / r->wall_s : 0}};
+  if (r->dft_on) add_numbers(o, dft, 4);
   if (r->ff_on) { /* the figures printed; the whole table is far_field.csv */
     cJSON *ff = cJSON_AddArrayToObject(o, "far_field");
     for (int i = 0; i < r->ff_nfreq && i < DG_RUN_FF_SHOWN; ++i) {
       cJSON *e = cJSON_CreateObject();
-      cJSON_AddNumberToObject(e, "freq", r->ff[i].freq);
-      cJSON_AddNumberToObject(e, r->ff_rcs ? "rcs_max" : "directivity_max", r->ff[i].max_value);
-      cJSON_AddNumberToObject(e, "theta_max", r->ff[i].max_theta);
-      cJSON_AddNumberToObject(e, "phi_max", r->ff[i].max_phi);
-      cJSON_AddNumberToObject(e, "prad", r->ff[i].prad);
-      if (r->ff_rcs) {
-        cJSON_AddNumberToObject(e, "rcs_back", r->ff[i].back);
-        cJSON_AddNumberToObject(e, "rcs_forward", r->ff[i].forward);
-      }
+      const json_number f[] = {{"freq", r->ff[i].freq},
+                               {r->ff_rcs ? "rcs_max" : "directivity_max", r->ff[i].max_value},
+                               {"theta_max", r->ff[i].max_theta}, {"phi_max", r->ff[i].max_phi},
+                               {"prad", r->ff[i].prad}, {"rcs_back", r->ff[i].back},
+                               {"rcs_forward", r->ff[i].forward}};
+      add_numbers(e, f, r->ff_rcs ? 7 : 5);
       cJSON_AddItemToArray(ff, e);
     }
   }
@@ -284,13 +283,13 @@ static dg_status parse_time_stepping(const char *s, dg_case *c) {
     c->multirate = 0;
     return DG_OK;
   }
-  const size_t n = !strncmp(s, "multirate-lserk4", 16) ? 16 : !strncmp(s, "multirate", 9) ? 9 : 0;
-  DG_CHECK(n && (s[n] == '\0' || s[n] == ':'), DG_ERR_INPUT,
+  const char *levels;
+  DG_CHECK(dg_cli_multirate(s, &c->mr_scheme, &levels), DG_ERR_INPUT,
            "--time-stepping: expected lserk4, multirate[:MAX_LEVELS] or "
            "multirate-lserk4[:MAX_LEVELS], got '%s'", s);
   c->multirate = 1;
-  c->mr_scheme = n == 16 ? DG_MR_LSERK4 : DG_MR_AB3;
-  if (s[n] == ':') DG_CALL(dg_cli_int("--time-stepping max levels", s + n + 1, 1, DG_MR_MAX_LEVELS, &c->max_levels));
+  if (levels)
+    DG_CALL(dg_cli_int("--time-stepping max levels", levels, 1, DG_MR_MAX_LEVELS, &c->max_levels));
   return DG_OK;
 }
 
@@ -390,8 +389,7 @@ static dg_status parse_args(int argc, char **argv, dg_case *c, int *help) {
       break;
     case O_JSON: c->json = 1; break;
     case O_QUIET: c->quiet = 1; break;
-    case ':': return DG_ERROR(DG_ERR_INPUT, "%s needs a value (see dgtd run --help)", argv[prev]);
-    default: return DG_ERROR(DG_ERR_INPUT, "unknown option '%s' (see dgtd run --help)", argv[prev]);
+    default: return dg_cli_bad_option(o, argv[prev], "run", "option");
     }
   }
   /* Both on the line: one would silently win (the later one), so neither does, as in a

@@ -34,44 +34,19 @@ static dg_status volume_set(const run_state *s, const dg_group_ref *g, int n, co
   return DG_OK;
 }
 
-/* The two sides of a named closed interior surface, as for the TF/SF surface
- * (app/setup.c): the outside reaches a PML element or an absorbing boundary face without
- * crossing it. */
+/* The faces of a named closed interior surface, on this rank's part; its sides are found
+ * as the TF/SF surface's (run_surface_sides). */
 static dg_status named_surface_faces(const run_state *s, unsigned char *sel_local) {
   const dg_case *c = s->c;
   const dg_mesh *m = s->global; /* the sides need the whole mesh (and its iface_tag) */
-  unsigned char *sel = NULL;
   int stag;
   DG_CALL(run_group_tag(s, 2, &c->dft.surface_name, "dft.surface.name", &stag));
-  unsigned char *seed = NULL;
+  unsigned char *sel = NULL;
   signed char *side = NULL;
-  int *btags = NULL;
   dg_status st = DG_OK;
-  DG_CALL_GOTO(done, DG_ALLOC(seed, m->K));
   DG_CALL_GOTO(done, DG_ALLOC(side, m->K));
   DG_CALL_GOTO(done, DG_ALLOC(sel, 4 * (size_t)m->K));
-  DG_CALL_GOTO(done, DG_ALLOC(btags, c->n_boundaries + 1));
-  for (int i = 0; c->has_pml && i < c->n_pml_volumes; ++i) {
-    int tag;
-    DG_CALL_GOTO(done, run_group_tag(s, 3, &c->pml_volumes[i], "pml.volumes", &tag));
-    for (int k = 0; k < m->K; ++k) seed[k] |= m->elem_tag[k] == tag;
-  }
-  for (int i = 0; i < c->n_boundaries; ++i)
-    DG_CALL_GOTO(done, run_group_tag(s, 2, &c->boundaries[i].surface, "boundaries", &btags[i]));
-  for (int k = 0; k < m->K; ++k)
-    for (int f = 0; f < 4; ++f) {
-      const int t = m->face_tag[4 * k + f];
-      if (t < 0) continue;
-      int bc = c->has_default_bc ? (int)c->default_bc : -1;
-      for (int i = 0; i < c->n_boundaries; ++i)
-        if (btags[i] == t) bc = (int)c->boundaries[i].bc;
-      seed[k] |= bc == DG_BC_ABC;
-    }
-  st = dg_mesh_surface_sides(m, stag, seed, side);
-  if (st != DG_OK) {
-    st = dg_error_prefix(st, "%s: dft.surface.name: ", c->source);
-    goto done;
-  }
+  DG_CALL_GOTO(done, run_surface_sides(s, stag, "dft.surface.name", side));
   dg_dft_faces_of_surface(m, stag, side, sel);
   for (int k = 0; k < s->mesh->K_owned; ++k) { /* this rank's part */
     const int g = s->dist ? s->dist->l2g[k] : k;
@@ -79,9 +54,7 @@ static dg_status named_surface_faces(const run_state *s, unsigned char *sel_loca
   }
 done:
   dg_free(&sel);
-  dg_free(&seed);
   dg_free(&side);
-  dg_free(&btags);
   return st;
 }
 

@@ -96,6 +96,11 @@ dg_status run_start_stepper(run_state *s, dg_run_result *r) DG_NODISCARD;
 /* The tag of a physical group reference of the case (an error naming `what`). */
 dg_status run_group_tag(const run_state *s, int dim, const dg_group_ref *g, const char *what,
                         int *tag) DG_NODISCARD;
+/* The two sides of the closed interior surface of tag stag on the whole mesh (side[k] of
+ * each element, dg_mesh_surface_sides): the outside is what reaches a PML element or an
+ * absorbing boundary face without crossing it. Errors start with the case file and what. */
+dg_status run_surface_sides(const run_state *s, int stag, const char *what,
+                            signed char *side) DG_NODISCARD;
 /* The stepper's state into s->q. */
 dg_status run_fetch_state(run_state *s) DG_NODISCARD;
 

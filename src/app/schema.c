@@ -234,51 +234,43 @@ static const cJSON *member(const cJSON *obj, const char *path, const char *key, 
 
 enum { KEY_PATH = 192 };
 
+/* The body of each dg_schema_opt_*: getter on obj.key, at its key path, when obj has it. */
+#define OPT(getter, ...)                                    \
+  char sub[KEY_PATH];                                       \
+  const cJSON *v = member(obj, path, key, sub, sizeof sub); \
+  return v ? getter(s, v, sub, __VA_ARGS__) : DG_OK
+
 dg_status dg_schema_opt_number(const dg_schema *s, const cJSON *obj, const char *path,
                                const char *key, double *out) {
-  char sub[KEY_PATH];
-  const cJSON *v = member(obj, path, key, sub, sizeof sub);
-  return v ? dg_schema_number(s, v, sub, out) : DG_OK;
+  OPT(dg_schema_number, out);
 }
 
 dg_status dg_schema_opt_positive(const dg_schema *s, const cJSON *obj, const char *path,
                                  const char *key, double *out) {
-  char sub[KEY_PATH];
-  const cJSON *v = member(obj, path, key, sub, sizeof sub);
-  return v ? dg_schema_positive(s, v, sub, out) : DG_OK;
+  OPT(dg_schema_positive, out);
 }
 
 dg_status dg_schema_opt_int(const dg_schema *s, const cJSON *obj, const char *path,
                             const char *key, int lo, int hi, int *out) {
-  char sub[KEY_PATH];
-  const cJSON *v = member(obj, path, key, sub, sizeof sub);
-  return v ? dg_schema_int(s, v, sub, lo, hi, out) : DG_OK;
+  OPT(dg_schema_int, lo, hi, out);
 }
 
 dg_status dg_schema_opt_bool(const dg_schema *s, const cJSON *obj, const char *path,
                              const char *key, int *out) {
-  char sub[KEY_PATH];
-  const cJSON *v = member(obj, path, key, sub, sizeof sub);
-  return v ? dg_schema_bool(s, v, sub, out) : DG_OK;
+  OPT(dg_schema_bool, out);
 }
 
 dg_status dg_schema_opt_string(const dg_schema *s, const cJSON *obj, const char *path,
                                const char *key, char *out, size_t cap) {
-  char sub[KEY_PATH];
-  const cJSON *v = member(obj, path, key, sub, sizeof sub);
-  return v ? dg_schema_string(s, v, sub, out, cap) : DG_OK;
+  OPT(dg_schema_string, out, cap);
 }
 
 dg_status dg_schema_opt_choice(const dg_schema *s, const cJSON *obj, const char *path,
                                const char *key, const char *const *choices, int *out) {
-  char sub[KEY_PATH];
-  const cJSON *v = member(obj, path, key, sub, sizeof sub);
-  return v ? dg_schema_choice(s, v, sub, choices, out) : DG_OK;
+  OPT(dg_schema_choice, choices, out);
 }
 
 dg_status dg_schema_opt_vec(const dg_schema *s, const cJSON *obj, const char *path,
                             const char *key, int n, double *out) {
-  char sub[KEY_PATH];
-  const cJSON *v = member(obj, path, key, sub, sizeof sub);
-  return v ? dg_schema_vec(s, v, sub, n, out) : DG_OK;
+  OPT(dg_schema_vec, n, out);
 }

@@ -1,5 +1,5 @@
-/* Checking parsed JSON (cJSON) against what a file may hold: allowed keys with a
- * did-you-mean, types and ranges. Every error names the file and the key path, e.g.
+/* The JSON schema toolkit: parsed JSON (cJSON) checked for its keys, types and ranges. */
+/* Unknown keys get a did-you-mean. Every error names the file and the key path, e.g.
  * "cases/x.json: materials[1].eps: must be positive, got -1". A path is "" for the top
  * level; the key path of member k of an object at path p is "p.k" (or "k" at the top). */
 #ifndef DG_APP_SCHEMA_H

@@ -114,6 +114,21 @@ static const char *group_name(const dg_mesh *m, int dim, int tag) {
   return "";
 }
 
+/* The tags in m of the case's materials (dim 3) or boundary entries (dim 2); errors name
+ * the entry ("materials[1].volume"). */
+static dg_status entry_tags(const run_state *s, const dg_mesh *m, int dim, int *tags) {
+  const dg_case *c = s->c;
+  const int n = dim == 3 ? c->n_materials : c->n_boundaries;
+  for (int i = 0; i < n; ++i) {
+    char what[64];
+    snprintf(what, sizeof what, "%s[%d].%s", dim == 3 ? "materials" : "boundaries", i,
+             dim == 3 ? "volume" : "surface");
+    const dg_group_ref *g = dim == 3 ? &c->materials[i].volume : &c->boundaries[i].surface;
+    DG_CALL(resolve_group(m, dim, g, what, c->source, &tags[i]));
+  }
+  return DG_OK;
+}
+
 static dg_status apply_materials_and_boundaries(run_state *s) {
   const dg_case *c = s->c;
   const dg_mesh *m = s->mesh;
@@ -122,27 +137,20 @@ static dg_status apply_materials_and_boundaries(run_state *s) {
   dg_free(&s->material); /* each element's materials[] entry (-1: none), for the VTU files */
   DG_CALL(DG_ALLOC(s->material, m->K + 1));
   for (int k = 0; k < m->K; ++k) s->material[k] = -1;
-  for (int i = 0; i < c->n_materials; ++i) {
-    int tag;
-    char what[64];
-    snprintf(what, sizeof what, "materials[%d].volume", i);
-    DG_CALL(resolve_group(m, 3, &c->materials[i].volume, what, c->source, &tag));
+  int *tags = NULL;
+  const int entries = c->n_materials > c->n_boundaries ? c->n_materials : c->n_boundaries;
+  DG_CALL(DG_ALLOC(tags, entries + 1));
+  dg_status st = DG_OK;
+  DG_CALL_GOTO(done, entry_tags(s, m, 3, tags));
+  for (int i = 0; i < c->n_materials; ++i)
     for (int k = 0; k < m->K; ++k)
-      if (m->elem_tag[k] == tag) {
+      if (m->elem_tag[k] == tags[i]) {
         s->material[k] = i;
         p->eps[k] = c->materials[i].eps;
         p->mu[k] = c->materials[i].mu;
         p->sigma[k] = c->materials[i].sigma;
       }
-  }
-  int *tags = NULL;
-  DG_CALL(DG_ALLOC(tags, c->n_boundaries + 1));
-  dg_status st = DG_OK;
-  for (int i = 0; i < c->n_boundaries; ++i) {
-    char what[64];
-    snprintf(what, sizeof what, "boundaries[%d].surface", i);
-    DG_CALL_GOTO(done, resolve_group(m, 2, &c->boundaries[i].surface, what, c->source, &tags[i]));
-  }
+  DG_CALL_GOTO(done, entry_tags(s, m, 2, tags));
   enum { MAX_MISSING = 32 };
   int missing[MAX_MISSING], n_missing = 0; /* sorted tags of surfaces left without a condition */
   for (int k = 0; k < m->K; ++k)
@@ -318,11 +326,7 @@ static dg_status check_tfsf_in_vacuum(const run_state *s, int stag) {
   int *mtags = NULL;
   DG_CALL(DG_ALLOC(mtags, c->n_materials + 1));
   dg_status st = DG_OK;
-  for (int i = 0; i < c->n_materials; ++i) {
-    char what[64];
-    snprintf(what, sizeof what, "materials[%d].volume", i);
-    DG_CALL_GOTO(done, resolve_group(gm, 3, &c->materials[i].volume, what, c->source, &mtags[i]));
-  }
+  DG_CALL_GOTO(done, entry_tags(s, gm, 3, mtags));
   for (int k = 0; k < gm->K; ++k)
     for (int f = 0; f < 4; ++f) {
       if (gm->iface_tag[4 * k + f] != stag) continue;
@@ -348,44 +352,65 @@ done:
   return st;
 }
 
-/* The total-field/scattered-field surface: its two sides are found on the whole mesh (the
- * same on every rank): the outside is what reaches an absorbing face or a PML element
- * without crossing the surface. Each local face on the surface then gets +1 (its element is
- * inside: total field) or -1 (outside: scattered field). */
-static dg_status setup_tfsf(run_state *s) {
+/* The tags of the case's boundary entries on the whole mesh (errors name "boundaries"). */
+static dg_status boundary_tags(const run_state *s, int *btags) {
   const dg_case *c = s->c;
-  const dg_mesh *gm = s->global, *m = s->mesh;
-  int stag, pml_tags[DG_CASE_PML_VOLUMES];
-  DG_CALL(resolve_group(gm, 2, &c->tfsf_surface, "tfsf.surface", c->source, &stag));
-  DG_CALL(check_tfsf_in_vacuum(s, stag));
+  for (int i = 0; i < c->n_boundaries; ++i)
+    DG_CALL(resolve_group(s->global, 2, &c->boundaries[i].surface, "boundaries", c->source,
+                          &btags[i]));
+  return DG_OK;
+}
+
+/* The condition of the boundary faces of tag t: the last entry naming it, else the default
+ * (-1 without one). */
+static int face_bc(const dg_case *c, const int *btags, int t) {
+  int bc = c->has_default_bc ? (int)c->default_bc : -1;
+  for (int i = 0; i < c->n_boundaries; ++i)
+    if (btags[i] == t) bc = (int)c->boundaries[i].bc;
+  return bc;
+}
+
+dg_status run_surface_sides(const run_state *s, int stag, const char *what, signed char *side) {
+  const dg_case *c = s->c;
+  const dg_mesh *gm = s->global;
+  int pml_tags[DG_CASE_PML_VOLUMES];
   for (int i = 0; c->has_pml && i < c->n_pml_volumes; ++i)
     DG_CALL(resolve_group(gm, 3, &c->pml_volumes[i], "pml.volumes", c->source, &pml_tags[i]));
   int *btags = NULL;
   unsigned char *seed = NULL;
-  signed char *side = NULL, *sign = NULL;
   dg_status st = DG_OK;
   DG_CALL_GOTO(done, DG_ALLOC(btags, c->n_boundaries + 1));
   DG_CALL_GOTO(done, DG_ALLOC(seed, gm->K));
-  DG_CALL_GOTO(done, DG_ALLOC(side, gm->K));
-  DG_CALL_GOTO(done, DG_ALLOC(sign, 4 * (size_t)m->K));
-  for (int i = 0; i < c->n_boundaries; ++i)
-    DG_CALL_GOTO(done, resolve_group(gm, 2, &c->boundaries[i].surface, "boundaries", c->source, &btags[i]));
+  DG_CALL_GOTO(done, boundary_tags(s, btags));
   for (int k = 0; k < gm->K; ++k) {
     for (int i = 0; c->has_pml && i < c->n_pml_volumes; ++i) seed[k] |= gm->elem_tag[k] == pml_tags[i];
     for (int f = 0; f < 4; ++f) {
       const int t = gm->face_tag[4 * k + f];
-      if (t < 0) continue;
-      int bc = c->has_default_bc ? (int)c->default_bc : -1;
-      for (int i = 0; i < c->n_boundaries; ++i)
-        if (btags[i] == t) bc = (int)c->boundaries[i].bc;
-      seed[k] |= bc == DG_BC_ABC;
+      if (t >= 0) seed[k] |= face_bc(c, btags, t) == DG_BC_ABC;
     }
   }
   st = dg_mesh_surface_sides(gm, stag, seed, side);
-  if (st != DG_OK) {
-    st = dg_error_prefix(st, "%s: tfsf.surface: ", c->source);
-    goto done;
-  }
+  if (st != DG_OK) st = dg_error_prefix(st, "%s: %s: ", c->source, what);
+done:
+  dg_free(&btags);
+  dg_free(&seed);
+  return st;
+}
+
+/* The total-field/scattered-field surface: its two sides are found on the whole mesh (the
+ * same on every rank; run_surface_sides). Each local face on the surface then gets +1 (its
+ * element is inside: total field) or -1 (outside: scattered field). */
+static dg_status setup_tfsf(run_state *s) {
+  const dg_case *c = s->c;
+  const dg_mesh *gm = s->global, *m = s->mesh;
+  int stag;
+  DG_CALL(resolve_group(gm, 2, &c->tfsf_surface, "tfsf.surface", c->source, &stag));
+  DG_CALL(check_tfsf_in_vacuum(s, stag));
+  signed char *side = NULL, *sign = NULL;
+  dg_status st = DG_OK;
+  DG_CALL_GOTO(done, DG_ALLOC(side, gm->K));
+  DG_CALL_GOTO(done, DG_ALLOC(sign, 4 * (size_t)m->K));
+  DG_CALL_GOTO(done, run_surface_sides(s, stag, "tfsf.surface", side));
   for (int k = 0; k < m->K_owned; ++k) { /* ghosts' fluxes are never computed */
     const int g = s->dist ? s->dist->l2g[k] : k;
     for (int f = 0; f < 4; ++f)
@@ -394,8 +419,6 @@ static dg_status setup_tfsf(run_state *s) {
   }
   DG_CALL_GOTO(done, dg_maxwell_set_tfsf(s->phys, sign));
 done:
-  dg_free(&btags);
-  dg_free(&seed);
   dg_free(&side);
   dg_free(&sign);
   return st;
@@ -414,17 +437,12 @@ static dg_status check_plane_wave_enters(const run_state *s) {
   int *btags = NULL;
   DG_CALL(DG_ALLOC(btags, c->n_boundaries + 1));
   dg_status st = DG_OK;
-  for (int i = 0; i < c->n_boundaries; ++i)
-    DG_CALL_GOTO(done, resolve_group(gm, 2, &c->boundaries[i].surface, "boundaries", c->source, &btags[i]));
+  DG_CALL_GOTO(done, boundary_tags(s, btags));
   int n = 0;
   for (int k = 0; k < gm->K; ++k)
     for (int f = 0; f < 4; ++f) {
       const int t = gm->face_tag[4 * k + f];
-      if (t < 0) continue;
-      int bc = c->has_default_bc ? (int)c->default_bc : -1;
-      for (int i = 0; i < c->n_boundaries; ++i)
-        if (btags[i] == t) bc = (int)c->boundaries[i].bc;
-      n += bc == (int)want;
+      if (t >= 0) n += face_bc(c, btags, t) == (int)want;
     }
   if (!n && scattered)
     st = DG_ERROR(DG_ERR_INPUT,
@@ -444,20 +462,30 @@ done:
   return st;
 }
 
+/* The element of the whole mesh holding the point x; outside it, an error naming what is
+ * there ("sources[1].position"), x and the mesh's bounding box. */
+static dg_status locate_in_mesh(const run_state *s, const double x[3], const char *what,
+                                int *g) {
+  double rst[3];
+  *g = dg_mesh_locate(s->global, x, rst);
+  if (*g >= 0) return DG_OK;
+  char at[128], box[256];
+  point_text(x, at, sizeof at);
+  bbox_text(s->global, box, sizeof box);
+  return DG_ERROR(DG_ERR_INPUT, "%s: %s %s is outside the mesh (bounding box %s)", s->c->source,
+                  what, at, box);
+}
+
 static dg_status add_sources(run_state *s) {
   const dg_case *c = s->c;
   for (int i = 0; i < c->n_dipoles; ++i) {
     double rst[3];
+    char what[64];
+    snprintf(what, sizeof what, "sources[%d].position",
+             i + (c->has_plane_wave && i >= c->plane_wave_index));
     /* The rank owning the element the whole mesh puts the point in gets the source. */
-    const int g = dg_mesh_locate(s->global, c->dipoles[i].pos, rst);
-    if (g < 0) {
-      char at[128], box[256];
-      point_text(c->dipoles[i].pos, at, sizeof at);
-      bbox_text(s->global, box, sizeof box);
-      return DG_ERROR(DG_ERR_INPUT, "%s: sources[%d].position %s is outside the mesh (bounding "
-                      "box %s)", c->source, i + (c->has_plane_wave && i >= c->plane_wave_index),
-                      at, box);
-    }
+    int g;
+    DG_CALL(locate_in_mesh(s, c->dipoles[i].pos, what, &g));
     if (s->part && s->part[g] != s->rank) continue;
     const int k = dg_mesh_locate(s->mesh, c->dipoles[i].pos, rst);
     DG_CHECK(k >= 0, DG_ERR_INTERNAL, "sources[%d]: not found in the owning rank's part", i);
@@ -480,16 +508,10 @@ static dg_status setup_probes(run_state *s) {
   DG_CALL(DG_ALLOC(xyz, 3 * c->n_probes + 1));
   DG_CALL_GOTO(done, DG_ALLOC(s->probe_ids, c->n_probes + 1));
   for (int i = 0; i < c->n_probes; ++i) {
-    double rst[3];
-    const int g = dg_mesh_locate(s->global, c->probes[i].pos, rst);
-    if (g < 0) {
-      char at[128], box[256];
-      point_text(c->probes[i].pos, at, sizeof at);
-      bbox_text(s->global, box, sizeof box);
-      st = DG_ERROR(DG_ERR_INPUT, "%s: probes[%d] (\"%s\") at %s is outside the mesh (bounding "
-                    "box %s)", c->source, i, c->probes[i].name, at, box);
-      goto done;
-    }
+    char what[DG_CASE_NAME + 32];
+    snprintf(what, sizeof what, "probes[%d] (\"%s\") at", i, c->probes[i].name);
+    int g;
+    DG_CALL_GOTO(done, locate_in_mesh(s, c->probes[i].pos, what, &g));
     if (s->part && s->part[g] != s->rank) continue;
     memcpy(xyz + 3 * n, c->probes[i].pos, 3 * sizeof(double));
     s->probe_ids[n++] = i;

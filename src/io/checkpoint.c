@@ -134,6 +134,19 @@ static uint64_t aux_bytes(const dg_checkpoint_header *h) {
   return h->aux * (uint64_t)h->precision;
 }
 
+/* The checksum that ends a checkpoint: of its header with the header's own checksum
+ * (head), then q, res (n bytes each) and aux (na bytes). */
+static uint64_t data_checksum(const unsigned char *head, const void *q, const void *res,
+                              const void *aux, size_t n, size_t na) {
+  dg_checksum sum;
+  dg_checksum_init(&sum);
+  dg_checksum_update(&sum, head, PREFIX_BYTES);
+  dg_checksum_update(&sum, q, n);
+  dg_checksum_update(&sum, res, n);
+  if (na) dg_checksum_update(&sum, aux, na);
+  return dg_checksum_final(&sum);
+}
+
 dg_status dg_checkpoint_write(const char *path, const dg_checkpoint_header *h, const void *q,
                               const void *res) {
   DG_CHECK(h && h->aux == 0, DG_ERR_INPUT,
@@ -164,14 +177,8 @@ dg_status dg_checkpoint_write_aux(const char *path, const dg_checkpoint_header *
   unsigned char head[PREFIX_BYTES];
   encode(h, head);
   put_u64(head + HEADER_BYTES, dg_checksum64(head, HEADER_BYTES));
-  dg_checksum sum;
-  dg_checksum_init(&sum);
-  dg_checksum_update(&sum, head, PREFIX_BYTES);
-  dg_checksum_update(&sum, q, (size_t)n);
-  dg_checksum_update(&sum, res, (size_t)n);
-  if (na) dg_checksum_update(&sum, aux, (size_t)na);
   unsigned char tail[8];
-  put_u64(tail, dg_checksum_final(&sum));
+  put_u64(tail, data_checksum(head, q, res, aux, (size_t)n, (size_t)na));
 
   dg_atomic_file f = {0};
   DG_CALL(dg_atomic_open(&f, path));
@@ -320,13 +327,8 @@ dg_status dg_checkpoint_read_aux(const char *path, const dg_checkpoint_header *r
   DG_CHECK_GOTO(done, complete, ferror(fp) ? DG_ERR_IO : DG_ERR_PARSE,
                 "checkpoint %s: cannot read the state: %s", path,
                 ferror(fp) ? strerror(errno) : "file shorter than its header says");
-  dg_checksum sum;
-  dg_checksum_init(&sum);
-  dg_checksum_update(&sum, head, PREFIX_BYTES);
-  dg_checksum_update(&sum, q, (size_t)n);
-  dg_checksum_update(&sum, res, (size_t)n);
-  if (na) dg_checksum_update(&sum, aux, (size_t)na);
-  DG_CHECK_GOTO(done, dg_checksum_final(&sum) == get_u64(tail), DG_ERR_PARSE,
+  DG_CHECK_GOTO(done, data_checksum(head, q, res, aux, (size_t)n, (size_t)na) == get_u64(tail),
+                DG_ERR_PARSE,
                 "checkpoint %s is corrupt: the checksum of its data does not match", path);
 done:
   fclose(fp);

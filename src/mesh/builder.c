@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,6 +133,27 @@ const char *dg_text_where(const dg_text *t, char *out, size_t n) {
   return out;
 }
 
+dg_status dg_text_fail(const dg_text *t, dg_status code, const char *fmt, ...) {
+  char where[512], msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  (void)DG_ERROR(code, "%s: %s", dg_text_where(t, where, sizeof where), msg);
+  return code; /* returned directly so that callers provably see a failure */
+}
+
+dg_status dg_text_check_count(const dg_text *t, long long n, size_t min_bytes, const char *what) {
+  long long most = (long long)(dg_text_remaining(t) / min_bytes);
+  if (most > INT_MAX / 8) most = INT_MAX / 8;
+  if (n < 0 || n > most)
+    return dg_text_fail(t, DG_ERR_PARSE,
+                        "expected a number of %s between 0 and %lld (what the rest of the file "
+                        "can hold), got %lld",
+                        what, most, n);
+  return DG_OK;
+}
+
 dg_status dg_text_need_line(dg_text *t, const char *what) {
   for (;;) {
     if (!dg_text_next_line(t)) {
@@ -204,9 +226,9 @@ static dg_status bad_token(const dg_text *t, const char *tok, const char *what) 
                   what, shown);
 }
 
-dg_status dg_text_long(dg_text *t, long long *v, const char *what) {
-  char tok[64];
-  DG_CALL(next_token(t, tok, sizeof tok, what));
+/* The next token as an integer; its text stays in tok (n bytes) for messages. */
+static dg_status next_long(dg_text *t, long long *v, char *tok, size_t n, const char *what) {
+  DG_CALL(next_token(t, tok, n, what));
   char *end;
   errno = 0;
   long long x = strtoll(tok, &end, 10);
@@ -215,14 +237,16 @@ dg_status dg_text_long(dg_text *t, long long *v, const char *what) {
   return DG_OK;
 }
 
+dg_status dg_text_long(dg_text *t, long long *v, const char *what) {
+  char tok[64];
+  return next_long(t, v, tok, sizeof tok, what);
+}
+
 dg_status dg_text_int(dg_text *t, int *v, const char *what) {
   char tok[64];
-  DG_CALL(next_token(t, tok, sizeof tok, what));
-  char *end;
-  errno = 0;
-  long long x = strtoll(tok, &end, 10);
-  if (end == tok || *end != '\0' || errno == ERANGE || x < INT_MIN || x > INT_MAX)
-    return bad_token(t, tok, what);
+  long long x;
+  DG_CALL(next_long(t, &x, tok, sizeof tok, what));
+  if (x < INT_MIN || x > INT_MAX) return bad_token(t, tok, what);
   *v = (int)x;
   return DG_OK;
 }
@@ -344,36 +368,31 @@ static dg_status next_cap(int n, int *cap) {
   return DG_OK;
 }
 
-dg_status dg_builder_add_tet(dg_builder *b, const int v[4], int tag, long id) {
-  if (b->nt == b->nt_cap) {
-    int cap = b->nt_cap;
-    DG_CALL(next_cap(b->nt, &cap));
-    DG_CALL(resize(&b->tet, 4 * (size_t)b->nt, 4 * (size_t)cap, sizeof *b->tet));
-    DG_CALL(resize(&b->tet_tag, (size_t)b->nt, (size_t)cap, sizeof *b->tet_tag));
-    DG_CALL(resize(&b->tet_id, (size_t)b->nt, (size_t)cap, sizeof *b->tet_id));
-    b->nt_cap = cap;
+/* One more cell of nv nodes v into the arrays *conn, *tags, *ids holding *n (room for
+ * *cap). */
+static dg_status add_cell(int nv, int **conn, int **tags, long **ids, int *n, int *cap,
+                         const int *v, int tag, long id) {
+  if (*n == *cap) {
+    int c = *cap;
+    DG_CALL(next_cap(*n, &c));
+    DG_CALL(resize(conn, (size_t)nv * (size_t)*n, (size_t)nv * (size_t)c, sizeof **conn));
+    DG_CALL(resize(tags, (size_t)*n, (size_t)c, sizeof **tags));
+    DG_CALL(resize(ids, (size_t)*n, (size_t)c, sizeof **ids));
+    *cap = c;
   }
-  memcpy(b->tet + 4 * (size_t)b->nt, v, 4 * sizeof *v);
-  b->tet_tag[b->nt] = tag;
-  b->tet_id[b->nt] = id;
-  b->nt++;
+  memcpy(*conn + (size_t)nv * (size_t)*n, v, (size_t)nv * sizeof *v);
+  (*tags)[*n] = tag;
+  (*ids)[*n] = id;
+  ++*n;
   return DG_OK;
 }
 
+dg_status dg_builder_add_tet(dg_builder *b, const int v[4], int tag, long id) {
+  return add_cell(4, &b->tet, &b->tet_tag, &b->tet_id, &b->nt, &b->nt_cap, v, tag, id);
+}
+
 dg_status dg_builder_add_tri(dg_builder *b, const int v[3], int tag, long id) {
-  if (b->nf == b->nf_cap) {
-    int cap = b->nf_cap;
-    DG_CALL(next_cap(b->nf, &cap));
-    DG_CALL(resize(&b->tri, 3 * (size_t)b->nf, 3 * (size_t)cap, sizeof *b->tri));
-    DG_CALL(resize(&b->tri_tag, (size_t)b->nf, (size_t)cap, sizeof *b->tri_tag));
-    DG_CALL(resize(&b->tri_id, (size_t)b->nf, (size_t)cap, sizeof *b->tri_id));
-    b->nf_cap = cap;
-  }
-  memcpy(b->tri + 3 * (size_t)b->nf, v, 3 * sizeof *v);
-  b->tri_tag[b->nf] = tag;
-  b->tri_id[b->nf] = id;
-  b->nf++;
-  return DG_OK;
+  return add_cell(3, &b->tri, &b->tri_tag, &b->tri_id, &b->nf, &b->nf_cap, v, tag, id);
 }
 
 dg_status dg_builder_add_phys(dg_builder *b, int dim, int tag, const char *name) {
@@ -491,4 +510,42 @@ dg_gmsh_type dg_gmsh_element_type(int type) {
   dg_gmsh_type none = {0, -1, "unknown"};
   if (type <= 0 || type >= (int)(sizeof table / sizeof table[0])) return none;
   return table[type];
+}
+
+dg_status dg_builder_read_nodes(dg_builder *b, dg_text *t, int n, const char *label,
+                                const char *name) {
+  DG_CALL(dg_builder_nodes(b, n));
+  char id_what[64];
+  snprintf(id_what, sizeof id_what, "a %s", name);
+  for (int i = 0; i < n; i++) {
+    char what[96];
+    snprintf(what, sizeof what, "node %d of %d (\"%s x y z\")", i + 1, n, label);
+    DG_CALL(dg_text_need_line(t, what));
+    long long id;
+    DG_CALL(dg_text_long(t, &id, id_what));
+    if (id < 1) return dg_text_fail(t, DG_ERR_PARSE, "expected a positive %s, got %lld", name, id);
+    b->node_tag[i] = id;
+    for (int j = 0; j < 3; j++)
+      DG_CALL(dg_text_double(t, &b->xyz[3 * (size_t)i + j], "a node coordinate"));
+    DG_CALL(dg_text_line_end(t, "end of line after the three node coordinates"));
+  }
+  return DG_OK;
+}
+
+dg_status dg_builder_read(dg_mesh **out, const char *path, int flags, const char *who,
+                          dg_text *t, dg_builder *b, int (*binary)(const char *, size_t),
+                          dg_status (*read)(void *reader), void *reader) {
+  DG_CHECK(out != NULL, DG_ERR_INTERNAL, "%s: no output", who);
+  *out = NULL;
+  DG_CHECK(path != NULL, DG_ERR_INPUT, "no mesh file name given");
+  dg_status st = DG_OK;
+  dg_builder_init(b, path);
+  b->flags = flags;
+  DG_CALL_GOTO(done, dg_text_open(t, path, binary));
+  DG_CALL_GOTO(done, read(reader));
+  DG_CALL_GOTO(done, dg_builder_finish(b, out));
+done:
+  dg_text_close(t);
+  dg_builder_free(b);
+  return st;
 }

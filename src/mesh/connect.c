@@ -263,11 +263,9 @@ static dg_status unmatched_error(const dg_mesh *m, int count, const int pair[2],
                   m->VZ[v[f[1]]], m->VX[v[f[2]]], m->VY[v[f[2]]], m->VZ[v[f[2]]]);
 }
 
-dg_status dg_mesh_connect_src(dg_mesh *m, int ntri, const int *tri, const int *tri_tag,
-                              const dg_mesh_src *src) {
-  DG_CHECK(m != NULL, DG_ERR_INTERNAL, "dg_mesh_connect: no mesh");
-  DG_CHECK(ntri >= 0 && (ntri == 0 || (tri && tri_tag)), DG_ERR_INTERNAL,
-           "dg_mesh_connect: %d boundary triangles but no arrays", ntri);
+/* Every element has 4 distinct vertices of the mesh, every triangle 3. */
+static dg_status check_indices(const dg_mesh *m, int ntri, const int *tri,
+                               const dg_mesh_src *src) {
   char name[600];
   for (int k = 0; k < m->K; k++) {
     const int *v = m->EToV + 4 * (size_t)k;
@@ -290,18 +288,20 @@ dg_status dg_mesh_connect_src(dg_mesh *m, int ntri, const int *tri, const int *t
                       name, v[0], v[1], v[2], m->Nv);
     }
   }
+  return DG_OK;
+}
 
-  dg_status st = DG_OK;
-  size_t nf = 4 * (size_t)m->K;
-  face_key *keys = NULL;
-  int *EToE = NULL, *EToF = NULL, *ftag = NULL, *itag = NULL;
-  unsigned char *tagged = NULL;
-  DG_CALL_GOTO(done, DG_ALLOC(keys, nf));
-  DG_CALL_GOTO(done, DG_ALLOC(EToE, nf));
-  DG_CALL_GOTO(done, DG_ALLOC(EToF, nf));
-  DG_CALL_GOTO(done, DG_ALLOC(ftag, nf));
-  DG_CALL_GOTO(done, DG_ALLOC(itag, nf));
-  DG_CALL_GOTO(done, DG_ALLOC(tagged, nf));
+/* The connectivity being built: K x 4 each. */
+typedef struct {
+  face_key *keys; /* every face's key, sorted */
+  int *EToE, *EToF, *ftag, *itag;
+  unsigned char *tagged; /* a triangle has tagged the face */
+} links;
+
+/* Sort the faces' keys and pair equal ones; a key on one face only is a boundary face. */
+static dg_status pair_faces(const dg_mesh *m, links *l, const dg_mesh_src *src) {
+  const size_t nf = 4 * (size_t)m->K;
+  face_key *keys = l->keys;
   for (size_t i = 0; i < nf; i++) {
     size_t k = i / 4;
     int f = (int)(i % 4);
@@ -310,81 +310,107 @@ dg_status dg_mesh_connect_src(dg_mesh *m, int ntri, const int *tri, const int *t
     keys[i].id = (int)i;
   }
   qsort(keys, nf, sizeof *keys, cmp_key);
-
   for (size_t i = 0; i < nf;) {
     size_t j = i + 1;
     while (j < nf && cmp_vertices(&keys[i], &keys[j]) == 0) j++;
     int a = keys[i].id;
     if (j - i == 1) { /* boundary: points to itself */
-      EToE[a] = a / 4;
-      EToF[a] = a % 4;
-      ftag[a] = 0;
+      l->EToE[a] = a / 4;
+      l->EToF[a] = a % 4;
+      l->ftag[a] = 0;
     } else if (j - i == 2) {
       int b = keys[i + 1].id;
-      EToE[a] = b / 4;
-      EToF[a] = b % 4;
-      EToE[b] = a / 4;
-      EToF[b] = a % 4;
-      ftag[a] = ftag[b] = -1;
+      l->EToE[a] = b / 4;
+      l->EToF[a] = b % 4;
+      l->EToE[b] = a / 4;
+      l->EToF[b] = a % 4;
+      l->ftag[a] = l->ftag[b] = -1;
     } else {
-      st = shared_face_error(m, keys + i, (int)(j - i), src);
-      goto done;
+      return shared_face_error(m, keys + i, (int)(j - i), src);
     }
     i = j;
   }
+  return DG_OK;
+}
 
-  int n_unmatched = 0, pair[2];
-  DG_CALL_GOTO(done, find_unmatched_overlaps(m, EToE, EToF, &n_unmatched, pair));
-  if (n_unmatched && !(src && (src->flags & DG_MESH_ALLOW_UNMATCHED))) {
-    st = unmatched_error(m, n_unmatched, pair, src);
-    goto done;
-  }
-  m->n_unmatched = n_unmatched;
-
+/* Each triangle's tag on the face it lies on. */
+static dg_status tag_faces(const dg_mesh *m, links *l, int ntri, const int *tri,
+                           const int *tri_tag, const dg_mesh_src *src) {
+  const size_t nf = 4 * (size_t)m->K;
   for (int i = 0; i < ntri; i++) {
     face_key key;
     memcpy(key.v, tri + 3 * (size_t)i, sizeof key.v);
     sort3(key.v);
     key.id = 0;
-    const face_key *hit = bsearch(&key, keys, nf, sizeof *keys, cmp_vertices);
+    const face_key *hit = bsearch(&key, l->keys, nf, sizeof *l->keys, cmp_vertices);
     if (!hit) {
+      char name[600];
       tri_name(name, sizeof name, src, i);
       const int *v = key.v;
-      st = DG_ERROR(DG_ERR_MESH,
-                    "%s is not a face of any tetrahedron: vertices (%g,%g,%g) (%g,%g,%g) "
-                    "(%g,%g,%g)",
-                    name, m->VX[v[0]], m->VY[v[0]], m->VZ[v[0]], m->VX[v[1]], m->VY[v[1]],
-                    m->VZ[v[1]], m->VX[v[2]], m->VY[v[2]], m->VZ[v[2]]);
-      goto done;
+      return DG_ERROR(DG_ERR_MESH,
+                      "%s is not a face of any tetrahedron: vertices (%g,%g,%g) (%g,%g,%g) "
+                      "(%g,%g,%g)",
+                      name, m->VX[v[0]], m->VY[v[0]], m->VZ[v[0]], m->VX[v[1]], m->VY[v[1]],
+                      m->VZ[v[1]], m->VX[v[2]], m->VY[v[2]], m->VZ[v[2]]);
     }
     int a = hit->id;
     /* Triangles on interior faces (material interfaces, a total-field/scattered-field
      * surface) carry no boundary condition but keep their tag, on both sides; when several
      * triangles cover one face the first in the file wins. */
-    const int b = 4 * EToE[a] + EToF[a];
-    if (!tagged[a]) {
-      if (b == a) ftag[a] = tri_tag[i];
-      else itag[a] = itag[b] = tri_tag[i], tagged[b] = 1;
-      tagged[a] = 1;
+    const int b = 4 * l->EToE[a] + l->EToF[a];
+    if (!l->tagged[a]) {
+      if (b == a) l->ftag[a] = tri_tag[i];
+      else l->itag[a] = l->itag[b] = tri_tag[i], l->tagged[b] = 1;
+      l->tagged[a] = 1;
     }
   }
+  return DG_OK;
+}
 
+static void links_free(links *l) {
+  dg_free(&l->keys);
+  dg_free(&l->EToE);
+  dg_free(&l->EToF);
+  dg_free(&l->ftag);
+  dg_free(&l->itag);
+  dg_free(&l->tagged);
+}
+
+dg_status dg_mesh_connect_src(dg_mesh *m, int ntri, const int *tri, const int *tri_tag,
+                              const dg_mesh_src *src) {
+  DG_CHECK(m != NULL, DG_ERR_INTERNAL, "dg_mesh_connect: no mesh");
+  DG_CHECK(ntri >= 0 && (ntri == 0 || (tri && tri_tag)), DG_ERR_INTERNAL,
+           "dg_mesh_connect: %d boundary triangles but no arrays", ntri);
+  DG_CALL(check_indices(m, ntri, tri, src));
+  dg_status st = DG_OK;
+  size_t nf = 4 * (size_t)m->K;
+  links l = {0};
+  DG_CALL_GOTO(done, DG_ALLOC(l.keys, nf));
+  DG_CALL_GOTO(done, DG_ALLOC(l.EToE, nf));
+  DG_CALL_GOTO(done, DG_ALLOC(l.EToF, nf));
+  DG_CALL_GOTO(done, DG_ALLOC(l.ftag, nf));
+  DG_CALL_GOTO(done, DG_ALLOC(l.itag, nf));
+  DG_CALL_GOTO(done, DG_ALLOC(l.tagged, nf));
+  DG_CALL_GOTO(done, pair_faces(m, &l, src));
+  int n_unmatched = 0, pair[2];
+  DG_CALL_GOTO(done, find_unmatched_overlaps(m, l.EToE, l.EToF, &n_unmatched, pair));
+  if (n_unmatched && !(src && (src->flags & DG_MESH_ALLOW_UNMATCHED))) {
+    st = unmatched_error(m, n_unmatched, pair, src);
+    goto done;
+  }
+  m->n_unmatched = n_unmatched;
+  DG_CALL_GOTO(done, tag_faces(m, &l, ntri, tri, tri_tag, src));
   dg_free(&m->EToE);
   dg_free(&m->EToF);
   dg_free(&m->face_tag);
   dg_free(&m->iface_tag);
-  m->EToE = EToE;
-  m->EToF = EToF;
-  m->face_tag = ftag;
-  m->iface_tag = itag;
-  EToE = EToF = ftag = itag = NULL;
+  m->EToE = l.EToE;
+  m->EToF = l.EToF;
+  m->face_tag = l.ftag;
+  m->iface_tag = l.itag;
+  l.EToE = l.EToF = l.ftag = l.itag = NULL;
 done:
-  dg_free(&keys);
-  dg_free(&EToE);
-  dg_free(&EToF);
-  dg_free(&ftag);
-  dg_free(&itag);
-  dg_free(&tagged);
+  links_free(&l);
   return st;
 }
 

@@ -70,6 +70,14 @@ dg_status dg_text_line_end(dg_text *t, const char *what) DG_NODISCARD;
 int dg_text_line_is(const dg_text *t, const char *s);
 /* Bytes left after the current position (bounds counts read from the file). */
 size_t dg_text_remaining(const dg_text *t);
+/* Raise code with "path:LINE: " (or "path: byte N: ") before the formatted message; returns
+ * code. */
+dg_status dg_text_fail(const dg_text *t, dg_status code, const char *fmt, ...) DG_PRINTF(3, 4);
+/* A count read from the file must be non-negative, fit our ints, and be possible given the
+ * bytes left (each item needs at least min_bytes), so a corrupt count cannot make us
+ * allocate gigabytes. */
+dg_status dg_text_check_count(const dg_text *t, long long n, size_t min_bytes,
+                              const char *what) DG_NODISCARD;
 
 /* ---- Builder ---- */
 typedef struct {
@@ -108,6 +116,17 @@ dg_status dg_builder_add_tri(dg_builder *b, const int v[3], int tag, long id) DG
 dg_status dg_builder_add_phys(dg_builder *b, int dim, int tag, const char *name) DG_NODISCARD;
 /* Keep only the vertices used by tetrahedra, orient, connect; *out owns the result. */
 dg_status dg_builder_finish(dg_builder *b, dg_mesh **out) DG_NODISCARD;
+
+/* n nodes into b, one a line "ID x y z" of t; label is what the line format calls the ID
+ * ("tag", "id"), name what messages call it ("node tag", "node number"). */
+dg_status dg_builder_read_nodes(dg_builder *b, dg_text *t, int n, const char *label,
+                                const char *name) DG_NODISCARD;
+/* A mesh file read by a reader: the checks of out and path, t opened on path (binary as for
+ * dg_text_open), read(reader) filling b from t (both inside reader), the mesh built from b,
+ * and t and b released; who names the reader in the message for a missing out. */
+dg_status dg_builder_read(dg_mesh **out, const char *path, int flags, const char *who,
+                          dg_text *t, dg_builder *b, int (*binary)(const char *, size_t),
+                          dg_status (*read)(void *reader), void *reader) DG_NODISCARD;
 
 /* Number of nodes of a Gmsh element type, its dimension, and a name; 0 nodes if unknown. */
 typedef struct {

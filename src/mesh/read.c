@@ -1,4 +1,4 @@
-/* Reading a mesh file: the reader chosen by the file's extension (.msh or .neu). */
+/* Reading a mesh file: the reader chosen by the file's extension (.msh or .neu), or named. */
 #include <ctype.h>
 #include <string.h>
 
@@ -30,5 +30,15 @@ dg_status dg_mesh_read_flags(dg_mesh **out, const char *path, int flags) {
                     "%s: unknown mesh file type (expected a .msh (Gmsh) or .neu (Gambit) file)",
                     path);
   }
+  return DG_OK;
+}
+
+dg_status dg_mesh_read_msh(dg_mesh **out, const char *path) {
+  DG_CALL(dg_mesh_read_msh_flags(out, path, 0));
+  return DG_OK;
+}
+
+dg_status dg_mesh_read_neu(dg_mesh **out, const char *path) {
+  DG_CALL(dg_mesh_read_neu_flags(out, path, 0));
   return DG_OK;
 }

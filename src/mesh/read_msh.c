@@ -7,7 +7,6 @@
  * element's entity in $Entities (0 when it has none, or when there is no $Entities). */
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,37 +30,12 @@ typedef struct {
   int nent[4];
 } msh_reader;
 
-static dg_status fail_at(const dg_text *t, dg_status code, const char *fmt, ...) DG_PRINTF(3, 4);
-static dg_status fail_at(const dg_text *t, dg_status code, const char *fmt, ...) {
-  char where[512], msg[1024];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  (void)DG_ERROR(code, "%s: %s", dg_text_where(t, where, sizeof where), msg);
-  return code; /* returned directly so that callers provably see a failure */
-}
-
-/* A count read from the file must be non-negative, fit our ints, and be possible given the
- * bytes left (each item needs at least min_bytes), so a corrupt count cannot make us
- * allocate gigabytes. */
-static dg_status check_count(const dg_text *t, long long n, size_t min_bytes, const char *what) {
-  long long most = (long long)(dg_text_remaining(t) / min_bytes);
-  if (most > INT_MAX / 8) most = INT_MAX / 8;
-  if (n < 0 || n > most)
-    return fail_at(t, DG_ERR_PARSE,
-                   "expected a number of %s between 0 and %lld (what the rest of the file can "
-                   "hold), got %lld",
-                   what, most, n);
-  return DG_OK;
-}
-
 static dg_status expect_line(msh_reader *r, const char *s) {
   DG_CALL(dg_text_need_line(&r->t, s));
   if (!dg_text_line_is(&r->t, s)) {
     char line[80];
     dg_text_line_copy(&r->t, line, sizeof line);
-    return fail_at(&r->t, DG_ERR_PARSE, "expected %s, got \"%s\"", s, line);
+    return dg_text_fail(&r->t, DG_ERR_PARSE, "expected %s, got \"%s\"", s, line);
   }
   return DG_OK;
 }
@@ -71,7 +45,7 @@ static dg_status expect_line(msh_reader *r, const char *s) {
 static dg_status bin_bytes(dg_text *t, size_t n, const unsigned char **p, const char *what) {
   t->line_start = t->pos; /* locations in binary data are byte offsets */
   if (t->pos > t->len || t->len - t->pos < n)
-    return fail_at(t, DG_ERR_PARSE, "unexpected end of file, expected %s", what);
+    return dg_text_fail(t, DG_ERR_PARSE, "unexpected end of file, expected %s", what);
   *p = (const unsigned char *)t->buf + t->pos;
   t->pos += n;
   return DG_OK;
@@ -93,7 +67,7 @@ static dg_status bin_size(dg_text *t, long long *v, const char *what) {
   DG_CALL(bin_bytes(t, 8, &p, what));
   uint64_t x = le64(p);
   if (x > (uint64_t)LLONG_MAX)
-    return fail_at(t, DG_ERR_PARSE, "expected %s, got %llu", what, (unsigned long long)x);
+    return dg_text_fail(t, DG_ERR_PARSE, "expected %s, got %llu", what, (unsigned long long)x);
   *v = (long long)x;
   return DG_OK;
 }
@@ -113,7 +87,8 @@ static dg_status bin_double(dg_text *t, double *v, const char *what) {
   uint64_t x = le64(p);
   double d;
   memcpy(&d, &x, sizeof d);
-  if (!isfinite(d)) return fail_at(t, DG_ERR_PARSE, "expected %s, got a non-finite value", what);
+  if (!isfinite(d))
+    return dg_text_fail(t, DG_ERR_PARSE, "expected %s, got a non-finite value", what);
   *v = d;
   return DG_OK;
 }
@@ -126,8 +101,8 @@ static dg_status read_format(msh_reader *r) {
   if (!dg_text_line_is(t, "$MeshFormat")) {
     char line[80];
     dg_text_line_copy(t, line, sizeof line);
-    return fail_at(t, DG_ERR_PARSE, "expected $MeshFormat (is this a Gmsh file?), got \"%s\"",
-                   line);
+    return dg_text_fail(t, DG_ERR_PARSE, "expected $MeshFormat (is this a Gmsh file?), got \"%s\"",
+                        line);
   }
   DG_CALL(dg_text_need_line(t, "the format line \"version file-type data-size\""));
   const char *s;
@@ -139,42 +114,54 @@ static dg_status read_format(msh_reader *r) {
   char *end;
   double v = strtod(ver, &end);
   if (end == ver || *end != '\0')
-    return fail_at(t, DG_ERR_PARSE, "expected a format version number, got \"%s\"", ver);
+    return dg_text_fail(t, DG_ERR_PARSE, "expected a format version number, got \"%s\"", ver);
   long v10 = lround(v * 10.0);
   if (fabs(v * 10.0 - (double)v10) > 1e-9 || !(v10 == 20 || v10 == 21 || v10 == 22 || v10 == 41))
-    return fail_at(t, DG_ERR_UNSUPPORTED,
-                   "MSH format version %s is not supported (expected 2.2 or 4.1)", ver);
+    return dg_text_fail(t, DG_ERR_UNSUPPORTED,
+                        "MSH format version %s is not supported (expected 2.2 or 4.1)", ver);
   r->v4 = v10 == 41;
   int file_type, data_size;
   DG_CALL(dg_text_int(t, &file_type, "file-type 0 (ASCII) or 1 (binary)"));
   DG_CALL(dg_text_int(t, &data_size, "the data-size field"));
   DG_CALL(dg_text_line_end(t, "end of the format line"));
   if (file_type != 0 && file_type != 1)
-    return fail_at(t, DG_ERR_PARSE, "expected file-type 0 (ASCII) or 1 (binary), got %d",
-                   file_type);
+    return dg_text_fail(t, DG_ERR_PARSE, "expected file-type 0 (ASCII) or 1 (binary), got %d",
+                        file_type);
   if (file_type == 1 && !r->v4)
-    return fail_at(t, DG_ERR_UNSUPPORTED,
-                   "binary MSH %s is not supported; save it as ASCII 2.2 or as 4.1", ver);
+    return dg_text_fail(t, DG_ERR_UNSUPPORTED,
+                        "binary MSH %s is not supported; save it as ASCII 2.2 or as 4.1", ver);
   if (file_type == 1) {
     if (data_size != 8)
-      return fail_at(t, DG_ERR_UNSUPPORTED,
-                     "binary data-size %d is not supported (expected 8, a 64-bit size_t)",
-                     data_size);
+      return dg_text_fail(t, DG_ERR_UNSUPPORTED,
+                          "binary data-size %d is not supported (expected 8, a 64-bit size_t)",
+                          data_size);
     r->binary = 1;
     t->binary = 1;
     const unsigned char *p = NULL;
     DG_CALL(bin_bytes(t, 4, &p, "the binary endianness check (the integer 1)"));
     if (le32(p) != 1) {
       if (p[0] == 0 && p[1] == 0 && p[2] == 0 && p[3] == 1)
-        return fail_at(t, DG_ERR_UNSUPPORTED,
-                       "big-endian binary MSH files are not supported (little-endian only)");
-      return fail_at(t, DG_ERR_PARSE,
-                     "expected the integer 1 in binary (endianness check), got bytes %02x %02x "
-                     "%02x %02x",
-                     p[0], p[1], p[2], p[3]);
+        return dg_text_fail(t, DG_ERR_UNSUPPORTED,
+                            "big-endian binary MSH files are not supported (little-endian only)");
+      return dg_text_fail(t, DG_ERR_PARSE,
+                          "expected the integer 1 in binary (endianness check), got bytes "
+                          "%02x %02x %02x %02x",
+                          p[0], p[1], p[2], p[3]);
     }
   }
   DG_CALL(expect_line(r, "$EndMeshFormat"));
+  return DG_OK;
+}
+
+/* A line holding only the count of the items (what) that follow, each at least min_bytes. */
+static dg_status read_count(dg_text *t, const char *what, size_t min_bytes, int *n) {
+  char number[96], end[128];
+  snprintf(number, sizeof number, "the number of %s", what);
+  snprintf(end, sizeof end, "end of line after the number of %s", what);
+  DG_CALL(dg_text_need_line(t, number));
+  DG_CALL(dg_text_int(t, n, number));
+  DG_CALL(dg_text_line_end(t, end));
+  DG_CALL(dg_text_check_count(t, *n, min_bytes, what));
   return DG_OK;
 }
 
@@ -183,23 +170,20 @@ static dg_status read_format(msh_reader *r) {
 static dg_status read_physical_names(msh_reader *r) {
   dg_text *t = &r->t;
   int n;
-  DG_CALL(dg_text_need_line(t, "the number of physical names"));
-  DG_CALL(dg_text_int(t, &n, "the number of physical names"));
-  DG_CALL(dg_text_line_end(t, "end of line after the number of physical names"));
-  DG_CALL(check_count(t, n, 6, "physical names"));
+  DG_CALL(read_count(t, "physical names", 6, &n));
   for (int i = 0; i < n; i++) {
     int dim, tag;
     DG_CALL(dg_text_need_line(t, "a physical name \"dim tag \\\"name\\\"\""));
     DG_CALL(dg_text_int(t, &dim, "a physical dimension (0 to 3)"));
     DG_CALL(dg_text_int(t, &tag, "a physical tag"));
     if (dim < 0 || dim > 3)
-      return fail_at(t, DG_ERR_PARSE, "expected a physical dimension 0 to 3, got %d", dim);
+      return dg_text_fail(t, DG_ERR_PARSE, "expected a physical dimension 0 to 3, got %d", dim);
     const char *q = t->tok;
     while (q < t->eol && (*q == ' ' || *q == '\t')) q++;
     const char *close = t->eol;
     while (close > q && close[-1] != '"') close--;
     if (q >= t->eol || *q != '"' || close - 1 <= q)
-      return fail_at(t, DG_ERR_PARSE, "expected a quoted physical name after the tag");
+      return dg_text_fail(t, DG_ERR_PARSE, "expected a quoted physical name after the tag");
     char name[256];
     size_t len = (size_t)(close - 1 - (q + 1));
     if (len >= sizeof name) len = sizeof name - 1;
@@ -230,7 +214,7 @@ static dg_status read_entities(msh_reader *r) {
     for (int d = 0; d < 4; d++) DG_CALL(dg_text_long(t, &count[d], "an entity count"));
     DG_CALL(dg_text_line_end(t, "end of line after the four entity counts"));
   }
-  for (int d = 0; d < 4; d++) DG_CALL(check_count(t, count[d], 8, kinds[d]));
+  for (int d = 0; d < 4; d++) DG_CALL(dg_text_check_count(t, count[d], 8, kinds[d]));
   for (int d = 0; d < 4; d++) {
     DG_CALL(DG_ALLOC(r->ent[d], count[d]));
     r->nent[d] = (int)count[d];
@@ -243,7 +227,7 @@ static dg_status read_entities(msh_reader *r) {
         DG_CALL(bin_int(t, &tag, "an entity tag"));
         for (int j = 0; j < nbox; j++) DG_CALL(bin_double(t, &x, "an entity coordinate"));
         DG_CALL(bin_size(t, &nphys, "the number of physical tags"));
-        DG_CALL(check_count(t, nphys, 4, "physical tags"));
+        DG_CALL(dg_text_check_count(t, nphys, 4, "physical tags"));
         for (long long j = 0; j < nphys; j++) {
           int p = 0;
           DG_CALL(bin_int(t, &p, "a physical tag"));
@@ -251,7 +235,7 @@ static dg_status read_entities(msh_reader *r) {
         }
         if (d > 0) {
           DG_CALL(bin_size(t, &nbound, "the number of bounding entities"));
-          DG_CALL(check_count(t, nbound, 4, "bounding entities"));
+          DG_CALL(dg_text_check_count(t, nbound, 4, "bounding entities"));
           const unsigned char *p = NULL;
           DG_CALL(bin_bytes(t, 4 * (size_t)nbound, &p, "bounding entity tags"));
         }
@@ -261,7 +245,7 @@ static dg_status read_entities(msh_reader *r) {
         for (int j = 0; j < nbox; j++) DG_CALL(dg_text_double(t, &x, "an entity coordinate"));
         DG_CALL(dg_text_long(t, &nphys, "the number of physical tags"));
         if (nphys < 0 || nphys > dg_text_tokens_left(t))
-          return fail_at(t, DG_ERR_PARSE, "expected %lld physical tags on this line", nphys);
+          return dg_text_fail(t, DG_ERR_PARSE, "expected %lld physical tags on this line", nphys);
         for (long long j = 0; j < nphys; j++) {
           int p = 0;
           DG_CALL(dg_text_int(t, &p, "a physical tag"));
@@ -270,8 +254,8 @@ static dg_status read_entities(msh_reader *r) {
         if (d > 0) {
           DG_CALL(dg_text_long(t, &nbound, "the number of bounding entities"));
           if (nbound < 0 || nbound != dg_text_tokens_left(t))
-            return fail_at(t, DG_ERR_PARSE, "expected %lld bounding entity tags, got %d",
-                           nbound, dg_text_tokens_left(t));
+            return dg_text_fail(t, DG_ERR_PARSE, "expected %lld bounding entity tags, got %d",
+                                nbound, dg_text_tokens_left(t));
           for (long long j = 0; j < nbound; j++) {
             int b;
             DG_CALL(dg_text_int(t, &b, "a bounding entity tag"));
@@ -299,8 +283,9 @@ static dg_status entity_phys(msh_reader *r, int dim, int tag, int *phys) {
   const entity *e = bsearch(&key, r->ent[dim], (size_t)r->nent[dim], sizeof key, cmp_entity);
   static const char *kinds[4] = {"point", "curve", "surface", "volume"};
   if (!e)
-    return fail_at(&r->t, DG_ERR_PARSE, "element block refers to %s entity %d, which is not in "
-                   "$Entities", kinds[dim], tag);
+    return dg_text_fail(&r->t, DG_ERR_PARSE,
+                        "element block refers to %s entity %d, which is not in "
+                        "$Entities", kinds[dim], tag);
   *phys = e->phys;
   return DG_OK;
 }
@@ -310,22 +295,53 @@ static dg_status entity_phys(msh_reader *r, int dim, int tag, int *phys) {
 static dg_status read_nodes_v2(msh_reader *r) {
   dg_text *t = &r->t;
   int n;
-  DG_CALL(dg_text_need_line(t, "the number of nodes"));
-  DG_CALL(dg_text_int(t, &n, "the number of nodes"));
-  DG_CALL(dg_text_line_end(t, "end of line after the number of nodes"));
-  DG_CALL(check_count(t, n, 8, "nodes"));
-  DG_CALL(dg_builder_nodes(&r->b, n));
-  for (int i = 0; i < n; i++) {
-    char what[96];
-    snprintf(what, sizeof what, "node %d of %d (\"tag x y z\")", i + 1, n);
+  DG_CALL(read_count(t, "nodes", 8, &n));
+  DG_CALL(dg_builder_read_nodes(&r->b, t, n, "tag", "node tag"));
+  return DG_OK;
+}
+
+/* The four sizes of a 4.1 section header (section: "$Nodes", "$Elements"). */
+static dg_status read_v4_header(msh_reader *r, const char *section, long long h[4]) {
+  dg_text *t = &r->t;
+  char what[64], what4[80], end[80];
+  snprintf(what, sizeof what, "the %s header", section);
+  snprintf(what4, sizeof what4, "the %s header (4 numbers)", section);
+  snprintf(end, sizeof end, "end of the %s header", section);
+  if (r->binary) {
+    for (int j = 0; j < 4; j++) DG_CALL(bin_size(t, &h[j], what));
+  } else {
     DG_CALL(dg_text_need_line(t, what));
-    long long tag;
-    DG_CALL(dg_text_long(t, &tag, "a node tag"));
-    if (tag < 1) return fail_at(t, DG_ERR_PARSE, "expected a positive node tag, got %lld", tag);
-    r->b.node_tag[i] = tag;
-    for (int j = 0; j < 3; j++)
-      DG_CALL(dg_text_double(t, &r->b.xyz[3 * (size_t)i + j], "a node coordinate"));
-    DG_CALL(dg_text_line_end(t, "end of line after the three node coordinates"));
+    for (int j = 0; j < 4; j++) DG_CALL(dg_text_long(t, &h[j], what4));
+    DG_CALL(dg_text_line_end(t, end));
+  }
+  return DG_OK;
+}
+
+/* A 4.1 entity block header: entity dimension, entity tag, a third number (third: its
+ * name) and the count of items ("node", "element") in the block. */
+static dg_status read_v4_block(msh_reader *r, const char *item, const char *third, int v[3],
+                               long long *n) {
+  dg_text *t = &r->t;
+  const char *a = item[0] == 'e' ? "an" : "a";
+  char dim[96], tag[96], thd[96], count[96], head[96], end[96];
+  snprintf(dim, sizeof dim, "%s %s block's entity dimension", a, item);
+  snprintf(tag, sizeof tag, "%s %s block's entity tag", a, item);
+  snprintf(thd, sizeof thd, "%s %s block's %s", a, item, third);
+  snprintf(count, sizeof count, "%s %s block's %s count", a, item, item);
+  snprintf(head, sizeof head, "%s %s block header", a, item);
+  snprintf(end, sizeof end, "end of the %s block header", item);
+  if (r->binary) {
+    DG_CALL(bin_int(t, &v[0], dim));
+    DG_CALL(bin_int(t, &v[1], tag));
+    DG_CALL(bin_int(t, &v[2], thd));
+    DG_CALL(bin_size(t, n, count));
+  } else {
+    DG_CALL(dg_text_need_line(t, head));
+    DG_CALL(dg_text_int(t, &v[0], dim));
+    DG_CALL(dg_text_int(t, &v[1], tag));
+    DG_CALL(dg_text_int(t, &v[2], thd));
+    DG_CALL(dg_text_long(t, n, count));
+    DG_CALL(dg_text_line_end(t, end));
   }
   return DG_OK;
 }
@@ -333,41 +349,25 @@ static dg_status read_nodes_v2(msh_reader *r) {
 static dg_status read_nodes_v4(msh_reader *r) {
   dg_text *t = &r->t;
   long long h[4]; /* numEntityBlocks numNodes minNodeTag maxNodeTag */
-  if (r->binary) {
-    for (int j = 0; j < 4; j++) DG_CALL(bin_size(t, &h[j], "the $Nodes header"));
-  } else {
-    DG_CALL(dg_text_need_line(t, "the $Nodes header"));
-    for (int j = 0; j < 4; j++) DG_CALL(dg_text_long(t, &h[j], "the $Nodes header (4 numbers)"));
-    DG_CALL(dg_text_line_end(t, "end of the $Nodes header"));
-  }
-  DG_CALL(check_count(t, h[0], 8, "node blocks"));
-  DG_CALL(check_count(t, h[1], 8, "nodes"));
+  DG_CALL(read_v4_header(r, "$Nodes", h));
+  DG_CALL(dg_text_check_count(t, h[0], 8, "node blocks"));
+  DG_CALL(dg_text_check_count(t, h[1], 8, "nodes"));
   int total = (int)h[1], filled = 0;
   DG_CALL(dg_builder_nodes(&r->b, total));
   for (long long blk = 0; blk < h[0]; blk++) {
-    int edim, etag, param;
+    int b[3]; /* entity dimension, entity tag, parametric flag */
     long long n;
-    if (r->binary) {
-      DG_CALL(bin_int(t, &edim, "a node block's entity dimension"));
-      DG_CALL(bin_int(t, &etag, "a node block's entity tag"));
-      DG_CALL(bin_int(t, &param, "a node block's parametric flag"));
-      DG_CALL(bin_size(t, &n, "a node block's node count"));
-    } else {
-      DG_CALL(dg_text_need_line(t, "a node block header"));
-      DG_CALL(dg_text_int(t, &edim, "a node block's entity dimension"));
-      DG_CALL(dg_text_int(t, &etag, "a node block's entity tag"));
-      DG_CALL(dg_text_int(t, &param, "a node block's parametric flag"));
-      DG_CALL(dg_text_long(t, &n, "a node block's node count"));
-      DG_CALL(dg_text_line_end(t, "end of the node block header"));
-    }
+    DG_CALL(read_v4_block(r, "node", "parametric flag", b, &n));
+    const int edim = b[0], param = b[2];
     if (edim < 0 || edim > 3 || (param != 0 && param != 1))
-      return fail_at(t, DG_ERR_PARSE,
-                     "expected entity dimension 0..3 and parametric flag 0 or 1, got %d and %d",
-                     edim, param);
+      return dg_text_fail(t, DG_ERR_PARSE,
+                          "expected entity dimension 0..3 and parametric flag 0 or 1, got %d "
+                          "and %d",
+                          edim, param);
     if (n < 0 || n > total - filled)
-      return fail_at(t, DG_ERR_PARSE,
-                     "node block holds %lld nodes, but only %d of the %d announced remain", n,
-                     total - filled, total);
+      return dg_text_fail(t, DG_ERR_PARSE,
+                          "node block holds %lld nodes, but only %d of the %d announced remain", n,
+                          total - filled, total);
     int ncoord = 3 + (param ? edim : 0); /* parametric nodes add u, (u,v) or (u,v,w) */
     for (long long i = 0; i < n; i++) {
       long long tag;
@@ -378,7 +378,8 @@ static dg_status read_nodes_v4(msh_reader *r) {
         DG_CALL(dg_text_long(t, &tag, "a node tag"));
         DG_CALL(dg_text_line_end(t, "end of line after the node tag"));
       }
-      if (tag < 1) return fail_at(t, DG_ERR_PARSE, "expected a positive node tag, got %lld", tag);
+      if (tag < 1)
+        return dg_text_fail(t, DG_ERR_PARSE, "expected a positive node tag, got %lld", tag);
       r->b.node_tag[filled + i] = tag;
     }
     for (long long i = 0; i < n; i++) {
@@ -397,8 +398,8 @@ static dg_status read_nodes_v4(msh_reader *r) {
     filled += (int)n;
   }
   if (filled != total)
-    return fail_at(t, DG_ERR_PARSE, "the $Nodes header announces %d nodes, the blocks hold %d",
-                   total, filled);
+    return dg_text_fail(t, DG_ERR_PARSE, "the $Nodes header announces %d nodes, the blocks hold %d",
+                        total, filled);
   return DG_OK;
 }
 
@@ -409,12 +410,12 @@ static dg_status read_nodes_v4(msh_reader *r) {
 static dg_status classify(msh_reader *r, int type, dg_gmsh_type *info) {
   *info = dg_gmsh_element_type(type);
   if (info->nodes == 0)
-    return fail_at(&r->t, DG_ERR_UNSUPPORTED, "element type %d is not supported", type);
+    return dg_text_fail(&r->t, DG_ERR_UNSUPPORTED, "element type %d is not supported", type);
   if (info->dim == 3 && type != 4)
-    return fail_at(&r->t, DG_ERR_UNSUPPORTED,
-                   "element type %d (%s) is not supported; only linear 4-node tetrahedra "
-                   "(type 4) can be used",
-                   type, info->name);
+    return dg_text_fail(&r->t, DG_ERR_UNSUPPORTED,
+                        "element type %d (%s) is not supported; only linear 4-node tetrahedra "
+                        "(type 4) can be used",
+                        type, info->name);
   return DG_OK;
 }
 
@@ -426,8 +427,8 @@ static dg_status add_element(msh_reader *r, int type, const long long *tags, int
   for (int j = 0; j < nv; j++) {
     v[j] = dg_builder_find_node(&r->b, tags[j]);
     if (v[j] < 0)
-      return fail_at(&r->t, DG_ERR_PARSE, "element %lld references node %lld, which is not in "
-                     "$Nodes", id, tags[j]);
+      return dg_text_fail(&r->t, DG_ERR_PARSE, "element %lld references node %lld, which is not in "
+                          "$Nodes", id, tags[j]);
   }
   long lid = id > LONG_MAX ? LONG_MAX : (long)id;
   if (type == 4) {
@@ -441,10 +442,7 @@ static dg_status add_element(msh_reader *r, int type, const long long *tags, int
 static dg_status read_elements_v2(msh_reader *r) {
   dg_text *t = &r->t;
   int n;
-  DG_CALL(dg_text_need_line(t, "the number of elements"));
-  DG_CALL(dg_text_int(t, &n, "the number of elements"));
-  DG_CALL(dg_text_line_end(t, "end of line after the number of elements"));
-  DG_CALL(check_count(t, n, 8, "elements"));
+  DG_CALL(read_count(t, "elements", 8, &n));
   for (int i = 0; i < n; i++) {
     char what[96];
     snprintf(what, sizeof what, "element %d of %d", i + 1, n);
@@ -455,8 +453,9 @@ static dg_status read_elements_v2(msh_reader *r) {
     DG_CALL(dg_text_int(t, &type, "an element type"));
     DG_CALL(dg_text_int(t, &ntags, "the number of element tags"));
     if (ntags < 0 || ntags > dg_text_tokens_left(t))
-      return fail_at(t, DG_ERR_PARSE, "expected %d element tags, but the line has only %d more "
-                     "numbers", ntags, dg_text_tokens_left(t));
+      return dg_text_fail(t, DG_ERR_PARSE,
+                          "expected %d element tags, but the line has only %d more "
+                          "numbers", ntags, dg_text_tokens_left(t));
     for (int j = 0; j < ntags; j++) {
       int tg;
       DG_CALL(dg_text_int(t, &tg, "an element tag"));
@@ -466,8 +465,8 @@ static dg_status read_elements_v2(msh_reader *r) {
     DG_CALL(classify(r, type, &info));
     int left = dg_text_tokens_left(t);
     if (left != info.nodes)
-      return fail_at(t, DG_ERR_PARSE, "expected %d node tags for a %s, got %d", info.nodes,
-                     type == 4 ? "tetrahedron" : type == 2 ? "triangle" : info.name, left);
+      return dg_text_fail(t, DG_ERR_PARSE, "expected %d node tags for a %s, got %d", info.nodes,
+                          type == 4 ? "tetrahedron" : type == 2 ? "triangle" : info.name, left);
     if (type != 4 && type != 2) continue; /* points, lines, quads: nothing to keep */
     long long tags[4];
     for (int j = 0; j < info.nodes; j++) DG_CALL(dg_text_long(t, &tags[j], "a node tag"));
@@ -479,43 +478,26 @@ static dg_status read_elements_v2(msh_reader *r) {
 static dg_status read_elements_v4(msh_reader *r) {
   dg_text *t = &r->t;
   long long h[4]; /* numEntityBlocks numElements minElementTag maxElementTag */
-  if (r->binary) {
-    for (int j = 0; j < 4; j++) DG_CALL(bin_size(t, &h[j], "the $Elements header"));
-  } else {
-    DG_CALL(dg_text_need_line(t, "the $Elements header"));
-    for (int j = 0; j < 4; j++)
-      DG_CALL(dg_text_long(t, &h[j], "the $Elements header (4 numbers)"));
-    DG_CALL(dg_text_line_end(t, "end of the $Elements header"));
-  }
-  DG_CALL(check_count(t, h[0], 8, "element blocks"));
-  DG_CALL(check_count(t, h[1], 4, "elements"));
+  DG_CALL(read_v4_header(r, "$Elements", h));
+  DG_CALL(dg_text_check_count(t, h[0], 8, "element blocks"));
+  DG_CALL(dg_text_check_count(t, h[1], 4, "elements"));
   long long total = h[1], filled = 0;
   for (long long blk = 0; blk < h[0]; blk++) {
-    int edim, etag, type;
+    int b[3]; /* entity dimension, entity tag, element type */
     long long n;
-    if (r->binary) {
-      DG_CALL(bin_int(t, &edim, "an element block's entity dimension"));
-      DG_CALL(bin_int(t, &etag, "an element block's entity tag"));
-      DG_CALL(bin_int(t, &type, "an element block's element type"));
-      DG_CALL(bin_size(t, &n, "an element block's element count"));
-    } else {
-      DG_CALL(dg_text_need_line(t, "an element block header"));
-      DG_CALL(dg_text_int(t, &edim, "an element block's entity dimension"));
-      DG_CALL(dg_text_int(t, &etag, "an element block's entity tag"));
-      DG_CALL(dg_text_int(t, &type, "an element block's element type"));
-      DG_CALL(dg_text_long(t, &n, "an element block's element count"));
-      DG_CALL(dg_text_line_end(t, "end of the element block header"));
-    }
+    DG_CALL(read_v4_block(r, "element", "element type", b, &n));
+    const int edim = b[0], etag = b[1], type = b[2];
     dg_gmsh_type info;
     DG_CALL(classify(r, type, &info));
     if (edim != info.dim)
-      return fail_at(t, DG_ERR_PARSE, "expected entity dimension %d for element type %d, got %d",
-                     info.dim, type, edim);
+      return dg_text_fail(t, DG_ERR_PARSE,
+                          "expected entity dimension %d for element type %d, got %d",
+                          info.dim, type, edim);
     if (n < 0 || n > total - filled)
-      return fail_at(t, DG_ERR_PARSE,
-                     "element block holds %lld elements, but only %lld of the %lld announced "
-                     "remain",
-                     n, total - filled, total);
+      return dg_text_fail(t, DG_ERR_PARSE,
+                          "element block holds %lld elements, but only %lld of the %lld announced "
+                          "remain",
+                          n, total - filled, total);
     int keep = type == 4 || type == 2, phys = 0;
     if (keep) DG_CALL(entity_phys(r, edim, etag, &phys));
     for (long long i = 0; i < n; i++) {
@@ -533,8 +515,8 @@ static dg_status read_elements_v4(msh_reader *r) {
         DG_CALL(dg_text_long(t, &id, "an element tag"));
         int left = dg_text_tokens_left(t);
         if (left != info.nodes)
-          return fail_at(t, DG_ERR_PARSE, "expected %d node tags for a %s, got %d", info.nodes,
-                         type == 4 ? "tetrahedron" : type == 2 ? "triangle" : info.name, left);
+          return dg_text_fail(t, DG_ERR_PARSE, "expected %d node tags for a %s, got %d", info.nodes,
+                              type == 4 ? "tetrahedron" : type == 2 ? "triangle" : info.name, left);
         if (!keep) continue;
         for (int j = 0; j < info.nodes; j++) DG_CALL(dg_text_long(t, &tags[j], "a node tag"));
       }
@@ -543,9 +525,9 @@ static dg_status read_elements_v4(msh_reader *r) {
     filled += n;
   }
   if (filled != total)
-    return fail_at(t, DG_ERR_PARSE,
-                   "the $Elements header announces %lld elements, the blocks hold %lld", total,
-                   filled);
+    return dg_text_fail(t, DG_ERR_PARSE,
+                        "the $Elements header announces %lld elements, the blocks hold %lld", total,
+                        filled);
   return DG_OK;
 }
 
@@ -571,31 +553,36 @@ static dg_status skip_section(msh_reader *r, const char *name) {
   dg_text_where(&r->t, start, sizeof start);
   while (dg_text_next_line(&r->t))
     if (dg_text_line_is(&r->t, end)) return DG_OK;
-  return fail_at(&r->t, DG_ERR_PARSE, "unexpected end of file, expected %s (section %s began at "
-                 "%s)", end, name, start);
+  return dg_text_fail(&r->t, DG_ERR_PARSE,
+                      "unexpected end of file, expected %s (section %s began at "
+                      "%s)", end, name, start);
 }
 
-static dg_status read_sections(msh_reader *r) {
+/* The whole file, for dg_builder_read: the format line, then the sections. */
+static dg_status read_file(void *reader) {
+  msh_reader *r = reader;
   dg_text *t = &r->t;
+  DG_CALL(read_format(r));
   for (;;) {
     if (!dg_text_next_line(t)) break;
     if (dg_text_tokens_left(t) == 0) continue;
     char name[128];
     dg_text_line_copy(t, name, sizeof name);
     if (name[0] != '$')
-      return fail_at(t, DG_ERR_PARSE, "expected a section header such as $Nodes, got \"%.60s\"",
-                     name);
+      return dg_text_fail(t, DG_ERR_PARSE,
+                          "expected a section header such as $Nodes, got \"%.60s\"",
+                          name);
     if (strcmp(name, "$PhysicalNames") == 0) {
-      if (r->have_names) return fail_at(t, DG_ERR_PARSE, "second $PhysicalNames section");
+      if (r->have_names) return dg_text_fail(t, DG_ERR_PARSE, "second $PhysicalNames section");
       r->have_names = 1;
       DG_CALL(read_physical_names(r));
     } else if (strcmp(name, "$Entities") == 0 && r->v4) {
-      if (r->have_entities) return fail_at(t, DG_ERR_PARSE, "second $Entities section");
+      if (r->have_entities) return dg_text_fail(t, DG_ERR_PARSE, "second $Entities section");
       DG_CALL(read_entities(r));
     } else if (strcmp(name, "$PartitionedEntities") == 0) {
-      return fail_at(t, DG_ERR_UNSUPPORTED, "partitioned meshes are not supported");
+      return dg_text_fail(t, DG_ERR_UNSUPPORTED, "partitioned meshes are not supported");
     } else if (strcmp(name, "$Nodes") == 0) {
-      if (r->have_nodes) return fail_at(t, DG_ERR_PARSE, "second $Nodes section");
+      if (r->have_nodes) return dg_text_fail(t, DG_ERR_PARSE, "second $Nodes section");
       if (r->v4)
         DG_CALL(read_nodes_v4(r));
       else
@@ -604,8 +591,8 @@ static dg_status read_sections(msh_reader *r) {
       DG_CALL(dg_builder_index_nodes(&r->b));
       r->have_nodes = 1;
     } else if (strcmp(name, "$Elements") == 0) {
-      if (r->have_elements) return fail_at(t, DG_ERR_PARSE, "second $Elements section");
-      if (!r->have_nodes) return fail_at(t, DG_ERR_PARSE, "expected $Nodes before $Elements");
+      if (r->have_elements) return dg_text_fail(t, DG_ERR_PARSE, "second $Elements section");
+      if (!r->have_nodes) return dg_text_fail(t, DG_ERR_PARSE, "expected $Nodes before $Elements");
       if (r->v4)
         DG_CALL(read_elements_v4(r));
       else
@@ -613,37 +600,21 @@ static dg_status read_sections(msh_reader *r) {
       DG_CALL(expect_line(r, "$EndElements"));
       r->have_elements = 1;
     } else if (strncmp(name, "$End", 4) == 0) {
-      return fail_at(t, DG_ERR_PARSE, "unexpected %s outside its section", name);
+      return dg_text_fail(t, DG_ERR_PARSE, "unexpected %s outside its section", name);
     } else {
       DG_CALL(skip_section(r, name)); /* $Periodic, $NodeData, comments, ... */
     }
   }
-  if (!r->have_nodes) return fail_at(t, DG_ERR_PARSE, "no $Nodes section in the file");
-  if (!r->have_elements) return fail_at(t, DG_ERR_PARSE, "no $Elements section in the file");
-  return DG_OK;
-}
-
-dg_status dg_mesh_read_msh(dg_mesh **out, const char *path) {
-  DG_CALL(dg_mesh_read_msh_flags(out, path, 0));
+  if (!r->have_nodes) return dg_text_fail(t, DG_ERR_PARSE, "no $Nodes section in the file");
+  if (!r->have_elements) return dg_text_fail(t, DG_ERR_PARSE, "no $Elements section in the file");
   return DG_OK;
 }
 
 dg_status dg_mesh_read_msh_flags(dg_mesh **out, const char *path, int flags) {
-  DG_CHECK(out != NULL, DG_ERR_INTERNAL, "dg_mesh_read_msh: no output");
-  *out = NULL;
-  DG_CHECK(path != NULL, DG_ERR_INPUT, "no mesh file name given");
-  dg_status st = DG_OK;
   msh_reader r;
   memset(&r, 0, sizeof r);
-  dg_builder_init(&r.b, path);
-  r.b.flags = flags;
-  DG_CALL_GOTO(done, dg_text_open(&r.t, path, declares_binary));
-  DG_CALL_GOTO(done, read_format(&r));
-  DG_CALL_GOTO(done, read_sections(&r));
-  DG_CALL_GOTO(done, dg_builder_finish(&r.b, out));
-done:
-  dg_text_close(&r.t);
-  dg_builder_free(&r.b);
+  const dg_status st = dg_builder_read(out, path, flags, "dg_mesh_read_msh", &r.t, &r.b,
+                                       declares_binary, read_file, &r);
   for (int d = 0; d < 4; d++) dg_free(&r.ent[d]);
   return st;
 }

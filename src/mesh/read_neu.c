@@ -18,7 +18,6 @@
  * So a boundary record is turned into the triangle of its three file nodes here, before
  * orientation, and dg_mesh_connect matches it to whatever local face it then is. */
 #include <limits.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,17 +36,6 @@ typedef struct {
   int have_nodes, have_elems, ngroups_read, nbsets_read;
 } neu_reader;
 
-static dg_status fail_at(const dg_text *t, dg_status code, const char *fmt, ...) DG_PRINTF(3, 4);
-static dg_status fail_at(const dg_text *t, dg_status code, const char *fmt, ...) {
-  char where[512], msg[1024];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  (void)DG_ERROR(code, "%s: %s", dg_text_where(t, where, sizeof where), msg);
-  return code; /* returned directly so that callers provably see a failure */
-}
-
 static int line_starts(const dg_text *t, const char *s) {
   char line[128];
   dg_text_line_copy(t, line, sizeof line);
@@ -59,7 +47,7 @@ static dg_status expect_end_of_section(neu_reader *r) {
   if (!line_starts(&r->t, "ENDOFSECTION")) {
     char line[80];
     dg_text_line_copy(&r->t, line, sizeof line);
-    return fail_at(&r->t, DG_ERR_PARSE, "expected ENDOFSECTION, got \"%s\"", line);
+    return dg_text_fail(&r->t, DG_ERR_PARSE, "expected ENDOFSECTION, got \"%s\"", line);
   }
   return DG_OK;
 }
@@ -71,34 +59,24 @@ static dg_status next_int_ml(dg_text *t, long long *v, const char *what) {
   return DG_OK;
 }
 
-static dg_status check_count(const dg_text *t, long long n, size_t min_bytes, const char *what) {
-  long long most = (long long)(dg_text_remaining(t) / min_bytes);
-  if (most > INT_MAX / 8) most = INT_MAX / 8;
-  if (n < 0 || n > most)
-    return fail_at(t, DG_ERR_PARSE,
-                   "expected a number of %s between 0 and %lld (what the rest of the file can "
-                   "hold), got %lld",
-                   what, most, n);
-  return DG_OK;
-}
-
 static dg_status read_control(neu_reader *r) {
   dg_text *t = &r->t;
   DG_CALL(dg_text_need_line(t, "CONTROL INFO"));
   if (!line_starts(t, "CONTROL INFO")) {
     char line[80];
     dg_text_line_copy(t, line, sizeof line);
-    return fail_at(t, DG_ERR_PARSE,
-                   "expected \"CONTROL INFO\" (is this a Gambit neutral file?), got \"%s\"", line);
+    return dg_text_fail(t, DG_ERR_PARSE,
+                        "expected \"CONTROL INFO\" (is this a Gambit neutral file?), got \"%s\"",
+                        line);
   }
   /* Title, program and date lines are free text: look for the NUMNP heading. */
   for (;;) {
     DG_CALL(dg_text_need_line(t, "the NUMNP NELEM NGRPS NBSETS NDFCD NDFVL heading"));
     if (line_starts(t, "NUMNP")) break;
     if (line_starts(t, "ENDOFSECTION"))
-      return fail_at(t, DG_ERR_PARSE,
-                     "expected the NUMNP NELEM NGRPS NBSETS NDFCD NDFVL heading before "
-                     "ENDOFSECTION");
+      return dg_text_fail(t, DG_ERR_PARSE,
+                          "expected the NUMNP NELEM NGRPS NBSETS NDFCD NDFVL heading before "
+                          "ENDOFSECTION");
   }
   long long ndfcd, ndfvl;
   DG_CALL(dg_text_need_line(t, "the values of NUMNP NELEM NGRPS NBSETS NDFCD NDFVL"));
@@ -109,13 +87,13 @@ static dg_status read_control(neu_reader *r) {
   DG_CALL(dg_text_long(t, &ndfcd, "NDFCD (coordinate directions)"));
   DG_CALL(dg_text_long(t, &ndfvl, "NDFVL (velocity components)"));
   DG_CALL(dg_text_line_end(t, "end of line after the six control values"));
-  DG_CALL(check_count(t, r->numnp, 8, "nodes (NUMNP)"));
-  DG_CALL(check_count(t, r->nelem, 8, "elements (NELEM)"));
-  DG_CALL(check_count(t, r->ngrps, 16, "element groups (NGRPS)"));
-  DG_CALL(check_count(t, r->nbsets, 16, "boundary condition sets (NBSETS)"));
+  DG_CALL(dg_text_check_count(t, r->numnp, 8, "nodes (NUMNP)"));
+  DG_CALL(dg_text_check_count(t, r->nelem, 8, "elements (NELEM)"));
+  DG_CALL(dg_text_check_count(t, r->ngrps, 16, "element groups (NGRPS)"));
+  DG_CALL(dg_text_check_count(t, r->nbsets, 16, "boundary condition sets (NBSETS)"));
   if (ndfcd != 3)
-    return fail_at(t, DG_ERR_UNSUPPORTED,
-                   "NDFCD = %lld: only 3-D Gambit files (NDFCD = 3) are supported", ndfcd);
+    return dg_text_fail(t, DG_ERR_UNSUPPORTED,
+                        "NDFCD = %lld: only 3-D Gambit files (NDFCD = 3) are supported", ndfcd);
   DG_CALL(expect_end_of_section(r));
   return DG_OK;
 }
@@ -123,19 +101,7 @@ static dg_status read_control(neu_reader *r) {
 static dg_status read_nodes(neu_reader *r) {
   dg_text *t = &r->t;
   int n = (int)r->numnp;
-  DG_CALL(dg_builder_nodes(&r->b, n));
-  for (int i = 0; i < n; i++) {
-    char what[96];
-    snprintf(what, sizeof what, "node %d of %d (\"id x y z\")", i + 1, n);
-    DG_CALL(dg_text_need_line(t, what));
-    long long id;
-    DG_CALL(dg_text_long(t, &id, "a node number"));
-    if (id < 1) return fail_at(t, DG_ERR_PARSE, "expected a positive node number, got %lld", id);
-    r->b.node_tag[i] = id;
-    for (int j = 0; j < 3; j++)
-      DG_CALL(dg_text_double(t, &r->b.xyz[3 * (size_t)i + j], "a node coordinate"));
-    DG_CALL(dg_text_line_end(t, "end of line after the three node coordinates"));
-  }
+  DG_CALL(dg_builder_read_nodes(&r->b, t, n, "id", "node number"));
   DG_CALL(expect_end_of_section(r));
   DG_CALL(dg_builder_index_nodes(&r->b));
   r->have_nodes = 1;
@@ -156,27 +122,29 @@ static dg_status read_elements(neu_reader *r) {
     DG_CALL(dg_text_long(t, &type, "an element type"));
     DG_CALL(dg_text_long(t, &ndp, "the number of element nodes"));
     if (ne < 1 || ne > n)
-      return fail_at(t, DG_ERR_PARSE, "expected an element number between 1 and NELEM = %d, "
-                     "got %lld", n, ne);
+      return dg_text_fail(t, DG_ERR_PARSE, "expected an element number between 1 and NELEM = %d, "
+                          "got %lld", n, ne);
     if (r->elem_index[ne] >= 0)
-      return fail_at(t, DG_ERR_PARSE, "element %lld is defined twice", ne);
+      return dg_text_fail(t, DG_ERR_PARSE, "element %lld is defined twice", ne);
     if (type != 6)
-      return fail_at(t, DG_ERR_UNSUPPORTED, "element %lld has type %lld; only tetrahedra "
-                     "(type 6) are supported", ne, type);
+      return dg_text_fail(t, DG_ERR_UNSUPPORTED, "element %lld has type %lld; only tetrahedra "
+                          "(type 6) are supported", ne, type);
     if (ndp != 4)
-      return fail_at(t, DG_ERR_UNSUPPORTED, "element %lld: expected 4 nodes for a tetrahedron, "
-                     "got NDP = %lld (only linear tetrahedra are supported)", ne, ndp);
+      return dg_text_fail(t, DG_ERR_UNSUPPORTED,
+                          "element %lld: expected 4 nodes for a tetrahedron, "
+                          "got NDP = %lld (only linear tetrahedra are supported)", ne, ndp);
     int left = dg_text_tokens_left(t);
     if (left != 4)
-      return fail_at(t, DG_ERR_PARSE, "expected 4 node numbers for a tetrahedron, got %d", left);
+      return dg_text_fail(t, DG_ERR_PARSE,
+                          "expected 4 node numbers for a tetrahedron, got %d", left);
     int v[4];
     for (int j = 0; j < 4; j++) {
       long long node;
       DG_CALL(dg_text_long(t, &node, "a node number"));
       v[j] = dg_builder_find_node(&r->b, node);
       if (v[j] < 0)
-        return fail_at(t, DG_ERR_PARSE, "element %lld references node %lld, which is not in "
-                       "NODAL COORDINATES", ne, node);
+        return dg_text_fail(t, DG_ERR_PARSE, "element %lld references node %lld, which is not in "
+                            "NODAL COORDINATES", ne, node);
     }
     r->elem_index[ne] = r->b.nt;
     DG_CALL(dg_builder_add_tet(&r->b, v, 0, (long)ne));
@@ -195,15 +163,17 @@ static dg_status read_group(neu_reader *r) {
     const char *s;
     size_t len = dg_text_token(t, &s);
     if (len != strlen(labels[i]) || strncmp(s, labels[i], len) != 0)
-      return fail_at(t, DG_ERR_PARSE, "expected \"%s\" in the element group header", labels[i]);
+      return dg_text_fail(t, DG_ERR_PARSE,
+                          "expected \"%s\" in the element group header", labels[i]);
     DG_CALL(dg_text_long(t, &val[i], labels[i]));
   }
   long long group = val[0], count = val[1], nflags = val[3];
   if (group < 1 || group > INT_MAX)
-    return fail_at(t, DG_ERR_PARSE, "expected a positive group number, got %lld", group);
+    return dg_text_fail(t, DG_ERR_PARSE, "expected a positive group number, got %lld", group);
   if (count < 0 || count > r->nelem || nflags < 0 || nflags > 1000)
-    return fail_at(t, DG_ERR_PARSE, "expected at most NELEM = %lld elements and a sane NFLAGS, "
-                   "got %lld and %lld", r->nelem, count, nflags);
+    return dg_text_fail(t, DG_ERR_PARSE,
+                        "expected at most NELEM = %lld elements and a sane NFLAGS, "
+                        "got %lld and %lld", r->nelem, count, nflags);
   DG_CALL(dg_text_need_line(t, "the element group name"));
   char name[256];
   dg_text_line_copy(t, name, sizeof name);
@@ -213,8 +183,8 @@ static dg_status read_group(neu_reader *r) {
   for (long long i = 0; i < count; i++) {
     DG_CALL(next_int_ml(t, &x, "an element number of the group"));
     if (x < 1 || x > r->nelem || r->elem_index[x] < 0)
-      return fail_at(t, DG_ERR_PARSE, "element group %lld lists element %lld, which is not in "
-                     "ELEMENTS/CELLS", group, x);
+      return dg_text_fail(t, DG_ERR_PARSE, "element group %lld lists element %lld, which is not in "
+                          "ELEMENTS/CELLS", group, x);
     r->b.tet_tag[r->elem_index[x]] = (int)group;
   }
   DG_CALL(dg_text_line_end(t, "end of the element list"));
@@ -241,12 +211,12 @@ static dg_status read_bcs(neu_reader *r) {
   int ntok = 0;
   while (ntok < 16 && (len[ntok] = dg_text_token(t, &tok[ntok])) > 0) ntok++;
   if (ntok == 16 && dg_text_tokens_left(t) > 0)
-    return fail_at(t, DG_ERR_PARSE, "expected a boundary set header, got a very long line");
+    return dg_text_fail(t, DG_ERR_PARSE, "expected a boundary set header, got a very long line");
   int first = ntok;
   while (first > 1 && is_integer(tok[first - 1], len[first - 1])) first--;
   if (ntok - first < 3)
-    return fail_at(t, DG_ERR_PARSE, "expected a boundary set name followed by ITYPE NENTRY "
-                   "NVALUES");
+    return dg_text_fail(t, DG_ERR_PARSE, "expected a boundary set name followed by ITYPE NENTRY "
+                        "NVALUES");
   char name[256];
   size_t nlen = (size_t)(tok[first - 1] + len[first - 1] - tok[0]);
   if (nlen >= sizeof name) nlen = sizeof name - 1;
@@ -254,9 +224,10 @@ static dg_status read_bcs(neu_reader *r) {
   name[nlen] = '\0';
   long long itype = strtoll(tok[first], NULL, 10), nentry = strtoll(tok[first + 1], NULL, 10);
   if (itype != 1)
-    return fail_at(t, DG_ERR_UNSUPPORTED, "boundary set \"%s\" has ITYPE %lld; only element/face "
-                   "sets (ITYPE 1) are supported", name, itype);
-  DG_CALL(check_count(t, nentry, 6, "boundary faces (NENTRY)"));
+    return dg_text_fail(t, DG_ERR_UNSUPPORTED,
+                        "boundary set \"%s\" has ITYPE %lld; only element/face "
+                        "sets (ITYPE 1) are supported", name, itype);
+  DG_CALL(dg_text_check_count(t, nentry, 6, "boundary faces (NENTRY)"));
   for (long long i = 0; i < nentry; i++) {
     char what[128];
     snprintf(what, sizeof what, "boundary face %lld of %lld (\"element type face\")", i + 1,
@@ -268,14 +239,14 @@ static dg_status read_bcs(neu_reader *r) {
     DG_CALL(dg_text_long(t, &face, "a face number"));
     /* Any further values on the line are NVALUES data we do not use. */
     if (e < 1 || e > r->nelem || r->elem_index[e] < 0)
-      return fail_at(t, DG_ERR_PARSE, "boundary face refers to element %lld, which is not in "
-                     "ELEMENTS/CELLS", e);
+      return dg_text_fail(t, DG_ERR_PARSE, "boundary face refers to element %lld, which is not in "
+                          "ELEMENTS/CELLS", e);
     if (type != 6)
-      return fail_at(t, DG_ERR_PARSE, "expected element type 6 (tetrahedron) for element "
-                     "%lld, got %lld", e, type);
+      return dg_text_fail(t, DG_ERR_PARSE, "expected element type 6 (tetrahedron) for element "
+                          "%lld, got %lld", e, type);
     if (face < 1 || face > 4)
-      return fail_at(t, DG_ERR_PARSE, "expected a tetrahedron face number 1 to 4, got %lld",
-                     face);
+      return dg_text_fail(t, DG_ERR_PARSE, "expected a tetrahedron face number 1 to 4, got %lld",
+                          face);
     const int *tv = r->b.tet + 4 * (size_t)r->elem_index[e];
     int v[3];
     for (int j = 0; j < 3; j++) v[j] = tv[gambit_tet_face[face - 1][j]];
@@ -286,71 +257,59 @@ static dg_status read_bcs(neu_reader *r) {
   return DG_OK;
 }
 
-static dg_status read_sections(neu_reader *r) {
+/* The whole file, for dg_builder_read: the control info, then the sections. */
+static dg_status read_file(void *reader) {
+  neu_reader *r = reader;
   dg_text *t = &r->t;
+  DG_CALL(read_control(r));
   for (;;) {
     if (!dg_text_next_line(t)) break;
     if (dg_text_tokens_left(t) == 0) continue;
     if (line_starts(t, "NODAL COORDINATES")) {
-      if (r->have_nodes) return fail_at(t, DG_ERR_PARSE, "second NODAL COORDINATES section");
+      if (r->have_nodes) return dg_text_fail(t, DG_ERR_PARSE, "second NODAL COORDINATES section");
       DG_CALL(read_nodes(r));
     } else if (line_starts(t, "ELEMENTS/CELLS")) {
-      if (r->have_elems) return fail_at(t, DG_ERR_PARSE, "second ELEMENTS/CELLS section");
+      if (r->have_elems) return dg_text_fail(t, DG_ERR_PARSE, "second ELEMENTS/CELLS section");
       if (!r->have_nodes)
-        return fail_at(t, DG_ERR_PARSE, "expected NODAL COORDINATES before ELEMENTS/CELLS");
+        return dg_text_fail(t, DG_ERR_PARSE, "expected NODAL COORDINATES before ELEMENTS/CELLS");
       DG_CALL(read_elements(r));
     } else if (line_starts(t, "ELEMENT GROUP")) {
       if (!r->have_elems)
-        return fail_at(t, DG_ERR_PARSE, "expected ELEMENTS/CELLS before ELEMENT GROUP");
+        return dg_text_fail(t, DG_ERR_PARSE, "expected ELEMENTS/CELLS before ELEMENT GROUP");
       r->ngroups_read++;
       DG_CALL(read_group(r));
     } else if (line_starts(t, "BOUNDARY CONDITIONS")) {
       if (!r->have_elems)
-        return fail_at(t, DG_ERR_PARSE, "expected ELEMENTS/CELLS before BOUNDARY CONDITIONS");
+        return dg_text_fail(t, DG_ERR_PARSE, "expected ELEMENTS/CELLS before BOUNDARY CONDITIONS");
       DG_CALL(read_bcs(r));
     } else {
       /* APPLICATION DATA, TIMESTEPDATA, ...: not needed. */
       long start = t->line;
       for (;;) {
         if (!dg_text_next_line(t))
-          return fail_at(t, DG_ERR_PARSE, "unexpected end of file, expected ENDOFSECTION for the "
-                         "section that began at line %ld", start);
+          return dg_text_fail(t, DG_ERR_PARSE,
+                              "unexpected end of file, expected ENDOFSECTION for the "
+                              "section that began at line %ld", start);
         if (line_starts(t, "ENDOFSECTION")) break;
       }
     }
   }
   /* Counting the sections catches a file cut off after a complete section. */
   if (!r->have_nodes || !r->have_elems)
-    return fail_at(t, DG_ERR_PARSE, "unexpected end of file, expected the %s section",
-                   r->have_nodes ? "ELEMENTS/CELLS" : "NODAL COORDINATES");
+    return dg_text_fail(t, DG_ERR_PARSE, "unexpected end of file, expected the %s section",
+                        r->have_nodes ? "ELEMENTS/CELLS" : "NODAL COORDINATES");
   if (r->ngroups_read != r->ngrps || r->nbsets_read != r->nbsets)
-    return fail_at(t, DG_ERR_PARSE, "unexpected end of file: CONTROL INFO announces %lld "
-                   "element groups and %lld boundary sets, the file has %d and %d",
-                   r->ngrps, r->nbsets, r->ngroups_read, r->nbsets_read);
-  return DG_OK;
-}
-
-dg_status dg_mesh_read_neu(dg_mesh **out, const char *path) {
-  DG_CALL(dg_mesh_read_neu_flags(out, path, 0));
+    return dg_text_fail(t, DG_ERR_PARSE, "unexpected end of file: CONTROL INFO announces %lld "
+                        "element groups and %lld boundary sets, the file has %d and %d",
+                        r->ngrps, r->nbsets, r->ngroups_read, r->nbsets_read);
   return DG_OK;
 }
 
 dg_status dg_mesh_read_neu_flags(dg_mesh **out, const char *path, int flags) {
-  DG_CHECK(out != NULL, DG_ERR_INTERNAL, "dg_mesh_read_neu: no output");
-  *out = NULL;
-  DG_CHECK(path != NULL, DG_ERR_INPUT, "no mesh file name given");
-  dg_status st = DG_OK;
   neu_reader r;
   memset(&r, 0, sizeof r);
-  dg_builder_init(&r.b, path);
-  r.b.flags = flags;
-  DG_CALL_GOTO(done, dg_text_open(&r.t, path, NULL));
-  DG_CALL_GOTO(done, read_control(&r));
-  DG_CALL_GOTO(done, read_sections(&r));
-  DG_CALL_GOTO(done, dg_builder_finish(&r.b, out));
-done:
-  dg_text_close(&r.t);
-  dg_builder_free(&r.b);
+  const dg_status st = dg_builder_read(out, path, flags, "dg_mesh_read_neu", &r.t, &r.b, NULL,
+                                       read_file, &r);
   dg_free(&r.elem_index);
   return st;
 }
