@@ -206,12 +206,33 @@ dg_status dg_vtu_write_vectors(const char *path, const dg_geom *g, int nvec,
   return dg_vtu_write_vectors_ex(path, g, nvec, names, vec, nelem, elems, time, mode, NULL);
 }
 
-dg_status dg_vtu_write_vectors_ex(const char *path, const dg_geom *g, int nvec,
-                                  const char *const *names, const double *const *vec, int nelem,
-                                  const int *elems, double time, dg_vtu_mode mode,
-                                  const dg_vtu_extra *x) {
-  static const dg_vtu_extra none;
-  if (!x) x = &none;
+/* One file's sizes, buffers and appended-block layout. */
+typedef struct {
+  const dg_geom *g;
+  const dg_vtu_extra *x;
+  int nelem_out;      /* elements written */
+  const int *elems;   /* their indices (NULL: 0 .. K_owned - 1) */
+  dg_vtu_mode mode;
+  int N, Np, sub, per_cell; /* sub: cells per element; per_cell: points per cell */
+  uint64_t npts, ncells;
+  int nvec, P, nb;    /* P: the points' block, after the vectors and the cell arrays */
+  uint64_t bytes[32], off[32];
+  int *w, *tets;      /* lattice weights, subdivided cells */
+  double *I, *buf;    /* nodes -> lattice interpolation, one element's values */
+  int64_t *ibuf;
+  int32_t *cbuf;
+  float *fbuf;
+  unsigned char *tbuf;
+} vtu_job;
+
+static int job_elem(const vtu_job *j, int e) { return j->elems ? j->elems[e] : e; }
+
+static void job_free(vtu_job *j) {
+  DG_FREE_ALL(&j->w, &j->tets, &j->I, &j->buf, &j->ibuf, &j->cbuf, &j->fbuf, &j->tbuf);
+}
+
+static dg_status check_args(const dg_geom *g, int nvec, const char *const *names,
+                            const double *const *vec, dg_vtu_mode mode, const dg_vtu_extra *x) {
   DG_CHECK(g && vec && names && nvec >= 1 && nvec <= 16, DG_ERR_INPUT,
            "dg_vtu_write: no geometry or field given (or %d fields, 1 to 16 allowed)", nvec);
   DG_CHECK(x->ncell >= 0 && x->ncell <= DG_VTU_MAX_CELL_ARRAYS, DG_ERR_INPUT,
@@ -221,54 +242,52 @@ dg_status dg_vtu_write_vectors_ex(const char *path, const dg_geom *g, int nvec,
              "dg_vtu_write: cell array %d has no name or values", a);
   DG_CHECK(mode == DG_VTU_LAGRANGE || mode == DG_VTU_SUBDIVIDED, DG_ERR_INPUT,
            "dg_vtu_write: unknown output mode %d", (int)mode);
-  const dg_mesh *m = g->mesh;
-  /* Only this process's elements (ghost copies on an MPI rank are not output); fields are
-   * strided by all K elements. */
-  const int N = g->N, Np = g->Np, K = elems ? nelem : m->K_owned;
-  const size_t KNp = (size_t)g->K * Np;
-  const int sub = mode == DG_VTU_SUBDIVIDED ? N * N * N : 1; /* cells per element */
-  const int per_cell = mode == DG_VTU_SUBDIVIDED ? 4 : Np;     /* points per cell */
-  const uint64_t npts = (uint64_t)K * Np, ncells = (uint64_t)K * sub;
+  return DG_OK;
+}
 
-  int *w = NULL, *tets = NULL;
-  double *I = NULL, *buf = NULL;
-  int64_t *ibuf = NULL;
-  int32_t *cbuf = NULL;
-  float *fbuf = NULL;
-  unsigned char *tbuf = NULL;
-  dg_atomic_file f = {0};
-  dg_status st = DG_OK;
-  DG_CALL_GOTO(fail, DG_ALLOC(w, 4 * (size_t)Np));
-  DG_CALL_GOTO(fail, DG_ALLOC(I, (size_t)Np * Np));
-  DG_CALL_GOTO(fail, DG_ALLOC(buf, 3 * (size_t)Np));
-  DG_CALL_GOTO(fail, DG_ALLOC(ibuf, (size_t)sub * per_cell));
-  DG_CALL_GOTO(fail, DG_ALLOC(tbuf, sub));
-  DG_CALL_GOTO(fail, DG_ALLOC(cbuf, sub));
-  DG_CALL_GOTO(fail, DG_ALLOC(fbuf, 3 * (size_t)Np));
-  DG_CALL_GOTO(fail, dg_vtk_tet_points(N, w));
-  DG_CALL_GOTO(fail, lattice_interp(g->ref, w, I));
-  if (mode == DG_VTU_SUBDIVIDED) {
-    DG_CALL_GOTO(fail, DG_ALLOC(tets, 4 * (size_t)sub));
-    DG_CALL_GOTO(fail, dg_vtk_tet_subdivide(N, tets));
+/* Sizes, buffers and the appended blocks, in file order; each is an 8-byte count then the
+ * data: the vectors, the cell arrays, points, connectivity, offsets, types. Only this
+ * process's elements are written (ghost copies on an MPI rank are not). */
+static dg_status job_start(vtu_job *j) {
+  const dg_geom *g = j->g;
+  j->N = g->N, j->Np = g->Np;
+  if (!j->elems) j->nelem_out = g->mesh->K_owned;
+  j->sub = j->mode == DG_VTU_SUBDIVIDED ? j->N * j->N * j->N : 1;
+  j->per_cell = j->mode == DG_VTU_SUBDIVIDED ? 4 : j->Np;
+  j->npts = (uint64_t)j->nelem_out * j->Np, j->ncells = (uint64_t)j->nelem_out * j->sub;
+  const int Np = j->Np, sub = j->sub;
+  DG_CALL(DG_ALLOC(j->w, 4 * (size_t)Np));
+  DG_CALL(DG_ALLOC(j->I, (size_t)Np * Np));
+  DG_CALL(DG_ALLOC(j->buf, 3 * (size_t)Np));
+  DG_CALL(DG_ALLOC(j->ibuf, (size_t)sub * j->per_cell));
+  DG_CALL(DG_ALLOC(j->tbuf, sub));
+  DG_CALL(DG_ALLOC(j->cbuf, sub));
+  DG_CALL(DG_ALLOC(j->fbuf, 3 * (size_t)Np));
+  DG_CALL(dg_vtk_tet_points(j->N, j->w));
+  DG_CALL(lattice_interp(g->ref, j->w, j->I));
+  if (j->mode == DG_VTU_SUBDIVIDED) {
+    DG_CALL(DG_ALLOC(j->tets, 4 * (size_t)sub));
+    DG_CALL(dg_vtk_tet_subdivide(j->N, j->tets));
   }
+  const int nc = j->x->ncell, nvec = j->nvec;
+  const size_t real = j->x->float32 ? sizeof(float) : sizeof(double);
+  j->P = nvec + nc;
+  j->nb = j->P + 4;
+  for (int b = 0; b < nvec; b++) j->bytes[b] = 3 * j->npts * real;
+  for (int a = 0; a < nc; a++) j->bytes[nvec + a] = j->ncells * sizeof(int32_t);
+  j->bytes[j->P] = 3 * j->npts * sizeof(double);
+  j->bytes[j->P + 1] = j->ncells * j->per_cell * sizeof(int64_t);
+  j->bytes[j->P + 2] = j->ncells * sizeof(int64_t);
+  j->bytes[j->P + 3] = j->ncells;
+  j->off[0] = 0;
+  for (int b = 1; b < j->nb; b++) j->off[b] = j->off[b - 1] + sizeof(uint64_t) + j->bytes[b - 1];
+  return DG_OK;
+}
 
-  /* Appended blocks, in file order; each is an 8-byte count then the data: the vectors,
-   * the cell arrays, points, connectivity, offsets, types. */
-  const int nc = x->ncell, P = nvec + nc; /* P: the points' block */
-  const size_t real = x->float32 ? sizeof(float) : sizeof(double);
-  uint64_t bytes[32], off[32];
-  const int nb = P + 4;
-  for (int b = 0; b < nvec; b++) bytes[b] = 3 * npts * real;
-  for (int a = 0; a < nc; a++) bytes[nvec + a] = ncells * sizeof(int32_t);
-  bytes[P] = 3 * npts * sizeof(double);
-  bytes[P + 1] = ncells * per_cell * sizeof(int64_t);
-  bytes[P + 2] = ncells * sizeof(int64_t);
-  bytes[P + 3] = ncells;
-  off[0] = 0;
-  for (int b = 1; b < nb; b++) off[b] = off[b - 1] + sizeof(uint64_t) + bytes[b - 1];
-
-  DG_CALL_GOTO(fail, dg_atomic_open(&f, path));
-  FILE *fp = f.fp;
+/* The XML part: field data, the arrays and where their blocks start. */
+static void write_header(FILE *fp, const vtu_job *j, const char *const *names, double time) {
+  const dg_vtu_extra *x = j->x;
+  const int nc = x->ncell, P = j->P;
   fprintf(fp,
           "<?xml version=\"1.0\"?>\n"
           "<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"%s\" "
@@ -283,19 +302,19 @@ dg_status dg_vtu_write_vectors_ex(const char *path, const dg_geom *g, int nvec,
           "    </FieldData>\n"
           "    <Piece NumberOfPoints=\"%llu\" NumberOfCells=\"%llu\">\n"
           "      <PointData Vectors=\"%s\">\n",
-          (unsigned long long)npts, (unsigned long long)ncells, names[0]);
-  for (int b = 0; b < nvec; b++)
+          (unsigned long long)j->npts, (unsigned long long)j->ncells, names[0]);
+  for (int b = 0; b < j->nvec; b++)
     fprintf(fp,
             "        <DataArray type=\"%s\" Name=\"%s\" NumberOfComponents=\"3\" "
             "format=\"appended\" offset=\"%llu\"/>\n", x->float32 ? "Float32" : "Float64",
-            names[b], (unsigned long long)off[b]);
+            names[b], (unsigned long long)j->off[b]);
   fprintf(fp, "      </PointData>\n");
   if (nc) {
     fprintf(fp, "      <CellData Scalars=\"%s\">\n", x->cell_names[0]);
     for (int a = 0; a < nc; a++)
       fprintf(fp,
               "        <DataArray type=\"Int32\" Name=\"%s\" format=\"appended\" "
-              "offset=\"%llu\"/>\n", x->cell_names[a], (unsigned long long)off[nvec + a]);
+              "offset=\"%llu\"/>\n", x->cell_names[a], (unsigned long long)j->off[j->nvec + a]);
     fprintf(fp, "      </CellData>\n");
   }
   fprintf(fp,
@@ -315,95 +334,112 @@ dg_status dg_vtu_write_vectors_ex(const char *path, const dg_geom *g, int nvec,
           "  </UnstructuredGrid>\n"
           "  <AppendedData encoding=\"raw\">\n"
           "   _",
-          (unsigned long long)off[P], (unsigned long long)off[P + 1],
-          (unsigned long long)off[P + 2], (unsigned long long)off[P + 3]);
+          (unsigned long long)j->off[P], (unsigned long long)j->off[P + 1],
+          (unsigned long long)j->off[P + 2], (unsigned long long)j->off[P + 3]);
+}
 
-  /* The vectors at the lattice points: per element, I times the nodal values. */
-  for (int field = 0; field < nvec; field++) {
-    block_header(fp, bytes[field]);
-    for (int e = 0; e < K; e++) {
-      const int k = elems ? elems[e] : e;
+/* The vectors at the lattice points (per element, I times the nodal values), then the cell
+ * arrays (each element's value on each of its cells). */
+static void write_values(FILE *fp, vtu_job *j, const double *const *vec) {
+  const int Np = j->Np;
+  const size_t KNp = (size_t)j->g->K * Np; /* fields are strided by all K elements */
+  for (int field = 0; field < j->nvec; field++) {
+    block_header(fp, j->bytes[field]);
+    for (int e = 0; e < j->nelem_out; e++) {
+      const int k = job_elem(j, e);
       for (int p = 0; p < Np; p++)
         for (int c = 0; c < 3; c++) {
           const double *u = vec[field] + (size_t)c * KNp + (size_t)k * Np;
-          const double *row = I + (size_t)p * Np;
+          const double *row = j->I + (size_t)p * Np;
           double v = 0;
           for (int n = 0; n < Np; n++) v += row[n] * u[n];
-          buf[3 * p + c] = v;
+          j->buf[3 * p + c] = v;
         }
-      if (x->float32) {
-        for (int i = 0; i < 3 * Np; i++) fbuf[i] = (float)buf[i];
-        fwrite(fbuf, sizeof *fbuf, 3 * (size_t)Np, fp);
+      if (j->x->float32) {
+        for (int i = 0; i < 3 * Np; i++) j->fbuf[i] = (float)j->buf[i];
+        fwrite(j->fbuf, sizeof *j->fbuf, 3 * (size_t)Np, fp);
       } else {
-        fwrite(buf, sizeof *buf, 3 * (size_t)Np, fp);
+        fwrite(j->buf, sizeof *j->buf, 3 * (size_t)Np, fp);
       }
     }
-    if (ferror(fp)) goto io_fail; /* stop early on a full disk */
+    if (ferror(fp)) return; /* stop early on a full disk */
   }
-
-  /* Cell arrays: each element's value on each of its cells. */
-  for (int a = 0; a < nc; a++) {
-    block_header(fp, bytes[nvec + a]);
-    for (int e = 0; e < K; e++) {
-      const int32_t v = x->cell_values[a][elems ? elems[e] : e];
-      for (int c = 0; c < sub; c++) cbuf[c] = v;
-      fwrite(cbuf, sizeof *cbuf, (size_t)sub, fp);
+  for (int a = 0; a < j->x->ncell; a++) {
+    block_header(fp, j->bytes[j->nvec + a]);
+    for (int e = 0; e < j->nelem_out; e++) {
+      const int32_t v = j->x->cell_values[a][job_elem(j, e)];
+      for (int c = 0; c < j->sub; c++) j->cbuf[c] = v;
+      fwrite(j->cbuf, sizeof *j->cbuf, (size_t)j->sub, fp);
     }
   }
+}
 
-  /* Points: the affine image of the lattice; weight v belongs to the element's vertex v. */
-  block_header(fp, bytes[P]);
-  for (int e = 0; e < K; e++) {
-    const int *v = m->EToV + 4 * (size_t)(elems ? elems[e] : e);
+/* Points (the affine image of the lattice; weight v belongs to the element's vertex v),
+ * connectivity, offsets and cell types. */
+static void write_mesh(FILE *fp, vtu_job *j) {
+  const dg_mesh *m = j->g->mesh;
+  const int Np = j->Np, P = j->P, sub = j->sub, per_cell = j->per_cell;
+  block_header(fp, j->bytes[P]);
+  for (int e = 0; e < j->nelem_out; e++) {
+    const int *v = m->EToV + 4 * (size_t)job_elem(j, e);
     for (int p = 0; p < Np; p++) {
       double x = 0, y = 0, z = 0;
       for (int c = 0; c < 4; c++) {
-        const double l = (double)w[4 * p + c] / N;
+        const double l = (double)j->w[4 * p + c] / j->N;
         x += l * m->VX[v[c]];
         y += l * m->VY[v[c]];
         z += l * m->VZ[v[c]];
       }
-      buf[3 * p] = x;
-      buf[3 * p + 1] = y;
-      buf[3 * p + 2] = z;
+      j->buf[3 * p] = x;
+      j->buf[3 * p + 1] = y;
+      j->buf[3 * p + 2] = z;
     }
-    fwrite(buf, sizeof *buf, 3 * (size_t)Np, fp);
+    fwrite(j->buf, sizeof *j->buf, 3 * (size_t)Np, fp);
   }
-  if (ferror(fp)) goto io_fail;
-
-  /* Cells. */
-  block_header(fp, bytes[P + 1]);
-  for (int k = 0; k < K; k++) {
+  if (ferror(fp)) return;
+  block_header(fp, j->bytes[P + 1]);
+  for (int k = 0; k < j->nelem_out; k++) {
     const int64_t first = (int64_t)k * Np;
     for (int c = 0; c < sub * per_cell; c++)
-      ibuf[c] = first + (mode == DG_VTU_SUBDIVIDED ? tets[c] : c);
-    fwrite(ibuf, sizeof *ibuf, (size_t)sub * per_cell, fp);
+      j->ibuf[c] = first + (j->mode == DG_VTU_SUBDIVIDED ? j->tets[c] : c);
+    fwrite(j->ibuf, sizeof *j->ibuf, (size_t)sub * per_cell, fp);
   }
-  block_header(fp, bytes[P + 2]);
-  for (uint64_t c = 0; c < ncells; c++) {
+  block_header(fp, j->bytes[P + 2]);
+  for (uint64_t c = 0; c < j->ncells; c++) {
     const int64_t end = (int64_t)((c + 1) * per_cell);
     fwrite(&end, sizeof end, 1, fp);
   }
-  block_header(fp, bytes[P + 3]);
-  memset(tbuf, mode == DG_VTU_SUBDIVIDED ? VTK_TETRA : VTK_LAGRANGE_TETRAHEDRON, sub);
-  for (int k = 0; k < K; k++) fwrite(tbuf, 1, sub, fp);
-  fprintf(fp, "\n  </AppendedData>\n</VTKFile>\n");
+  block_header(fp, j->bytes[P + 3]);
+  memset(j->tbuf, j->mode == DG_VTU_SUBDIVIDED ? VTK_TETRA : VTK_LAGRANGE_TETRAHEDRON, sub);
+  for (int k = 0; k < j->nelem_out; k++) fwrite(j->tbuf, 1, sub, fp);
+}
 
+dg_status dg_vtu_write_vectors_ex(const char *path, const dg_geom *g, int nvec,
+                                  const char *const *names, const double *const *vec, int nelem,
+                                  const int *elems, double time, dg_vtu_mode mode,
+                                  const dg_vtu_extra *x) {
+  static const dg_vtu_extra none;
+  if (!x) x = &none;
+  DG_CALL(check_args(g, nvec, names, vec, mode, x));
+  vtu_job j = {.g = g, .x = x, .nelem_out = nelem, .elems = elems, .mode = mode, .nvec = nvec};
+  dg_atomic_file f = {0};
+  dg_status st = DG_OK;
+  DG_CALL_GOTO(fail, job_start(&j));
+  DG_CALL_GOTO(fail, dg_atomic_open(&f, path));
+  write_header(f.fp, &j, names, time);
+  write_values(f.fp, &j, vec);
+  if (!ferror(f.fp)) write_mesh(f.fp, &j);
+  if (ferror(f.fp)) {
+    st = write_failed(&f);
+    goto fail;
+  }
+  fprintf(f.fp, "\n  </AppendedData>\n</VTKFile>\n");
   DG_CALL_GOTO(fail, dg_atomic_commit(&f));
   goto done;
-io_fail:
-  st = write_failed(&f);
 fail:
   dg_atomic_abort(&f);
 done:
-  dg_free(&w);
-  dg_free(&tets);
-  dg_free(&I);
-  dg_free(&buf);
-  dg_free(&ibuf);
-  dg_free(&cbuf);
-  dg_free(&fbuf);
-  dg_free(&tbuf);
+  job_free(&j);
   return st;
 }
 
