@@ -38,11 +38,7 @@ void dg_case_default(dg_case *c) {
   c->has_cavity_mode = 1;
   c->vtu_mode = DG_VTU_LAGRANGE;
   c->probe_every = 1;
-  c->tune = DG_TUNE_AUTO;
-  /* DGTD_TUNE=auto|never|always sets the default (the test suite uses never). */
-  const char *env = getenv("DGTD_TUNE");
-  if (env && !strcmp(env, "never")) c->tune = DG_TUNE_NEVER;
-  if (env && !strcmp(env, "always")) c->tune = DG_TUNE_ALWAYS;
+  c->tune = dg_tune_mode_default();
   c->tune_budget = 120.0;
 }
 

@@ -40,6 +40,13 @@ static dg_status tune_now(dg_device *dev, int N, const dg_tune_choice *how, doub
   return st;
 }
 
+dg_tune_mode dg_tune_mode_default(void) {
+  const char *env = getenv("DGTD_TUNE");
+  if (env && !strcmp(env, "never")) return DG_TUNE_NEVER;
+  if (env && !strcmp(env, "always")) return DG_TUNE_ALWAYS;
+  return DG_TUNE_AUTO;
+}
+
 dg_status dg_tune_choose(dg_device *dev, int N, const dg_tune_choice *how, dg_tune_chosen *out) {
   memset(out, 0, sizeof *out);
   if (how->spec && how->spec[0]) {

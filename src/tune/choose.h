@@ -11,6 +11,11 @@
 /* auto: the cached winner, tuning on a miss; never: the device default; always: tune. */
 typedef enum { DG_TUNE_AUTO = 0, DG_TUNE_NEVER, DG_TUNE_ALWAYS } dg_tune_mode;
 
+/* The mode a run takes when its case and command line say nothing: $DGTD_TUNE
+ * (auto | never | always; the test suite sets never), else auto. The tuning policy's
+ * environment is read here and in dg_tune_choose ($DGTD_TUNE_ESTIMATE) only. */
+dg_tune_mode dg_tune_mode_default(void);
+
 typedef struct {
   const char *spec;      /* a forced variant (--variant), or NULL/"" to follow mode */
   dg_precision precision; /* the run's; a forced spec's prec key wins over it */
