@@ -593,19 +593,20 @@ dg_status dg_bench_plot_scaling(const char *dir, const char *device, const dg_be
   for (int j = 0; j < n; ++j)
     fprintf(f, "%s$d%d using 1:2:3:4 with yerrorlines pt 7 lw 2 title 'N=%d'", j ? ", \\\n  " : "",
             j, s[j].N);
-  for (int j = 0; j < n; ++j)
-    if (s[j].full_dofs > 0)
-      fprintf(f,
-              ", \\\n  $d%d using ($1 == %.6g ? $1 : 1/0):2 with points pt 6 ps 3 lw 2 lc rgb "
-              "'black' %s",
-              j, s[j].full_dofs, j ? "notitle" : "title 'first size at >= 90% of the best'");
-  /* The size `dgtd bench` compares variants at, per order. */
-  for (int j = 0; j < n; ++j)
-    if (s[j].bench_dofs > 0)
-      fprintf(f,
-              ", \\\n  $d%d using ($1 == %.6g ? $1 : 1/0):2 with points pt 2 ps 2.5 lw 2 lc rgb "
-              "'black' %s",
-              j, s[j].bench_dofs, j ? "notitle" : "title 'size of the order comparison'");
+  /* Marked per order: the first size at 90% of the best, and the size `dgtd bench` compares
+   * variants at. */
+  for (int mark = 0; mark < 2; ++mark)
+    for (int j = 0; j < n; ++j) {
+      const double at = mark ? s[j].bench_dofs : s[j].full_dofs;
+      if (at > 0)
+        fprintf(f,
+                ", \\\n  $d%d using ($1 == %.6g ? $1 : 1/0):2 with points pt %s lw 2 lc rgb "
+                "'black' %s",
+                j, at, mark ? "2 ps 2.5" : "6 ps 3",
+                j ? "notitle"
+                  : mark ? "title 'size of the order comparison'"
+                         : "title 'first size at >= 90% of the best'");
+    }
   fprintf(f, "\n");
   DG_CALL(finish_script(f, dir, "scaling.gp", "scaling.png", written, cap));
   return DG_OK;

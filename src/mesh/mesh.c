@@ -36,16 +36,8 @@ fail:
 void dg_mesh_destroy(dg_mesh **pm) {
   if (!pm || !*pm) return;
   dg_mesh *m = *pm;
-  dg_free(&m->VX);
-  dg_free(&m->VY);
-  dg_free(&m->VZ);
-  dg_free(&m->EToV);
-  dg_free(&m->elem_tag);
-  dg_free(&m->EToE);
-  dg_free(&m->EToF);
-  dg_free(&m->face_tag);
-  dg_free(&m->iface_tag);
-  dg_free(&m->phys);
+  DG_FREE_ALL(&m->VX, &m->VY, &m->VZ, &m->EToV, &m->elem_tag, &m->EToE, &m->EToF, &m->face_tag,
+              &m->iface_tag, &m->phys);
   dg_free(pm);
 }
 
