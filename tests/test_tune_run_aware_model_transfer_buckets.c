@@ -291,8 +291,32 @@ static void buckets_by_size(void **state) {
   assert_true(d < dg_bucket_target_dofs(&cpu, 3, DG_PREC_FLOAT, DG_BUCKET_LARGE));
 }
 
+/* The large GPU problem outgrows the last-level cache 8 times in q and res (4 reals per DOF)
+ * whatever the driver reports (an H100's OpenCL says 4.125 MiB; the floor is 64 MiB), is
+ * capped by memory, and the small bucket stays below it. */
+static void gpu_large_problem_outgrows_cache(void **state) {
+  (void)state;
+  dg_device_info h = tt_info("gpu", "NVIDIA Corporation", "580");
+  h.type = CL_DEVICE_TYPE_GPU;
+  h.compute_units = 132;
+  h.global_mem_size = (cl_ulong)80 << 30;
+  h.max_alloc_size = (cl_ulong)20 << 30;
+  h.global_mem_cache_size = 4325376; /* what NVIDIA's OpenCL reports on an H100 */
+  const double f = dg_tune_target_dofs(&h, DG_PREC_FLOAT), d = dg_tune_target_dofs(&h, DG_PREC_DOUBLE);
+  assert_near(f, 8.0 * 64 * 1048576 / 16, 1);
+  assert_near(d, 8.0 * 64 * 1048576 / 32, 1);
+  assert_true(4 * 4 * f >= 8 * 50e6); /* past the H100's real 50 MB of L2, 8 times */
+  h.global_mem_cache_size = (cl_ulong)256 << 20; /* a larger reported cache is believed */
+  assert_near(dg_tune_target_dofs(&h, DG_PREC_FLOAT), 8.0 * 256 * 1048576 / 16, 1);
+  h.global_mem_size = (cl_ulong)4 << 30; /* a 4 GiB card: half its memory for 4 operators */
+  assert_near(dg_tune_target_dofs(&h, DG_PREC_FLOAT), 4294967296.0 / 2 / 4 / 64, 1);
+  assert_true(dg_bucket_target_dofs(&h, 3, DG_PREC_FLOAT, DG_BUCKET_SMALL) <
+              dg_tune_target_dofs(&h, DG_PREC_FLOAT));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(gpu_large_problem_outgrows_cache),
       cmocka_unit_test(run_budget_rule),         cmocka_unit_test(model_learns_factors),
       cmocka_unit_test(transfer_seeds_and_buckets), cmocka_unit_test(own_neighbour_seeds), cmocka_unit_test(buckets_by_size),
       cmocka_unit_test(short_run_skips_tuning),

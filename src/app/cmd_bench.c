@@ -36,8 +36,10 @@ static void usage(FILE *f) {
           "  --precision P         float | double (default float)\n"
           "  --device P:D|NAME     device (default $DGTD_DEVICE, else first GPU, else first)\n"
           "  --elements K          mesh of about K elements (box n^3 x 6, n = cbrt(K/6))\n"
+          "  --bucket B            the tuner's size to compare at: large (default: device-\n"
+          "                        filling; on a GPU 8x its last-level cache) or small\n"
           "  --dofs D              mesh of about D field DOFs (default: the tuner's size for\n"
-          "                        the device: 262144 x compute units on a CPU)\n"
+          "                        --bucket, mesh size below)\n"
           "  --repeats R           timing rounds (default 7)\n"
           "  --variant SPEC        also measure this variant (repeatable, up to %d)\n"
           "  --pml CELLS           also time each order's box with CELLS cells of CFS-PML\n"
@@ -69,7 +71,8 @@ static void usage(FILE *f) {
           MAX_EXTRA);
 }
 
-static void sizing_rule(const dg_bench_options *o, char *buf, size_t cap) {
+static void sizing_rule(const dg_bench_options *o, const dg_device_info *info, dg_precision p,
+                        char *buf, size_t cap) {
   if (o->elements > 0)
     snprintf(buf, cap,
              "--elements %ld: box n = round(cbrt(K / 6)) (n >= 2), K = 6 n^3 "
@@ -80,12 +83,21 @@ static void sizing_rule(const dg_bench_options *o, char *buf, size_t cap) {
              "--dofs %.6g: box n = round(cbrt(D / (36 Np))) (n >= 2), K = 6 n^3 "
              "tetrahedra on the unit cube",
              o->dofs);
-  else
+  else {
+    char cache[128] = "";
+    if (info->type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR))
+      snprintf(cache, sizeof cache, "; the cache taken as %.3g MiB, the driver says %.3g MiB",
+               dg_gpu_cache_bytes(info) / 1048576.0,
+               (double)info->global_mem_cache_size / 1048576.0);
     snprintf(buf, cap,
-             "the tuner's rule (tune/tune.h): D = 262144 x compute units field DOFs on "
-             "a CPU, max(1e6, 65536 x compute units) on a GPU, capped by memory; box n "
-             "= round(cbrt(D / (36 Np))) (n >= 2), K = 6 n^3 tetrahedra on the unit "
-             "cube (mixed materials, PEC/PMC/absorbing faces: the verification case)");
+             "the tuner's %s bucket (tune/tune.h); on this device large = %.3g field DOFs, "
+             "small = %.3g at N = 3 (large: 262144 x compute units on a CPU; on a GPU max(1e6, "
+             "65536 x compute units, q and res 8 x the last-level cache), capped by memory%s); "
+             "box n = round(cbrt(D / (36 Np))) (n >= 2), K = 6 n^3 tetrahedra on the unit cube "
+             "(mixed materials, PEC/PMC/absorbing faces: the verification case)",
+             dg_bucket_name((dg_bucket)o->bucket), dg_tune_target_dofs(info, p),
+             dg_bucket_target_dofs(info, 3, p, DG_BUCKET_SMALL), cache);
+  }
 }
 
 /* The fraction of the host's CPU time other processes used over the next half second (-1 if
@@ -200,7 +212,7 @@ static dg_status parse_args(int argc, char **argv, bench_args *a) {
   }
   enum { O_ORDER = 256, O_PRECISION, O_DEVICE, O_ELEMENTS, O_DOFS, O_MAX_DOFS, O_REPEATS,
          O_VARIANT, O_LIMITS, O_SCALING, O_JSON, O_SAVE, O_PLOT, O_HELP, O_PML, O_TS, O_MESH,
-         O_STEPS };
+         O_STEPS, O_BUCKET };
   static const struct option opts[] = {
       {"order", required_argument, 0, O_ORDER},       {"precision", required_argument, 0, O_PRECISION},
       {"device", required_argument, 0, O_DEVICE},     {"elements", required_argument, 0, O_ELEMENTS},
@@ -211,7 +223,7 @@ static dg_status parse_args(int argc, char **argv, bench_args *a) {
       {"plot", required_argument, 0, O_PLOT},         {"help", no_argument, 0, O_HELP},
       {"pml", required_argument, 0, O_PML},
       {"time-stepping", required_argument, 0, O_TS},  {"mesh", required_argument, 0, O_MESH},
-      {"steps", required_argument, 0, O_STEPS},
+      {"steps", required_argument, 0, O_STEPS},       {"bucket", required_argument, 0, O_BUCKET},
       {0, 0, 0, 0}};
   dg_bench_options *bo = &a->bo;
   opterr = 0;
@@ -231,6 +243,13 @@ static dg_status parse_args(int argc, char **argv, bench_args *a) {
       DG_CALL(dg_cli_double("--elements", optarg, &k));
       DG_CHECK(k >= 48 && k <= 1e9, DG_ERR_INPUT, "--elements: between 48 and 1e9");
       bo->elements = (long)k;
+      break;
+    }
+    case O_BUCKET: {
+      dg_bucket bk;
+      DG_CHECK(dg_bucket_parse(optarg, &bk) == 0, DG_ERR_INPUT,
+               "--bucket: '%s' is not large or small", optarg);
+      bo->bucket = (int)bk;
       break;
     }
     case O_DOFS:
@@ -282,7 +301,7 @@ typedef struct {
   dg_device *dev;
   dg_device_limits limits;
   int measured;
-  char sizing[512];
+  char sizing[768];
   double load0, load1, t_start;
   dg_bench_order *res;
   int nres;
@@ -474,7 +493,7 @@ int dg_cmd_bench(int argc, char **argv) {
              "(the DOFs about double), K = 6 n^3 tetrahedra on the unit "
              "cube, while 36 Np n^3 <= the cap");
   else
-    sizing_rule(&a.bo, b.sizing, sizeof b.sizing);
+    sizing_rule(&a.bo, info, a.prec, b.sizing, sizeof b.sizing);
   fprintf(out, "device %d:%d '%s' (%s %s, driver %s): %u compute units\n", info->P, info->D,
           info->name, info->platform_name, info->platform_version, info->driver_version,
           info->compute_units);

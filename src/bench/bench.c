@@ -27,7 +27,9 @@ int dg_bench_box_n(const dg_device_info *info, int N, dg_precision p, const dg_b
     const int n = (int)lround(cbrt((double)o->elements / 6.0));
     return n < 2 ? 2 : n;
   }
-  return dg_tune_box_n(o->dofs > 0 ? o->dofs : dg_tune_target_dofs(info, p), N);
+  return dg_tune_box_n(o->dofs > 0 ? o->dofs
+                                   : dg_bucket_target_dofs(info, N, p, (dg_bucket)o->bucket),
+                       N);
 }
 
 

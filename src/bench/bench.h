@@ -128,6 +128,8 @@ typedef struct {
   int repeats;              /* timing rounds, each stage and step of every variant once */
   long elements;            /* > 0: mesh with about this many elements */
   double dofs;              /* > 0: mesh with about this many field DOFs (else the device rule) */
+  int bucket;               /* the device rule's size: 0 large (the tuner's), 1 small
+                             * (dg_bucket of tune/model.h) */
   const char *const *extra; /* more variant specs to compare */
   int n_extra;
   int verbose;
@@ -136,8 +138,9 @@ typedef struct {
 } dg_bench_options;
 void dg_bench_options_default(dg_bench_options *o);
 
-/* The mesh size for order N: --elements, else --dofs, else dg_tune_target_dofs (the tuner's
- * rule, so both time the same problem); returns the box size n (>= 2, K = 6 n^3). */
+/* The mesh size for order N: --elements, else --dofs, else the tuner's size for the bucket
+ * (dg_bucket_target_dofs: both time the same problem); returns the box size n (>= 2,
+ * K = 6 n^3). */
 int dg_bench_box_n(const dg_device_info *info, int N, dg_precision p, const dg_bench_options *o);
 
 /* Verify, then time, the tuned (dg_tune_lookup; the device default if there is no tuned

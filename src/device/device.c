@@ -109,6 +109,8 @@ static dg_status device_info_fill(dg_device_info *info, int P, int D, cl_platfor
   info->local_mem_dedicated = (local_type == CL_LOCAL);
   DG_CL(clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof info->global_mem_size,
                         &info->global_mem_size, NULL));
+  DG_CL(clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof info->global_mem_cache_size,
+                        &info->global_mem_cache_size, NULL));
   DG_CL(clGetDeviceInfo(d, CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE,
                         sizeof info->max_constant_buffer_size, &info->max_constant_buffer_size,
                         NULL));

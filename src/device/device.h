@@ -33,6 +33,8 @@ typedef struct {
   cl_ulong local_mem_size;          /* bytes */
   int local_mem_dedicated;          /* 1 if CL_LOCAL (on-chip), 0 if emulated in global memory */
   cl_ulong global_mem_size;         /* bytes */
+  cl_ulong global_mem_cache_size;   /* bytes, as the driver reports it (NVIDIA's OpenCL says
+                                     * 4.125 MiB on an H100, whose L2 is 50 MB) */
   cl_ulong max_constant_buffer_size;/* bytes */
   cl_ulong max_alloc_size;          /* bytes: largest single buffer */
   cl_uint vector_width_float;       /* preferred vector widths */

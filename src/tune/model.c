@@ -50,11 +50,18 @@ dg_bucket dg_bucket_of(const dg_device_info *info, int N, dg_precision p, long K
   return c.bytes <= cpu_cache_bytes(info) ? DG_BUCKET_SMALL : DG_BUCKET_LARGE;
 }
 
+double dg_gpu_cache_bytes(const dg_device_info *info) {
+  return fmax((double)info->global_mem_cache_size, DG_GPU_CACHE_FLOOR);
+}
+
 double dg_tune_target_dofs(const dg_device_info *info, dg_precision p) {
   const double cu = info->compute_units ? info->compute_units : 1;
   const double rs = p == DG_PREC_DOUBLE ? 8 : 4;
-  double d = (info->type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR))
-                 ? fmax(1e6, 65536.0 * cu)
+  /* GPU: the state a stage reads and writes (q and res, 2 x 2 reals per DOF) at least
+   * DG_GPU_CACHE_TIMES times the last-level cache, so no timing runs from the cache. */
+  double d = is_gpu(info)
+                 ? fmax(fmax(1e6, 65536.0 * cu),
+                        DG_GPU_CACHE_TIMES * dg_gpu_cache_bytes(info) / (4 * rs))
                  : 262144.0 * cu;
   /* ~16 reals per DOF per operator (q, res, rhs, fluxes, CLBlast's derivatives): a batch of
    * 4 within half the memory, and the largest buffer (3 derivative fields) within one

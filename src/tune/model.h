@@ -38,6 +38,12 @@ int dg_bucket_parse(const char *s, dg_bucket *out);
 double dg_host_cache_bytes(void);
 /* Bucket of a problem of K elements at order N, precision p on the device. */
 dg_bucket dg_bucket_of(const dg_device_info *info, int N, dg_precision p, long K);
+/* A GPU's last-level cache: what the driver reports, but at least DG_GPU_CACHE_FLOOR, for
+ * drivers report less than there is (NVIDIA's OpenCL: 4.125 MiB on an H100 with 50 MB of L2;
+ * an A100 has 40 MB). The large GPU problem's state outgrows it DG_GPU_CACHE_TIMES over. */
+#define DG_GPU_CACHE_FLOOR (64.0 * 1024 * 1024)
+#define DG_GPU_CACHE_TIMES 8.0
+double dg_gpu_cache_bytes(const dg_device_info *info);
 /* Field DOFs of the large timing problem (the rule is in tune/tune.h) and the box size n for
  * a problem of dofs field DOFs at order N. */
 double dg_tune_target_dofs(const dg_device_info *info, dg_precision p);

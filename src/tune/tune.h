@@ -28,7 +28,10 @@
  * Stage 0 always runs. A budget <= 0 means no limit.
  *
  * Problem size (dg_tune_target_dofs, tune/model.h): GPUs and accelerators max(1e6, 65536 x compute
- * units) field DOFs (enough work-groups to fill every compute unit many times); CPUs
+ * units, the DOFs whose q and res, read and written, are 8 x the last-level cache) field DOFs
+ * (enough work-groups to fill every compute unit many times, and no timing from the cache:
+ * the cache is the driver's CL_DEVICE_GLOBAL_MEM_CACHE_SIZE but at least 64 MiB, since
+ * drivers under-report it; an H100: 3.4e7 DOFs in float, 1.7e7 in double); CPUs
  * 262144 x compute units (2 PoCL cores: 524288 DOFs, past the L2 caches, yet a baseline
  * stage stays well under a second); both capped so a batch of 4 operators uses at most half
  * the global memory. The mesh is the verification box (mixed materials, every boundary
