@@ -108,7 +108,7 @@ dg_status dg_tune_choose(dg_device *dev, int N, const dg_tune_choice *how, dg_tu
         if (!stale) out->v = dg_variant_default(&dev->info, N, how->precision);
         out->skipped = 1;
         snprintf(out->source, sizeof out->source,
-                 "%s (not tuned: the run is estimated at %.3g s; %.0f%% of it, %.2g s, is too "
+                 "%.440s (not tuned: the run is estimated at %.3g s; %.0f%% of it, %.2g s, is too "
                  "short for a search)", stale ? desc : "device default", est, 100 * frac, budget);
         dg_note("N=%d %s: %s; run too short to tune (est. %.2g s); `dgtd tune --order %d "
                 "--precision %s%s` tunes it", N, dg_precision_name(how->precision),
