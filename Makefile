@@ -80,7 +80,7 @@ install: $(BIN)/dgtd
 	install -d $(DESTDIR)$(PREFIX)/bin $(SHARE)/cl_templates $(SHARE)/tuning $(SHARE)/configs/meshes \
 	  $(SHARE)/docs/img
 	install -m 755 $(BIN)/dgtd $(DESTDIR)$(PREFIX)/bin/dgtd
-	install -m 644 cl_templates/*.cl $(SHARE)/cl_templates
+	install -m 644 cl_templates/*.cl cl_templates/*.h $(SHARE)/cl_templates
 	install -m 644 tuning/*.json $(SHARE)/tuning
 	install -m 644 configs/*.json configs/README.md $(SHARE)/configs
 	install -m 644 configs/meshes/*.geo configs/meshes/*.msh $(SHARE)/configs/meshes
