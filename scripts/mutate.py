@@ -16,7 +16,9 @@ Usage:
   scripts/mutate.py --all-tests     each bug against the whole suite (hours)
   scripts/mutate.py --keep          keep the scratch copy (its path is printed)
 Options: --jobs N (make -jN, default 2), --no-baseline (skip checking that the tests pass
-unmutated), --timeout S (per test binary, default 600).
+unmutated), --timeout S (per test binary, default 600), --logs DIR (each bug's test output
+in DIR/NAME.log). Each caught test is shown with its first failure message, so a test that
+fails for another reason than the bug (a crash, a timeout) can be seen.
 """
 import argparse
 import os
@@ -112,7 +114,7 @@ MUTATIONS = [
          claim="--quiet: no progress output (RUNNING.md)",
          file="src/app/outputs.c",
          find="if (c->quiet || s->rank != 0) return DG_OK;",
-         replace="if (s->rank != 0) return DG_OK; /* MUTATION: --quiet ignored */",
+         replace="(void)c; if (s->rank != 0) return DG_OK; /* MUTATION: --quiet ignored */",
          tests=["test_cli_run_output_options_do_what_they_say"]),
     dict(name="no-device-memory-check",
          claim="a run that needs more device memory than there is is refused (RUNNING.md)",
@@ -182,15 +184,25 @@ def build(tree, tests, jobs):
 
 
 def run_tests(tree, tests, timeout):
-    """{test: (passed, summary line)} from tests/run_tests.sh."""
+    """{test: (passed, why)} from tests/run_tests.sh (why: the first failure message of a
+    failing binary), and the runner's output."""
     env = dict(os.environ, BUILD="build", BIN="bin", DGTD_TEST_TIMEOUT=str(timeout))
+    env.pop("DGTD_TEST_NO_SKIP", None)
     p = subprocess.run(["tests/run_tests.sh"] + ["build/tests/" + t for t in tests], cwd=tree,
                        env=env, capture_output=True, text=True)
-    res = {}
+    res, why, other, prev = {}, "", "", ""
     for line in p.stdout.splitlines():
         m = re.match(r"(PASS|FAIL) (\S+) (\(.*\))", line)
         if m:
-            res[m.group(2)] = (m.group(1) == "PASS", m.group(3))
+            res[m.group(2)] = (m.group(1) == "PASS", (why or other or m.group(3))[:240])
+            why = other = ""
+        elif not why and line.startswith("ERROR: "):  # fail_msg
+            why = line[7:].strip()
+        elif not why and "error: Failure!" in line:  # an assert_*: its expression before
+            why = "%s (%s)" % (prev.lstrip("# ").strip(), line.split(": error:")[0].lstrip("# "))
+        elif not other and "error: " in line:
+            other = line.strip()
+        prev = line
     for t in tests:
         res.setdefault(t, (False, "(no result: the runner did not report it)"))
     return res, p.stdout
@@ -210,6 +222,7 @@ def main():
     ap.add_argument("--no-baseline", action="store_true")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=int, default=600)
+    ap.add_argument("--logs", help="write each bug's test output to LOGS/NAME.log")
     a = ap.parse_args()
     muts = MUTATIONS
     if a.only:
@@ -265,15 +278,20 @@ def main():
                     say(log[-3000:])
                     say("mutate: %s does not build: fix its replacement" % m["name"])
                     return 1
-                res, _ = run_tests(tree, tests, a.timeout)
+                res, out = run_tests(tree, tests, a.timeout)
             finally:
                 open(path, "w").write(orig)
+            if a.logs:
+                os.makedirs(a.logs, exist_ok=True)
+                open(os.path.join(a.logs, m["name"] + ".log"), "w").write(out)
             caught = [t for t in tests if not res[t][0]]
             missed = [t for t in tests if res[t][0]]
             rows.append((m, caught, missed))
             say("mutate: %-26s caught by %d of %d (%s) [%.0f s]" %
                 (m["name"], len(caught), len(tests), ", ".join(caught) or "NONE",
                  time.time() - t1))
+            for t in caught:
+                say("         %-26s %s: %s" % ("", t, res[t][1]))
             for t in missed:
                 say("         %-26s not caught by %s" % ("", t))
         say("")

@@ -58,6 +58,7 @@ done
 [ -n "$failed_names" ] && echo "failing:$failed_names"
 total_skipped=$((skipped + skipped_parts))
 [ "$total_skipped" -gt 0 ] &&
-  echo "($skipped test cases and $skipped_parts parts of cases skipped: see the SKIP lines above for why)"
+  echo "($skipped test cases and $skipped_parts parts of cases skipped:" \
+       "see the SKIP lines above for why)"
 echo "$passed passed, $failed failed, $total_skipped skipped"
 [ "$failed" -eq 0 ]

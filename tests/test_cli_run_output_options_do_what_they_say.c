@@ -124,7 +124,8 @@ static void probe_every_and_vtu_times(void **state) {
     printf("# vtu_times[%d] = %g: snapshot at t = %.6g (step %d)\n", k, want[k], tv, step);
     assert_non_null(strstr(line, name));
     assert_near(tv, step * dt, 1e-12);
-    if (!(fabs(tv - want[k]) <= 0.5 * dt)) fail_msg("snapshot %d at t = %.6g for time %g (dt %g)", k, tv, want[k], dt);
+    if (!(fabs(tv - want[k]) <= 0.5 * dt))
+      fail_msg("snapshot %d at t = %.6g for time %g (dt %g)", k, tv, want[k], dt);
     ++k;
   }
   fclose(f);

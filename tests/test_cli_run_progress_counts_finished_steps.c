@@ -126,7 +126,8 @@ static void periodic_line_every_ten_seconds(void **state) {
   assert_int_equal(total2, total);
   assert_true(k2 > k1 && k2 < total);
   /* 10 s, then the end of the step under way (milliseconds) and this loop's 50 ms polls. */
-  if (!(gap >= 9.5 && gap <= 13)) fail_msg("the second line came %.1f s after the first, want ~10 s", gap);
+  if (!(gap >= 9.5 && gap <= 13))
+    fail_msg("the second line came %.1f s after the first, want ~10 s", gap);
   if (!(r2 > 0 && r2 < 1.3 * seen_rate && r2 > seen_rate / 1.3))
     fail_msg("the line's rate %.3g DOF/s vs %.3g from its steps and the time between lines", r2,
              seen_rate);

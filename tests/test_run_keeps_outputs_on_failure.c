@@ -77,7 +77,8 @@ static int watch_commits(pid_t pid, const char *path, int want, double limit_s, 
       at[seen++] = dg_now_s() - t0;
       prev = n;
     }
-    if (waitpid(pid, &status, WNOHANG) == pid) fail_msg("the run ended by itself (status %d)", status);
+    if (waitpid(pid, &status, WNOHANG) == pid)
+      fail_msg("the run ended by itself (status %d)", status);
     sleep_s(0.05);
   }
   *lines = prev;
@@ -123,7 +124,8 @@ static void logs_reach_disk_while_running_and_signals_exit_128_plus_n(void **sta
     kill(pid, sigs[i]);
     int status = 0;
     assert_int_equal(waitpid(pid, &status, 0), pid);
-    if (!WIFEXITED(status)) fail_msg("signal %d: the run did not exit (status %d)", sigs[i], status);
+    if (!WIFEXITED(status))
+      fail_msg("signal %d: the run did not exit (status %d)", sigs[i], status);
     printf("# %s: exit %d\n", i ? "SIGINT" : "SIGTERM", WEXITSTATUS(status));
     assert_int_equal(WEXITSTATUS(status), 128 + sigs[i]);
     assert_int_equal(WEXITSTATUS(status), i ? 130 : 143);

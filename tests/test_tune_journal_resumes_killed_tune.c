@@ -1,9 +1,9 @@
 /* A tune killed part-way resumes from its journal: variants already timed are not timed
  * again (the resumed run's progress lines time vw=8 once, in the final round beside the
- * baseline, and its journal figures stand); a variant that was being built when the process died (an "attempt" without an
- * outcome) is tried once more, since the kill may have had nothing to do with it, and one
- * that did not finish in two earlier runs (a compiler crash, say) is recorded as failed and
- * skipped. */
+ * baseline, and its journal figures stand); a variant that was being built when the process
+ * died (an "attempt" without an outcome) is tried once more, since the kill may have had
+ * nothing to do with it, and one that did not finish in two earlier runs (a compiler crash,
+ * say) is recorded as failed and skipped. */
 #include "core/files.h"
 #include "test_tune_util.h"
 
@@ -97,7 +97,8 @@ static void test_resume(void **state) {
   assert_true(r.c[i8].median_ns < 1e9);
   /* ... and only there: timed once by this run (the final round) and not verified again
    * (the journal's difference stands). */
-  if (timed8 != 1) fail_msg("%s timed %d times by the resumed tune, want 1 (the final round)", s8, timed8);
+  if (timed8 != 1)
+    fail_msg("%s timed %d times by the resumed tune, want 1 (the final round)", s8, timed8);
   assert_true(r.c[i8].rel_diff == 1e-7);
   dg_tune_result_free(&r);
   free(log_text);

@@ -134,7 +134,8 @@ static inline int test_no_skip(void) {
  * proves too little to pass. */
 static inline void test_require_ran(const char *what, int ran, int tried, int min) {
   printf("# %d of %d %s ran (at least %d must)\n", ran, tried, what, min);
-  if (ran < min) fail_msg("only %d of %d %s ran on this device; at least %d must", ran, tried, what, min);
+  if (ran < min)
+    fail_msg("only %d of %d %s ran on this device; at least %d must", ran, tried, what, min);
 }
 
 #endif
