@@ -133,7 +133,7 @@ MUTATIONS = [
          claim="output.vtu_times: a snapshot at each time, t = 0 included (CASE_FILE.md)",
          file="src/app/outputs.c",
          find="if (c->vtu_every || at_start) DG_CALL(write_vtu(s, 0, 0));",
-         replace="if (c->vtu_every) DG_CALL(write_vtu(s, 0, 0)); (void)at_start; /* MUTATION */",
+         replace="(void)at_start; if (c->vtu_every) DG_CALL(write_vtu(s, 0, 0)); /* MUTATION */",
          tests=["test_cli_run_output_options_do_what_they_say"]),
     dict(name="opencl-exit-code",
          claim="exit status 5 for an OpenCL failure (RUNNING.md)",
@@ -196,8 +196,8 @@ def run_tests(tree, tests, timeout):
         if m:
             res[m.group(2)] = (m.group(1) == "PASS", (why or other or m.group(3))[:240])
             why = other = ""
-        elif not why and line.startswith("ERROR: "):  # fail_msg
-            why = line[7:].strip()
+        elif not why and "ERROR: " in line:  # fail_msg (stdout and stderr may interleave)
+            why = line.split("ERROR: ", 1)[1].strip()
         elif not why and "error: Failure!" in line:  # an assert_*: its expression before
             why = "%s (%s)" % (prev.lstrip("# ").strip(), line.split(": error:")[0].lstrip("# "))
         elif not other and "error: " in line:
