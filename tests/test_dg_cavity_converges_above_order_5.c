@@ -4,7 +4,8 @@
  * least 2x below the one before (measured 3.2x to 5.0x per order up to N = 9). The OpenCL
  * backend in double at N = 6 (N = 8, 12 and 15 under DGTD_TEST_ALL: their first builds take
  * 15 to 50 s on two cores) runs its verified default variant (0 < verify_rel_diff <= 1e-12)
- * to the reference's error within 1e-9 relative. */
+ * to the reference's error within 1e-9 relative, or 1e-12 absolute where the error itself
+ * nears rounding (N = 15: 7.8e-9, the two differ by 2.3e-16; the solution's norm is ~1). */
 #include "test_util.h"
 
 #include "app/simulate.h"
@@ -70,7 +71,7 @@ static void opencl_matches_reference(void **state) {
     if (!(r.verify_rel_diff > 0 && r.verify_rel_diff <= 1e-12))
       fail_msg("N=%d: verify_rel_diff %.3e, want 0 < d <= 1e-12", N, r.verify_rel_diff);
     assert_int_equal(r.steps, ref.steps);
-    if (!(fabs(err - want) <= 1e-9 * want))
+    if (!(fabs(err - want) <= 1e-9 * want + 1e-12))
       fail_msg("N=%d: OpenCL error %.15e, reference %.15e", N, err, want);
   }
 }
