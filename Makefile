@@ -12,6 +12,8 @@
 #                   FUZZ_SECONDS (default 60) one after another; not part of make test
 #   make test-portable  the full Oclgrind table: covering variants x N=1..3 x precision,
 #                   edge sizes, MPI halo kernels, GPU-like limits (DGTD_TEST_PORTABLE=1)
+#   make mutate     plant known bugs one at a time in a scratch copy and report which tests
+#                   catch each (scripts/mutate.py; every bug must be caught)
 #   make test-gpu-isa  every kernel family, N = 1..8, float and double, compiled for NVIDIA
 #                   sm_90, AMD gfx90a and Intel PVC/DG2 without the hardware
 #                   (scripts/gpu_isa.py; table in bench/results/isa/); make test runs N = 3
@@ -37,7 +39,7 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 LIB      := $(BUILD)/libdgtd.a
 DEPS_OK  := $(BUILD)/.deps-ok
 
-.PHONY: all run test test-all test-portable test-gpu-isa asan clean deps tests docs-images fuzz fuzzers install
+.PHONY: all run test test-all test-portable test-gpu-isa asan clean deps tests docs-images fuzz fuzzers install mutate
 all: $(BIN)/dgtd
 
 # Install missing Debian packages (as root) or say exactly what to run.
@@ -80,7 +82,7 @@ install: $(BIN)/dgtd
 	install -d $(DESTDIR)$(PREFIX)/bin $(SHARE)/cl_templates $(SHARE)/tuning $(SHARE)/configs/meshes \
 	  $(SHARE)/docs/img
 	install -m 755 $(BIN)/dgtd $(DESTDIR)$(PREFIX)/bin/dgtd
-	install -m 644 cl_templates/*.cl cl_templates/contract.h $(SHARE)/cl_templates
+	install -m 644 cl_templates/*.cl cl_templates/*.h $(SHARE)/cl_templates
 	install -m 644 tuning/*.json $(SHARE)/tuning
 	install -m 644 configs/*.json configs/README.md $(SHARE)/configs
 	install -m 644 configs/meshes/*.geo configs/meshes/*.msh $(SHARE)/configs/meshes
@@ -94,6 +96,9 @@ docs-images: $(BIN)/dgtd
 PORTABLE_BIN := $(filter $(BUILD)/tests/test_portable_%,$(TEST_BIN))
 test-portable: $(PORTABLE_BIN) $(BIN)/dgtd
 	@DGTD_TEST_PORTABLE=1 BUILD=$(BUILD) BIN=$(BIN) tests/run_tests.sh $(PORTABLE_BIN)
+
+mutate: tests
+	@/usr/bin/python3 scripts/mutate.py
 
 test-gpu-isa: $(BIN)/dgtd
 	@BUILD=$(BUILD) /usr/bin/python3 scripts/gpu_isa.py --dgtd $(BIN)/dgtd --build $(BUILD)

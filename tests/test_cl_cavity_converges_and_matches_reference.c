@@ -1,6 +1,7 @@
 /* The OpenCL backend in double: the (1,1,1) cavity mode converges at rate >= N + 0.5 for
  * N = 1..3 (device default variant), and every final error agrees with the reference
- * backend's to 1e-10 relative. */
+ * backend's to 1e-10 relative; each run's variant was verified (0 < verify_rel_diff <=
+ * 1e-12). */
 #include "test_util.h"
 
 #include "app/simulate.h"
@@ -16,7 +17,13 @@ static double run(dg_backend backend, int N, int cells, double *h) {
   c.final_time = 0.3;
   c.box_cells[0] = c.box_cells[1] = c.box_cells[2] = cells;
   assert_dg_ok(dg_run(&c, &r));
-  if (backend == DG_BACKEND_OPENCL) assert_true(r.verify_rel_diff <= 1e-12);
+  /* Verified: a difference was measured and is within tolerance. Exactly 0 means no
+   * comparison ran (the kernels sum in another order than the reference, so on random
+   * fields they differ in the last bits). */
+  if (backend == DG_BACKEND_OPENCL) {
+    if (!(r.verify_rel_diff > 0 && r.verify_rel_diff <= 1e-12))
+      fail_msg("N=%d: verify_rel_diff %.3e, want 0 < d <= 1e-12", N, r.verify_rel_diff);
+  }
   *h = pow((double)r.K, -1.0 / 3.0);
   return r.l2_error;
 }

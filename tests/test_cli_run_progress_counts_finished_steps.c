@@ -3,11 +3,20 @@
  * 1, before the device had finished it) said 2.13e9 DOF/s where the run's rate was 2.5e8.
  * The rate now counts from the first printed step, which also compiled (that line says
  * "-"): every line with a rate must be within 3x of the run's figure (a step's rate varies
- * with the host's load, not by 8x), and the last line has one. */
+ * with the host's load, not by 8x), and the last line has one. A run longer than the
+ * progress period (10 s when stderr is not a terminal) prints a line each period: the
+ * second line comes 10 s after the first, with the steps done by then and their rate. */
 #include "test_util.h"
 
+#include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/clock.h"
 
 static void progress_rates_near_final(void **state) {
   const test_scratch *sc = *state;
@@ -42,10 +51,94 @@ static void progress_rates_near_final(void **state) {
   assert_non_null(strstr(out, "step 400/400"));
 }
 
+static void sleep_s(double s) {
+  struct timespec ts = {(time_t)s, (long)((s - (time_t)s) * 1e9)};
+  nanosleep(&ts, NULL);
+}
+
+/* The first progress line of log (a file the run writes its stderr to) for a step after
+ * `after`: its step, rate ("-" gives 0) and total steps; 0 if there is none yet. */
+static int step_line(const char *log, int after, int *step, double *rate, int *total) {
+  static char text[1 << 16];
+  FILE *f = fopen(log, "r");
+  if (!f) return 0;
+  const size_t n = fread(text, 1, sizeof text - 1, f);
+  fclose(f);
+  text[n] = '\0';
+  for (const char *l = strstr(text, "  step "); l; l = strstr(l + 1, "  step ")) {
+    const char *nl = strchr(l, '\n');
+    if (!nl) break; /* a line being written */
+    int k = 0, tot = 0;
+    if (sscanf(l, "  step %d/%d", &k, &tot) != 2 || k <= after) continue;
+    const char *e = strstr(l, " DOF/s");
+    if (!e || e > nl) continue;
+    const char *b = e;
+    while (b > l && b[-1] != ' ') --b;
+    *step = k;
+    *total = tot;
+    *rate = *b == '-' ? 0 : strtod(b, NULL);
+    return 1;
+  }
+  return 0;
+}
+
+static void periodic_line_every_ten_seconds(void **state) {
+  const test_scratch *sc = *state;
+  const char *bin = getenv("BIN") ? getenv("BIN") : "bin";
+  char exe[256], log[300];
+  snprintf(exe, sizeof exe, "%s/dgtd", bin);
+  snprintf(log, sizeof log, "%s.log", sc->path);
+  const pid_t pid = fork();
+  assert_true(pid >= 0);
+  if (pid == 0) {
+    const int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int null = open("/dev/null", O_WRONLY);
+    if (fd < 0 || null < 0) _exit(127);
+    dup2(fd, STDERR_FILENO);
+    dup2(null, STDOUT_FILENO);
+    execl(exe, exe, "run", "--box", "4", "--order", "2", "--final-time", "1000", "--tune",
+          "never", "--output", sc->path, (char *)NULL);
+    _exit(127);
+  }
+  /* The first line (step 1), then the next: wait up to 40 s for each. */
+  int k1 = 0, k2 = 0, total = 0, total2 = 0;
+  double r1 = 0, r2 = 0, t1 = -1, t2 = -1;
+  const double t0 = dg_now_s();
+  while (dg_now_s() - t0 < 60 && t2 < 0) {
+    if (t1 < 0 && step_line(log, 0, &k1, &r1, &total)) t1 = dg_now_s();
+    if (t1 >= 0 && step_line(log, k1, &k2, &r2, &total2)) t2 = dg_now_s();
+    int status;
+    if (waitpid(pid, &status, WNOHANG) == pid) fail_msg("the run ended (status %d)", status);
+    sleep_s(0.05);
+  }
+  kill(pid, SIGTERM);
+  int status = 0;
+  assert_int_equal(waitpid(pid, &status, 0), pid);
+  if (t1 < 0 || t2 < 0) fail_msg("progress lines: first %s, second %s within 60 s",
+                                 t1 < 0 ? "missing" : "seen", t2 < 0 ? "missing" : "seen");
+  const double gap = t2 - t1;
+  /* The rate of the steps done since the first line, as this process saw them: 6 fields x
+   * 10 nodes x 384 elements, 5 RHS evaluations a step. */
+  const double seen_rate = 6.0 * 10 * 384 * 5 * (k2 - k1) / gap;
+  printf("# line 1 at step %d/%d, line 2 at step %d/%d %.1f s later, %.3g DOF/s (seen %.3g)\n",
+         k1, total, k2, total2, gap, r2, seen_rate);
+  assert_int_equal(k1, 1);
+  assert_int_equal(total2, total);
+  assert_true(k2 > k1 && k2 < total);
+  /* 10 s, then the end of the step under way (milliseconds) and this loop's 50 ms polls. */
+  if (!(gap >= 9.5 && gap <= 13))
+    fail_msg("the second line came %.1f s after the first, want ~10 s", gap);
+  if (!(r2 > 0 && r2 < 1.3 * seen_rate && r2 > seen_rate / 1.3))
+    fail_msg("the line's rate %.3g DOF/s vs %.3g from its steps and the time between lines", r2,
+             seen_rate);
+}
+
 static int setup(void **state) { return test_scratch_setup(state, "out"); }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test_setup_teardown(progress_rates_near_final, setup, test_scratch_teardown)};
+      cmocka_unit_test_setup_teardown(progress_rates_near_final, setup, test_scratch_teardown),
+      cmocka_unit_test_setup_teardown(periodic_line_every_ten_seconds, setup,
+                                      test_scratch_teardown)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -182,10 +182,11 @@ static void backends_agree_and_vtu_reads(void **state) {
   dg_device *dev = NULL;
   if (dg_device_create(&dev, NULL) != DG_OK) {
     dg_error_clear();
-    skip();
+    test_skip("no OpenCL device");
   }
   const int fp64 = dev->info.has_fp64;
   dg_device_destroy(&dev);
+  if (!fp64) test_skip_part("no double on the device: OpenCL vs reference in float only (1e-4)");
   char ref[400], cl[400], p1[500], p2[500];
   small_run(s->dir, "ref", "double", ref, sizeof ref);
   small_run(s->dir, "opencl", fp64 ? "double" : "float", cl, sizeof cl);
@@ -218,7 +219,7 @@ static void backends_agree_and_vtu_reads(void **state) {
   dg_surface_dft_destroy(&sb);
   /* The VTU of the second frequency, by VTK. */
   if (system("/usr/bin/python3 -c 'import vtkmodules.vtkIOXML' >/dev/null 2>&1") != 0) {
-    printf("# SKIP VTU check: /usr/bin/python3 cannot import vtk (install python3-vtk9)\n");
+    test_skip_part("the VTU check: /usr/bin/python3 cannot import vtk (install python3-vtk9)");
     return;
   }
   char cmd[1200];
@@ -307,14 +308,12 @@ static void mpi_matches_one_rank(void **state) {
   const char *bin = getenv("BIN") && *getenv("BIN") ? getenv("BIN") : "bin";
   char exe[300];
   snprintf(exe, sizeof exe, "%s/dgtd", bin);
-  if (system("command -v mpiexec.mpich >/dev/null 2>&1") != 0 || access(exe, X_OK) != 0) {
-    printf("# SKIP: needs mpiexec.mpich and %s\n", exe);
-    skip();
-  }
+  if (system("command -v mpiexec.mpich >/dev/null 2>&1") != 0 || access(exe, X_OK) != 0)
+    test_skip("needs mpiexec.mpich and %s", exe);
   dg_device *dev = NULL;
   if (dg_device_create(&dev, NULL) != DG_OK) {
     dg_error_clear();
-    skip();
+    test_skip("no OpenCL device");
   }
   const char *prec = dev->info.has_fp64 ? "double" : "float";
   dg_device_destroy(&dev);
@@ -392,7 +391,10 @@ static void mpi_matches_one_rank(void **state) {
   assert_true(dp < tol && ds < tol);
   dg_surface_dft_destroy(&sa);
   dg_surface_dft_destroy(&sb);
-  if (system("/usr/bin/python3 -c 'import vtkmodules.vtkIOXML' >/dev/null 2>&1") != 0) return;
+  if (system("/usr/bin/python3 -c 'import vtkmodules.vtkIOXML' >/dev/null 2>&1") != 0) {
+    test_skip_part("the .pvtu check: /usr/bin/python3 cannot import vtk (install python3-vtk9)");
+    return;
+  }
   snprintf(cmd, sizeof cmd,
            "/usr/bin/python3 -c \"import sys\n"
            "from vtkmodules.vtkIOXML import vtkXMLPUnstructuredGridReader\n"

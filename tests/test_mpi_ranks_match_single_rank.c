@@ -2,9 +2,10 @@
  * materials, a dipole and a plane wave give the same probe and energy series as one rank
  * (1e-12 relative), on the OpenCL backend (PoCL) and the reference backend, with global
  * LSERK4 and with multirate AB3; a 2-rank run restarted from its per-rank checkpoints
- * reproduces the uninterrupted one. */
+ * reproduces the uninterrupted one, each rank stepping from the checkpoint's step on. */
 #include "test_util.h"
 
+#include <dirent.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -84,7 +85,7 @@ static void assert_series_match(const char *a, const char *b, const char *file, 
 
 static void ranks_agree(void **state) {
   (void)state;
-  if (!have_mpiexec()) skip();
+  if (!have_mpiexec()) test_skip("no mpiexec.mpich");
   for (int b = 0; b < 2; ++b) {
     const char *backend = b ? "ref" : "opencl";
     char n1[32], n2[32], n3[32];
@@ -107,7 +108,7 @@ static void ranks_agree(void **state) {
  * (measured: identical to the last digit). */
 static void pml_and_tfsf_ranks_agree(void **state) {
   (void)state;
-  if (!have_mpiexec()) skip();
+  if (!have_mpiexec()) test_skip("no mpiexec.mpich");
   case_json = "tests/fixtures/mpi_pml_tfsf_case.json";
   /* The reference backend only (seconds); the OpenCL kernels are the same with and without
    * a partition, and the case above runs them on several ranks. */
@@ -150,7 +151,7 @@ static void summary_line(const char *name, const char *key, char *line, size_t c
  * partition is balanced in evaluations per macro step. */
 static void multirate_ranks_agree(void **state) {
   (void)state;
-  if (!have_mpiexec()) skip();
+  if (!have_mpiexec()) test_skip("no mpiexec.mpich");
   /* AB3 and LSERK4, each on both backends */
   for (int b = 0; b < 4; ++b) {
     const char *backend = b & 1 ? "ref" : "opencl", *scheme = b & 2 ? "multirate-lserk4" : "multirate";
@@ -182,16 +183,45 @@ static void multirate_ranks_agree(void **state) {
   }
 }
 
+/* 20 steps, then a restart to 40 (the case's steps) from the per-rank checkpoints: the
+ * series are the uninterrupted run's bit for bit; rank 0 reports the restart at step 20 and
+ * 20 steps taken; and every rank stepped from 20 on only: the restarted run (the same case
+ * with a snapshot every 5 steps) wrote each rank's pieces of steps 25, 30, 35 and 40 and no
+ * other (a rank that went back to step 0 would write 5 to 20 as well). */
 static void restart_on_two_ranks(void **state) {
   (void)state;
-  if (!have_mpiexec()) skip();
+  if (!have_mpiexec()) test_skip("no mpiexec.mpich");
   run(2, "opencl", "whole", "--checkpoint-every 20");
   run(2, "opencl", "parts", "--steps 20 --checkpoint-every 20");
   char extra[256];
   snprintf(extra, sizeof extra, "--restart %s/parts/checkpoint.chk", base);
+  case_json = "tests/fixtures/mpi_case_vtu.json";
   run(2, "opencl", "parts", extra);
+  case_json = "tests/fixtures/mpi_case.json";
   assert_series_match("whole", "parts", "probes.csv", 0.0);
   assert_series_match("whole", "parts", "energy.csv", 0.0);
+  char line[256];
+  summary_line("parts", "restarted at", line, sizeof line);
+  assert_non_null(strstr(line, "restarted at  step 20\n"));
+  summary_line("parts", "steps ", line, sizeof line);
+  assert_non_null(strstr(line, "steps         20\n"));
+  char dir[128];
+  snprintf(dir, sizeof dir, "%s/parts", base);
+  DIR *d = opendir(dir);
+  assert_non_null(d);
+  int pieces[2] = {0, 0};
+  for (struct dirent *e; (e = readdir(d));) {
+    int step = -1, rank = -1;
+    if (sscanf(e->d_name, "fields_%6d_r%d.vtu", &step, &rank) != 2) continue;
+    if (rank < 0 || rank > 1 || step <= 20 || step > 40 || step % 5)
+      fail_msg("%s: a piece of rank %d at step %d, want steps 25..40 only", e->d_name, rank, step);
+    ++pieces[rank];
+  }
+  closedir(d);
+  printf("# restarted 2-rank run: rank 0 wrote %d pieces, rank 1 %d (steps 25, 30, 35, 40)\n",
+         pieces[0], pieces[1]);
+  assert_int_equal(pieces[0], 4);
+  assert_int_equal(pieces[1], 4);
 }
 
 static int setup(void **state) {

@@ -102,7 +102,7 @@ static void pml_on_levels(void **state, dg_mr_scheme scheme) {
   /* OpenCL, double: the same multirate steps */
   dg_device *dev = *state;
   if (!dev || !dev->info.has_fp64) {
-    printf("# no OpenCL device with double: OpenCL comparison skipped\n");
+    test_skip_part("no OpenCL device with double: the OpenCL comparison");
   } else {
     const int nc = scheme == DG_MR_AB3 ? 400 : 50; /* LSERK4's macro step is 8.7x AB3's */
     assert_dg_ok(dg_stepper_multirate_create(&st, b.p, level, plan.n_levels, scheme, NULL, NULL));

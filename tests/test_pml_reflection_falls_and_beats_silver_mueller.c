@@ -3,8 +3,15 @@
  * PML of 1, 2, 3 cells against the same inner box inside a domain so large that nothing
  * comes back within the time window (the reference). E at probes near the truncation's
  * faces, edges and corner: the relative difference falls as the layer thickens, and is at
- * least 20x smaller than with the first-order Silver-Mueller condition on the inner box. */
+ * least 20x smaller than with the first-order Silver-Mueller condition on the inner box.
+ * Each thickness's difference stays within [0.8, 1.25] x its measured value (PML_MEASURED,
+ * the table in docs/OPEN_REGIONS.md; double precision, so the same to rounding on any
+ * device): the claims above still held with the layer's sigma 5x too large (2.3 to 4.8x
+ * worse), and a change either way is one to measure again and document. */
 #include "test_pml_util.h"
+
+/* Measured relative differences of 1, 2, 3, 4 PML cells (4: DGTD_TEST_ALL only). */
+static const double PML_MEASURED[4] = {6.251e-2, 7.074e-3, 1.496e-3, 5.016e-4};
 
 static void test_pml_reflection(void **state) {
   dg_device *dev = test_device(state, 1);
@@ -39,8 +46,12 @@ static void test_pml_reflection(void **state) {
     s.extra = n;
     assert_int_equal(pml_run(&s, dev, DG_PREC_DOUBLE, got, NULL), steps);
     const double r = pml_rel_diff(got, ref, steps);
-    printf("  PML %d cell%s         %.3e  (%.0fx smaller)\n", n, n > 1 ? "s" : " ", r, sm / r);
+    printf("  PML %d cell%s         %.3e  (%.0fx smaller; measured %.3e)\n", n, n > 1 ? "s" : " ",
+           r, sm / r, PML_MEASURED[n - 1]);
     assert_true(r < prev);
+    if (!(r >= 0.8 * PML_MEASURED[n - 1] && r <= 1.25 * PML_MEASURED[n - 1]))
+      fail_msg("PML of %d cell%s: relative difference %.3e, measured %.3e (allowed 0.8x to "
+               "1.25x)", n, n > 1 ? "s" : "", r, PML_MEASURED[n - 1]);
     prev = r;
   }
   assert_true(prev * 20 <= sm);

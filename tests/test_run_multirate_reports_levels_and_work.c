@@ -117,7 +117,7 @@ static void two_materials_two_levels(void **state) {
   dg_error_clear();
   dg_device_destroy(&dev);
   if (!have_device) {
-    printf("# no OpenCL device with double: OpenCL multirate run skipped\n");
+    test_skip_part("no OpenCL device with double: the OpenCL multirate run");
   } else {
     dg_run_result o;
     snprintf(json, sizeof json,

@@ -1,8 +1,9 @@
 /* A tune killed part-way resumes from its journal: variants already timed are not timed
- * again; a variant that was being built when the process died (an "attempt" without an
- * outcome) is tried once more, since the kill may have had nothing to do with it, and one
- * that did not finish in two earlier runs (a compiler crash, say) is recorded as failed and
- * skipped. */
+ * again (the resumed run's progress lines time vw=8 once, in the final round beside the
+ * baseline, and its journal figures stand); a variant that was being built when the process
+ * died (an "attempt" without an outcome) is tried once more, since the kill may have had
+ * nothing to do with it, and one that did not finish in two earlier runs (a compiler crash,
+ * say) is recorded as failed and skipped. */
 #include "core/files.h"
 #include "test_tune_util.h"
 
@@ -54,8 +55,26 @@ static void test_resume(void **state) {
   fprintf(f, "{\"hash\":\"%016" PRIx64 "\",\"K\":%ld,\"spe", hash, K); /* torn last line */
   fclose(f);
 
+  /* The progress lines say what this run timed: one line per timing of a variant. */
+  char *log_text = NULL;
+  size_t log_len = 0;
+  FILE *log = open_memstream(&log_text, &log_len);
+  assert_non_null(log);
+  opt.verbose = 1;
+  opt.log = log;
   dg_tune_result r;
   assert_dg_ok(dg_tune_order(dev, 1, DG_PREC_FLOAT, &opt, NULL, &r));
+  fclose(log);
+  /* Timings of vw=8 (its progress lines end "ms  SPEC"), of which the journal had one. */
+  int timed8 = 0;
+  for (char *l = log_text, *nl; l && *l; l = nl ? nl + 1 : NULL) {
+    nl = strchr(l, '\n');
+    if (nl) *nl = '\0';
+    printf("# %s\n", l);
+    const size_t n = strlen(l), m = strlen(s8);
+    timed8 += n > m + 4 && !strcmp(l + n - m, s8) && !strncmp(l + n - m - 4, "ms  ", 4);
+  }
+  assert_non_null(strstr(log_text, "resuming: 1 variants already timed, 1 unfinished one"));
   assert_int_equal(r.n, 4);
   int i8 = -1, i4 = -1, i2 = -1, ib = -1;
   for (int i = 0; i < r.n; ++i) {
@@ -76,7 +95,13 @@ static void test_resume(void **state) {
    * its journal value (1 s) is replaced by a real one. */
   assert_true(r.c[i8].in_final);
   assert_true(r.c[i8].median_ns < 1e9);
+  /* ... and only there: timed once by this run (the final round) and not verified again
+   * (the journal's difference stands). */
+  if (timed8 != 1)
+    fail_msg("%s timed %d times by the resumed tune, want 1 (the final round)", s8, timed8);
+  assert_true(r.c[i8].rel_diff == 1e-7);
   dg_tune_result_free(&r);
+  free(log_text);
   /* A completed tune deletes its journal. */
   assert_int_equal(access(path, F_OK), -1);
   dg_device_destroy(&dev);

@@ -99,4 +99,43 @@ static inline int test_capture(const char *cmd, char *out, size_t cap) {
  * make test runs. */
 #define FIXTURE(name) ("tests/fixtures/" name)
 
+/* Skips. A skip hides whatever the skipped code would have caught, so every one is said and
+ * counted: tests/run_tests.sh counts cmocka's skipped cases and the "# SKIP part:" lines of
+ * cases that skipped only a part, in the "N skipped" of its last line. With
+ * DGTD_TEST_NO_SKIP=1 (CI, where make test has installed every tool) a skip is a failure. */
+static inline int test_no_skip(void) {
+  const char *e = getenv("DGTD_TEST_NO_SKIP");
+  return e && e[0] == '1';
+}
+
+/* The whole test case cannot run here (a tool or a device missing): "# SKIP: why" and
+ * cmocka's skip(), or a failure under DGTD_TEST_NO_SKIP=1. */
+#define test_skip(...)                                                               \
+  do {                                                                               \
+    char why_[512];                                                                  \
+    snprintf(why_, sizeof why_, __VA_ARGS__);                                        \
+    if (test_no_skip()) fail_msg("DGTD_TEST_NO_SKIP=1 and this case cannot run: %s", why_); \
+    printf("# SKIP: %s\n", why_);                                                    \
+    skip();                                                                          \
+  } while (0)
+
+/* A part of a test case cannot run here (the rest goes on): "# SKIP part: why", or a failure
+ * under DGTD_TEST_NO_SKIP=1. */
+#define test_skip_part(...)                                                          \
+  do {                                                                               \
+    char why_[512];                                                                  \
+    snprintf(why_, sizeof why_, __VA_ARGS__);                                        \
+    if (test_no_skip()) fail_msg("DGTD_TEST_NO_SKIP=1 and a part cannot run: %s", why_); \
+    printf("# SKIP part: %s\n", why_);                                               \
+  } while (0)
+
+/* Of tried sub-cases (variants, jobs) at least min ran; the rest were skipped as the device
+ * cannot run them (each said on its "# SKIP part:" line). A run that checked fewer than min
+ * proves too little to pass. */
+static inline void test_require_ran(const char *what, int ran, int tried, int min) {
+  printf("# %d of %d %s ran (at least %d must)\n", ran, tried, what, min);
+  if (ran < min)
+    fail_msg("only %d of %d %s ran on this device; at least %d must", ran, tried, what, min);
+}
+
 #endif

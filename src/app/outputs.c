@@ -576,6 +576,13 @@ dg_status run_outputs_open(run_state *s, const dg_run_result *r) {
     DG_CALL(dg_energy_log_create(&s->energy_log, path));
     if (restart) DG_CALL(dg_series_resume(s->energy_log, "step", s->first_step));
   }
+  /* vtu_times due at the first step (within half a step of it): the initial state's
+   * snapshot, or on a restart the one the checkpoint's run wrote at that step. Either way
+   * done with, or the time loop would wait for them for ever and write no later one. */
+  const int at_start = s->next_time < c->n_vtu_times &&
+                       c->vtu_times[s->next_time] <= s->t + 0.5 * s->dt;
+  while (s->next_time < c->n_vtu_times && c->vtu_times[s->next_time] <= s->t + 0.5 * s->dt)
+    ++s->next_time;
   if (restart) {
     DG_CALL(collect_earlier_snapshots(s));
     return DG_OK;
@@ -586,7 +593,7 @@ dg_status run_outputs_open(run_state *s, const dg_run_result *r) {
     const double row[3] = {0, 0, s->energy0};
     DG_CALL(dg_series_append(s->energy_log, row));
   }
-  if (c->vtu_every) DG_CALL(write_vtu(s, 0, 0));
+  if (c->vtu_every || at_start) DG_CALL(write_vtu(s, 0, 0));
   return DG_OK;
 }
 
