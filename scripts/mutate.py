@@ -10,7 +10,7 @@ replaced; the working tree is never touched: the scratch copy is the tracked and
 beside them so that only the mutated file recompiles.
 
 Usage:
-  scripts/mutate.py                 every bug, each with its tests (about 15 min on 2 cores)
+  scripts/mutate.py                 every bug, each with its tests (about 6 min on 2 cores)
   scripts/mutate.py --list          the bugs and their tests
   scripts/mutate.py --only a,b      those bugs only
   scripts/mutate.py --all-tests     each bug against the whole suite (hours)
