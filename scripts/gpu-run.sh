@@ -43,6 +43,7 @@ for s in "$@"; do
       echo "== libnvidia-opencl"; ldconfig -p 2>/dev/null | grep -i -E "opencl"
       find / -name 'libnvidia-opencl*' -not -path '/proc/*' 2>/dev/null | head
       ls -la /etc/OpenCL/vendors 2>&1; echo "LD_LIBRARY_PATH=$LD_LIBRARY_PATH"
+      echo "== CUDA toolkit (OCCA's CUDA mode needs nvcc)"; command -v nvcc; ls -d /usr/local/cuda* 2>&1
     } > "$res/opencl-setup.txt" 2>&1
     stage devices 60 dgtd devices > "$res/devices.txt" 2>&1
     timeout 30 clinfo > "$res/clinfo.txt" 2>&1 # cache sizes and the rest dgtd does not print
