@@ -61,9 +61,12 @@
 #define FUSE_NONE 1 /* the split kernels above */
 #define FUSE_RHS 2  /* kernel rhs: writes rhs (element.cl, element_node.cl) */
 #define FUSE_RES 3  /* kernel rhsres: res = a res + dt rhs, then qupdate (update.cl) */
+#define FUSE_STEP 4 /* kernel rhsstep: res = a res + dt rhs and q_out = q_in + b res: the
+                       whole stage; q ping-pongs between two buffers (qcopy once a step) */
 #define DG_FUSE_CHOICES(X) X(DG_FUSE_NONE, FUSE_NONE, "none", none) \
                            X(DG_FUSE_RHS, FUSE_RHS, "rhs", rhs) \
-                           X(DG_FUSE_RES, FUSE_RES, "res", rhsres)
+                           X(DG_FUSE_RES, FUSE_RES, "res", rhsres) \
+                           X(DG_FUSE_STEP, FUSE_STEP, "step", rhsstep)
 
 /* prec (the kernels see DG_DOUBLE 0 or 1) */
 #define PREC_FLOAT 1

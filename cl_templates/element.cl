@@ -3,12 +3,13 @@
  * array (registers, or the stack, i.e. the L1 cache, on a CPU) instead of a global flux
  * array; then each node's volume term and lift are summed in registers and written once:
  *   rhs     (FUSE_RHS)  out = rhs; the update kernel (update.cl) follows;
- *   rhsres  (FUSE_RES)  out = res = rk_a res + rk_dt rhs; qupdate (update.cl) follows.
+ *   rhsres  (FUSE_RES)  out = res = rk_a res + rk_dt rhs; qupdate (update.cl) follows;
+ *   rhsstep (FUSE_STEP) the same, and qout = q + rk_b res into q's second buffer.
  * Per element it reads q (6 NP, plus the neighbours' traces, which are their own q), the
  * element and face data, and writes one 6-field array: against volume + flux + liftupdate
  * no flux array is written and read back (2 x 24 NFP reals) and no rhs makes a round trip
- * (12 NP). q cannot be updated here: the neighbours still read its traces, hence the
- * separate q pass.
+ * (12 NP). q cannot be updated in place: the neighbours still read its traces, hence the
+ * separate q pass, or (rhsstep) the new q written into a second buffer (element_node.cl).
  * LNPW (variant key lnpw) nodes share each flux value loaded in the lift.
  * Traces, boundary factors, incident wave and flux are flux.cl's (load_face,
  * flux_from_jumps, VLOADI/GATHER); the volume term is volume.cl's arithmetic. */
@@ -27,7 +28,8 @@
 #endif
 
 /* Work-item g: block g (VL = VW elements, one per lane); KB blocks per work-group. rk_a,
- * rk_dt: FUSE_RES only (0, 1 leaves the right-hand side itself in res). */
+ * rk_dt: FUSE_RES and FUSE_STEP only (0, 1 leaves the right-hand side itself in res); qout,
+ * rk_b: FUSE_STEP only (rk_b = 0: qout is not written). */
 __kernel __attribute__((reqd_work_group_size(KB, 1, 1)))
 void KNAME(FUSE_KERNEL)(__global const real_t *restrict q, __global real_t *restrict out,
                         const int fs, __global const real_t *restrict egeo,
@@ -37,9 +39,13 @@ void KNAME(FUSE_KERNEL)(__global const real_t *restrict q, __global real_t *rest
                         __global const int *restrict vmapM, __global const int *restrict vmapP,
                         __global const real_t *restrict fdata,
                         __global const real_t *restrict xyz, const real_t t_inc,
-                        const real_t rk_a, const real_t rk_dt) {
-#if FUSE_MODE != FUSE_RES
+                        const real_t rk_a, const real_t rk_dt,
+                        __global real_t *restrict qout, const real_t rk_b) {
+#if FUSE_MODE != FUSE_RES && FUSE_MODE != FUSE_STEP
   (void)rk_a, (void)rk_dt;
+#endif
+#if FUSE_MODE != FUSE_STEP
+  (void)qout, (void)rk_b;
 #endif
 #if DG_LITERAL_OPS
   (void)DrT, (void)DsT, (void)DtT, (void)LIFTT;
@@ -140,7 +146,11 @@ void KNAME(FUSE_KERNEL)(__global const real_t *restrict q, __global real_t *rest
       const int o = blk * NPP * VL + (n0 + u) * VL;
 #pragma unroll
       for (int f = 0; f < 6; ++f) {
-#if FUSE_MODE == FUSE_RES
+#if FUSE_MODE == FUSE_STEP
+        const vreal rn = rk_a * VLOAD(out + f * fs + o) + rk_dt * r[u][f];
+        VSTORE(rn, out + f * fs + o);
+        if (rk_b != 0) VSTORE(VLOAD(q + f * fs + o) + rk_b * rn, qout + f * fs + o);
+#elif FUSE_MODE == FUSE_RES
         VSTORE(rk_a * VLOAD(out + f * fs + o) + rk_dt * r[u][f], out + f * fs + o);
 #else
         VSTORE(r[u][f], out + f * fs + o);

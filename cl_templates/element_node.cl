@@ -5,10 +5,13 @@
  * local memory; after one barrier each work-item sums its node's volume term and lift and
  * writes it once:
  *   rhs     (FUSE_RHS)  out = rhs; the update kernel (update.cl) follows;
- *   rhsres  (FUSE_RES)  out = res = rk_a res + rk_dt rhs; qupdate (update.cl) follows.
+ *   rhsres  (FUSE_RES)  out = res = rk_a res + rk_dt rhs; qupdate (update.cl) follows;
+ *   rhsstep (FUSE_STEP) the same, and qout = q + rk_b res: the whole LSERK stage.
  * Against volume + fluxlift + update no rhs makes a round trip through global memory (it is
  * written, read and written again there: 3 x 6 NP reals per element) and one launch fewer.
- * q cannot be updated here: other groups still read its traces.
+ * q cannot be updated in place: other groups still read its traces. rhsstep writes the new
+ * q into a second buffer instead (the host swaps the two every stage), so a stage reads q,
+ * res and the element data once and writes res and q once, the least a stage can move.
  * With UNROLL != 1 the node loops read the local fields and fluxes 4 at a time (one 4-wide
  * local load per field feeds 4 multiply-adds instead of one: otherwise the loops issue as
  * many local loads as multiply-adds and are bound by the local-memory pipe). */
@@ -28,7 +31,8 @@
 #endif
 
 /* Work-item (n, b): node n of element get_global_id(1) (VL = 1: element-major layout).
- * rk_a, rk_dt: FUSE_RES only (0, 1 leave the right-hand side itself in res). */
+ * rk_a, rk_dt: FUSE_RES and FUSE_STEP only (0, 1 leave the right-hand side itself in res);
+ * qout, rk_b: FUSE_STEP only (rk_b = 0: q is not advanced and qout not written). */
 __kernel __attribute__((reqd_work_group_size(NP, KB, 1)))
 void KNAME(FUSE_KERNEL)(__global const real_t *restrict q, __global real_t *restrict out,
                         const int fs, __global const real_t *restrict egeo,
@@ -38,9 +42,13 @@ void KNAME(FUSE_KERNEL)(__global const real_t *restrict q, __global real_t *rest
                         __global const int *restrict vmapM, __global const int *restrict vmapP,
                         __global const real_t *restrict fdata,
                         __global const real_t *restrict xyz, const real_t t_inc,
-                        const real_t rk_a, const real_t rk_dt) {
-#if FUSE_MODE != FUSE_RES
+                        const real_t rk_a, const real_t rk_dt,
+                        __global real_t *restrict qout, const real_t rk_b) {
+#if FUSE_MODE != FUSE_RES && FUSE_MODE != FUSE_STEP
   (void)rk_a, (void)rk_dt;
+#endif
+#if FUSE_MODE != FUSE_STEP
+  (void)qout, (void)rk_b;
 #endif
 #if DG_LITERAL_OPS
   (void)DrT, (void)DsT, (void)DtT, (void)LIFTT;
@@ -144,7 +152,11 @@ void KNAME(FUSE_KERNEL)(__global const real_t *restrict q, __global real_t *rest
   const int o = k * NPP + n;
 #pragma unroll
   for (int f = 0; f < 6; ++f) {
-#if FUSE_MODE == FUSE_RES
+#if FUSE_MODE == FUSE_STEP
+    const real_t rn = rk_a * out[f * fs + o] + rk_dt * r[f];
+    out[f * fs + o] = rn;
+    if (rk_b != 0) qout[f * fs + o] = s_q[(f * KB + b) * NPP + n] + rk_b * rn;
+#elif FUSE_MODE == FUSE_RES
     out[f * fs + o] = rk_a * out[f * fs + o] + rk_dt * r[f];
 #else
     out[f * fs + o] = r[f];

@@ -77,9 +77,14 @@ this is not OpenCL C;
 #if FLUX_MODE < FLUX_POINT || FLUX_MODE > FLUX_FACE
 #error "FLUX_MODE: not one of contract.h's FLUX_* names"
 #endif
-#if FUSE_MODE < FUSE_NONE || FUSE_MODE > FUSE_RES
+#if FUSE_MODE < FUSE_NONE || FUSE_MODE > FUSE_STEP
 #error "FUSE_MODE: not one of contract.h's FUSE_* names"
 #endif
+
+/* Whether a stage leaves res = rk_a res + rk_dt rhs rather than rhs (the host's
+ * dg_clm_result_in_res): the PML recovers rhs from it. */
+#define RESULT_IN_RES \
+  (LIFT_MODE == LIFT_FUSED_UPDATE || FUSE_MODE == FUSE_RES || FUSE_MODE == FUSE_STEP)
 
 /* Kernel names <op>_<variant>. */
 #define KNAME(op) DG_CAT(DG_CAT(op, _), VARIANT)

@@ -13,7 +13,7 @@
  * sources (source.cl), and advances the auxiliary fields by the same LSERK stage
  * (wres = rk_a wres + rk_dt dw/dt, w += rk_b wres; (0, 1, 0) leaves dw/dt in wres).
  * c is read from cbuf (rhs); with the lift fused into the update (liftupdate) the stage left
- * res = rk_a res_old + rk_dt c instead (so does rhsres, element.cl), and pmlsave kept res_old
+ * res = rk_a res_old + rk_dt c instead (so do rhsres and rhsstep), and pmlsave kept res_old
  * of the PML nodes in saved. out_a and cbuf may be one buffer, so they are not restrict.
  * Both kernels cover the nodes below j_end (npn: all; the multirate stepper launches one
  * rate level's range of nodes with a global offset). */
@@ -47,7 +47,7 @@ void KNAME(pml)(__global real_t *out_a, __global real_t *out_b, __global const r
   }
   for (int f = 0; f < 6; ++f) {
     const int d = f % 3, a = (d + 1) % 3, b = (d + 2) % 3;
-#if LIFT_MODE == LIFT_FUSED_UPDATE || FUSE_MODE == FUSE_RES
+#if RESULT_IN_RES
     const real_t c = (cbuf[f * fs + o] - rk_a * saved[f * npn + j]) / rk_dt;
 #else
     const real_t c = cbuf[f * fs + o];

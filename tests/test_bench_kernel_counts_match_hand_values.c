@@ -19,6 +19,8 @@ static void test_kind_of_names(void **state) {
   assert_int_equal(dg_kernel_kind_of("rhs_vec8"), DG_KERNEL_RHS);
   assert_int_equal(dg_kernel_kind_of("rhsres_node"), DG_KERNEL_RHSRES);
   assert_int_equal(dg_kernel_kind_of("qupdate_vec16"), DG_KERNEL_QUPDATE);
+  assert_int_equal(dg_kernel_kind_of("rhsstep_node"), DG_KERNEL_RHSSTEP);
+  assert_int_equal(dg_kernel_kind_of("qcopy_vec8"), DG_KERNEL_QCOPY);
   assert_int_equal(dg_kernel_kind_of("source_vec16"), DG_KERNEL_OTHER);
   assert_int_equal(dg_kernel_kind_of("halo_pack"), DG_KERNEL_OTHER);
   assert_int_equal(dg_kernel_kind_of("volumes"), DG_KERNEL_OTHER);
@@ -35,16 +37,18 @@ static void test_kind_of_names(void **state) {
  *          gemm_lift 480. Operators: volume 3*16*4 = 192, lift 4*4*3*4 = 192.
  *   fused (fuse=rhs|res): rhs 888 + 864 + 600 = 2352 flops, (48 + 48)*4 + 48 = 432 B;
  *          rhsres 2352 + 18*4 = 2424 flops, (72 + 48)*4 + 48 = 528 B; qupdate 12*4 = 48
- *          flops, 72*4 = 288 B; operators of rhs: 192 + 192. */
+ *          flops, 72*4 = 288 B; operators of rhs: 192 + 192.
+ *   fuse=step: rhsstep 2352 + 120 = 2472 flops, (96 + 48)*4 + 48 = 624 B; qcopy 0 flops,
+ *          a fifth of 48*4 = 192 B: 38.4 B. */
 static void test_n1(void **state) {
   (void)state;
   const double fl[DG_KERNEL_KINDS] = {888, 864, 600, 720, 1464, 120, 312,
-                                      576, 600, 2352, 2424, 48, 0};
+                                      576, 600, 2352, 2424, 48, 2472, 0, 0};
   const double by[DG_KERNEL_KINDS] = {240, 768, 480, 768, 672, 480, 480,
-                                      384, 480, 432, 528, 288, 0};
+                                      384, 480, 432, 528, 288, 624, 38.4, 0};
   for (int k = 0; k < DG_KERNEL_KINDS; ++k) {
     assert_near(dg_kernel_flops((dg_kernel_kind)k, 1), fl[k], 0);
-    assert_near(dg_kernel_bytes((dg_kernel_kind)k, 1, DG_PREC_FLOAT), by[k], 0);
+    assert_near(dg_kernel_bytes((dg_kernel_kind)k, 1, DG_PREC_FLOAT), by[k], 1e-9);
   }
   assert_near(dg_kernel_operator_bytes(DG_KERNEL_VOLUME, 1, DG_PREC_FLOAT), 192, 0);
   assert_near(dg_kernel_operator_bytes(DG_KERNEL_LIFTUPDATE, 1, DG_PREC_FLOAT), 192, 0);
@@ -64,13 +68,14 @@ static void test_n1(void **state) {
  *   Operators: volume 3*100*8 = 2400, lift 4*10*6*8 = 1920.
  *   fused: rhs 4380 + 1728 + 2940 = 9048 flops, (120 + 48)*8 + 96 = 1440 B; rhsres
  *          9048 + 180 = 9228 flops, (180 + 48)*8 + 96 = 1920 B; qupdate 120 flops,
- *          180*8 = 1440 B. */
+ *          180*8 = 1440 B; rhsstep 9048 + 300 = 9348 flops, (240 + 48)*8 + 96 = 2400 B;
+ *          qcopy a fifth of 120*8 = 960 B: 192 B. */
 static void test_n2(void **state) {
   (void)state;
   const double fl[DG_KERNEL_KINDS] = {4380, 1728, 2940, 3240, 4668, 300, 780,
-                                      3600, 2940, 9048, 9228, 120, 0};
+                                      3600, 2940, 9048, 9228, 120, 9348, 0, 0};
   const double by[DG_KERNEL_KINDS] = {1056, 2688, 2112, 3552, 2496, 2400, 2256,
-                                      1920, 2112, 1440, 1920, 1440, 0};
+                                      1920, 2112, 1440, 1920, 1440, 2400, 192, 0};
   for (int k = 0; k < DG_KERNEL_KINDS; ++k) {
     assert_near(dg_kernel_flops((dg_kernel_kind)k, 2), fl[k], 0);
     assert_near(dg_kernel_bytes((dg_kernel_kind)k, 2, DG_PREC_DOUBLE), by[k], 0);
@@ -80,12 +85,12 @@ static void test_n2(void **state) {
 }
 
 /* Every kernel set a variant can run (separate, fused, fused-update, CLBlast, fuse=rhs,
- * fuse=res) does exactly
- * the stage's flops, and its kernels together move at least the stage's minimum bytes (they
- * also pass rhs and the fluxes through memory). */
+ * fuse=res, fuse=step) does exactly the stage's flops, and its kernels together move at least
+ * the stage's minimum bytes (they also pass rhs and the fluxes through memory); fuse=step's
+ * rhsstep alone moves exactly the minimum. */
 static void test_paths_add_up(void **state) {
   (void)state;
-  const dg_kernel_kind paths[6][5] = {
+  const dg_kernel_kind paths[7][5] = {
       {DG_KERNEL_VOLUME, DG_KERNEL_FLUX, DG_KERNEL_LIFT, DG_KERNEL_UPDATE, DG_KERNEL_OTHER},
       {DG_KERNEL_VOLUME, DG_KERNEL_FLUXLIFT, DG_KERNEL_UPDATE, DG_KERNEL_OTHER, DG_KERNEL_OTHER},
       {DG_KERNEL_VOLUME, DG_KERNEL_FLUX, DG_KERNEL_LIFTUPDATE, DG_KERNEL_OTHER, DG_KERNEL_OTHER},
@@ -93,9 +98,12 @@ static void test_paths_add_up(void **state) {
        DG_KERNEL_UPDATE},
       {DG_KERNEL_RHS, DG_KERNEL_UPDATE, DG_KERNEL_OTHER, DG_KERNEL_OTHER, DG_KERNEL_OTHER},
       {DG_KERNEL_RHSRES, DG_KERNEL_QUPDATE, DG_KERNEL_OTHER, DG_KERNEL_OTHER,
-       DG_KERNEL_OTHER}};
-  for (int N = 1; N <= 8; ++N)
-    for (int p = 0; p < 6; ++p) {
+       DG_KERNEL_OTHER},
+      {DG_KERNEL_RHSSTEP, DG_KERNEL_QCOPY, DG_KERNEL_OTHER, DG_KERNEL_OTHER, DG_KERNEL_OTHER}};
+  for (int N = 1; N <= 8; ++N) {
+    assert_near(dg_kernel_bytes(DG_KERNEL_RHSSTEP, N, DG_PREC_FLOAT),
+                dg_count_bytes_element(N, DG_PREC_FLOAT), 1e-9);
+    for (int p = 0; p < 7; ++p) {
       double f = 0, b = 0;
       for (int k = 0; k < 5; ++k) {
         f += dg_kernel_flops(paths[p][k], N);
@@ -104,6 +112,7 @@ static void test_paths_add_up(void **state) {
       assert_near(f, dg_count_flops_element(N), 1e-9 * f);
       assert_true(b >= dg_count_bytes_element(N, DG_PREC_FLOAT));
     }
+  }
 }
 
 int main(void) {

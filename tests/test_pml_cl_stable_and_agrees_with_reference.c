@@ -1,8 +1,9 @@
 /* CFS-PML on the device against the reference backend, and over long times:
  * - the same PML problem (a dipole pulse, 2 PML cells with kappa_max = 2 so every
  *   coefficient is exercised) stepped by the reference stepper and by the device's default
- *   variant in double and float: the probe records agree to 1e-9 (double) and 1e-4 (float)
- *   relative to their peak;
+ *   variant in double and float, and by the whole-stage kernel with q in two buffers
+ *   (fuse=step, node and vector forms) in double: the probe records agree to 1e-9 (double)
+ *   and 1e-4 (float) relative to their peak;
  * - long-time stability: once the pulse is off and inside the layer (t >= 4), the largest
  *   electromagnetic energy of each block of BLOCK steps never exceeds that of the block
  *   before (to 1e-13 of the peak, rounding), and it decays below 1e-6 of its peak with no
@@ -39,6 +40,16 @@ static void test_backends_agree(void **state) {
     const double d = pml_rel_diff(got, ref, steps);
     printf("# %d steps, %s vs reference: %.2e\n", steps, dg_precision_name(prec), d);
     assert_true(d <= (p ? 1e-9 : 1e-4));
+  }
+  const char *step_specs[] = {"kb=2,fuse=step", "work=vec,vw=4,fuse=step"};
+  for (int i = 0; i < 2 && dev->info.has_fp64; ++i) {
+    pml_setup sv = s;
+    sv.variant = step_specs[i];
+    memset(got, 0, nrec * sizeof *got);
+    assert_int_equal(pml_run(&sv, dev, DG_PREC_DOUBLE, got, NULL), steps);
+    const double d = pml_rel_diff(got, ref, steps);
+    printf("# %d steps, %s in double vs reference: %.2e\n", steps, step_specs[i], d);
+    assert_true(d <= 1e-9);
   }
   dg_free(&ref);
   dg_free(&got);

@@ -30,6 +30,7 @@ typedef struct {
   double T;         /* final time */
   double cfl;
   double dt;        /* > 0: this step (the same for runs to be compared), if stable */
+  const char *variant; /* device runs: this variant spec (without prec); NULL: the default */
 } pml_setup;
 
 typedef struct {
@@ -136,14 +137,20 @@ static inline double pml_rel_diff(const double *a, const double *ref, int steps)
   return num / den;
 }
 
-/* A stepper for b: the reference (dev NULL) or the device's default variant in prec. */
-static inline dg_stepper *pml_stepper(pml_problem *b, dg_device *dev, dg_precision prec) {
+/* A stepper for b: the reference (dev NULL) or variant spec (NULL: the device's default) in
+ * prec. */
+static inline dg_stepper *pml_stepper(pml_problem *b, dg_device *dev, dg_precision prec,
+                                      const char *spec) {
   dg_stepper *st = NULL;
   if (!dev) {
     assert_dg_ok(dg_stepper_ref_create(&st, b->p, NULL));
     return st;
   }
-  const dg_variant v = dg_variant_default(&dev->info, b->g->N, prec);
+  dg_variant v = dg_variant_default(&dev->info, b->g->N, prec);
+  if (spec) {
+    assert_dg_ok(dg_variant_parse(spec, &v));
+    v.precision = prec;
+  }
   dg_cl_maxwell *op = NULL;
   assert_dg_ok(dg_cl_maxwell_create(&op, dev, b->p, &v, NULL));
   assert_dg_ok(dg_stepper_cl_create(&st, op));
@@ -156,7 +163,7 @@ static inline int pml_run(const pml_setup *s, dg_device *dev, dg_precision prec,
                           double *energy) {
   pml_problem b;
   pml_problem_create(&b, s);
-  dg_stepper *st = pml_stepper(&b, dev, prec);
+  dg_stepper *st = pml_stepper(&b, dev, prec, s->variant);
   pml_record(&b, st, rec, energy);
   dg_stepper_destroy(&st);
   const int steps = b.steps;

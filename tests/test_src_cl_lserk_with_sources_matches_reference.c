@@ -27,7 +27,8 @@ static void run(dg_device *dev, dg_verify_case *c, const double *q0, double t0, 
   for (int s = 0; s < steps; ++s) assert_dg_ok(dg_lserk_step(n, q, res, rhs, t0 + s * dt, dt, ref_rhs, c->phys));
 
   const char *specs[] = {"prec=double", "work=vec,vw=8,lift=fused-update,prec=double",
-                         "kb=2,lkb=2,lift=fused,prec=double", "path=clblast,prec=double"};
+                         "kb=2,lkb=2,lift=fused,prec=double", "path=clblast,prec=double",
+                         "kb=2,fuse=step,prec=double", "work=vec,vw=4,fuse=step,prec=double"};
   for (size_t i = 0; i < sizeof specs / sizeof specs[0]; ++i) {
     dg_variant v;
     dg_cl_maxwell *op = NULL;

@@ -116,14 +116,15 @@ void dg_cl_maxwell_destroy(dg_cl_maxwell **pop) {
   if (op->dev && op->dev->queue) clFinish(op->dev->queue);
   cl_kernel *ks[] = {&op->k_volume, &op->k_flux, &op->k_lift,   &op->k_update, &op->k_curl,
                      &op->k_source, &op->k_pml,  &op->k_pmlsave, &op->k_energy,
-                     &op->k_fuse,   &op->k_qupdate};
+                     &op->k_fuse,   &op->k_qupdate, &op->k_qcopy};
   for (size_t i = 0; i < sizeof ks / sizeof ks[0]; ++i) dg_kernel_release(ks[i]);
   dg_program_release(&op->prog);
   cl_mem *bs[] = {&op->d_q,    &op->d_res,   &op->d_rhs,  &op->d_flux,  &op->d_egeo,
                   &op->d_fdata, &op->d_vmapM, &op->d_vmapP, &op->d_DrT, &op->d_DsT,
                   &op->d_DtT,  &op->d_LIFTT, &op->d_Dall, &op->d_D,     &op->d_LIFTrm,
                   &op->d_xyz,  &op->d_sprof, &op->d_snode, &op->d_pw,   &op->d_pwres,
-                  &op->d_pcoef, &op->d_pnode, &op->d_psaved, &op->d_M, &op->d_ew, &op->d_eout};
+                  &op->d_pcoef, &op->d_pnode, &op->d_psaved, &op->d_M, &op->d_ew, &op->d_eout,
+                  &op->d_q2};
   for (size_t i = 0; i < sizeof bs / sizeof bs[0]; ++i) dg_buffer_release(bs[i]);
   dg_kernel_release(&op->k_pack);
   dg_kernel_release(&op->k_unpack);
@@ -187,6 +188,7 @@ dg_status dg_cl_maxwell_set_state(dg_cl_maxwell *op, const double *q) {
         dg_clm_put(op, op->stage, f * op->fs + dg_clm_index(op, k, n),
                  q[f * KNp + (size_t)k * op->NP + n]);
   DG_CALL(dg_buffer_write(op->dev, op->d_q, 0, n6 * op->rs, op->stage));
+  op->q_live = op->d_q;
   memset(op->stage, 0, n6 * op->rs);
   DG_CALL(dg_buffer_write(op->dev, op->d_res, 0, n6 * op->rs, op->stage));
   DG_CALL(dg_clm_put_aux(op, NULL)); /* the PML starts at rest */

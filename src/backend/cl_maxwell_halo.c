@@ -94,5 +94,12 @@ dg_status dg_clm_halo_end(dg_cl_maxwell *op) {
   DG_CALL(dg_buffer_write(op->dev, op->d_recv, 0, op->halo_n * op->rs, op->halo.recv));
   DG_CALL(dg_kernel_run(op->dev, op->k_unpack, 1, &g, &l, NULL));
   return DG_OK;
+}
+
+/* Point the pack and unpack kernels at the buffer that holds q now (fuse=step moves it). */
+dg_status dg_clm_halo_bind(dg_cl_maxwell *op, cl_mem q) {
+  if (!op->halo_n) return DG_OK;
+  DG_CALL(DG_KERNEL_ARG(op->k_pack, HALO_ARG_Q, q));
+  DG_CALL(DG_KERNEL_ARG(op->k_unpack, HALO_ARG_Q, q));
   return DG_OK;
 }

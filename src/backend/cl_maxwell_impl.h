@@ -23,8 +23,9 @@ enum { LIFT_ARG_FLUX, LIFT_ARG_FFS, LIFT_ARG_RHS, LIFT_ARG_LIFTT, LIFT_ARG_FS, L
 enum { UPD_ARG_Q, UPD_ARG_RES, UPD_ARG_RHS, UPD_ARG_A, UPD_ARG_DT, UPD_ARG_B };
 enum { FUSE_ARG_Q, FUSE_ARG_OUT, FUSE_ARG_FS, FUSE_ARG_EGEO, FUSE_ARG_DRT, FUSE_ARG_DST,
        FUSE_ARG_DTT, FUSE_ARG_LIFTT, FUSE_ARG_VMAPM, FUSE_ARG_VMAPP, FUSE_ARG_FDATA,
-       FUSE_ARG_XYZ, FUSE_ARG_T, FUSE_ARG_A, FUSE_ARG_DT };
+       FUSE_ARG_XYZ, FUSE_ARG_T, FUSE_ARG_A, FUSE_ARG_DT, FUSE_ARG_QOUT, FUSE_ARG_B };
 enum { QUPD_ARG_Q, QUPD_ARG_RES, QUPD_ARG_B };
+enum { QCOPY_ARG_DST, QCOPY_ARG_SRC };
 enum { SRC_ARG_OUT_A, SRC_ARG_OUT_B, SRC_ARG_FS, SRC_ARG_PROF, SRC_ARG_NODE, SRC_ARG_FIRST,
        SRC_ARG_COUNT, SRC_ARG_GA, SRC_ARG_GB };
 enum { HALO_ARG_Q, HALO_ARG_SLOT, HALO_ARG_BUF, HALO_ARG_N };
@@ -45,9 +46,14 @@ struct dg_cl_maxwell {
   cl_kernel k_volume, k_flux, k_lift, k_update, k_curl, k_source, k_energy;
   char name_volume[32], name_flux[32], name_lift[32], name_update[32], name_curl[32],
       name_source[32], name_energy[32];
-  cl_kernel k_fuse, k_qupdate; /* fuse=rhs|res (element.cl, update.cl) */
+  cl_kernel k_fuse, k_qupdate; /* fuse=rhs|res|step (element.cl, update.cl) */
   char name_fuse[32], name_qupdate[32];
   cl_mem d_q, d_res, d_rhs, d_flux, d_egeo, d_fdata, d_vmapM, d_vmapP;
+  /* fuse=step: q's second buffer; q_live is the one that holds q now: d_q between steps, the
+   * two in turn during one (a stage reads q_live and writes the other); qcopy brings q home */
+  cl_mem d_q2, q_live;
+  cl_kernel k_qcopy;
+  char name_qcopy[32];
   const dg_plane_wave *pw; /* borrowed from phys; NULL without an incident wave */
   cl_mem d_xyz;            /* with pw: node coordinates, 3 fields in the field layout */
   cl_mem d_sprof, d_snode; /* point sources: dir profile / eps (3 x NP), node indices */
@@ -111,10 +117,16 @@ static inline double dg_clm_get(const dg_cl_maxwell *op, const void *buf, size_t
 }
 
 /* Whether the right-hand side of a stage run without update lands in res (lift=fused-update,
- * fuse=res) rather than rhs. */
+ * fuse=res|step) rather than rhs (operator.cl's RESULT_IN_RES). */
 static inline int dg_clm_result_in_res(const dg_cl_maxwell *op) {
   return op->v.path == DG_PATH_KERNELS &&
-         (op->v.lift == DG_LIFT_FUSED_UPDATE || op->v.fuse == DG_FUSE_RES);
+         (op->v.lift == DG_LIFT_FUSED_UPDATE || op->v.fuse == DG_FUSE_RES ||
+          op->v.fuse == DG_FUSE_STEP);
+}
+
+/* Whether q ping-pongs between d_q and d_q2 (fuse=step). */
+static inline int dg_clm_ping_pong(const dg_cl_maxwell *op) {
+  return op->v.path == DG_PATH_KERNELS && op->v.fuse == DG_FUSE_STEP;
 }
 
 
@@ -141,8 +153,9 @@ dg_status dg_clm_read_aux(dg_cl_maxwell *op, cl_mem from, double *w) DG_NODISCAR
 dg_status dg_clm_download(dg_cl_maxwell *op, cl_mem buf, double *q) DG_NODISCARD;
 
 /* cl_maxwell_halo.c: pack the outgoing traces and start the exchange; wait for the incoming
- * ones and scatter them into the ghosts. */
+ * ones and scatter them into the ghosts; point both at q's buffer. */
 dg_status dg_clm_halo_begin(dg_cl_maxwell *op) DG_NODISCARD;
+dg_status dg_clm_halo_bind(dg_cl_maxwell *op, cl_mem q) DG_NODISCARD;
 dg_status dg_clm_halo_end(dg_cl_maxwell *op) DG_NODISCARD;
 
 #endif

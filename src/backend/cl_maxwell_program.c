@@ -191,7 +191,10 @@ dg_status dg_clm_build_program(dg_cl_maxwell *op, const double *ops_t[4], const 
   const int fused = v->path == DG_PATH_KERNELS && v->fuse != DG_FUSE_NONE;
   if (fused) {
     DG_CALL_GOTO(done, make_kernel(op, fuse_kernels[v->fuse], op->name_fuse, &op->k_fuse));
-    if (v->fuse == DG_FUSE_RES) DG_CALL_GOTO(done, make_kernel(op, "qupdate", op->name_qupdate, &op->k_qupdate));
+    if (v->fuse == DG_FUSE_RES)
+      DG_CALL_GOTO(done, make_kernel(op, "qupdate", op->name_qupdate, &op->k_qupdate));
+    if (v->fuse == DG_FUSE_STEP)
+      DG_CALL_GOTO(done, make_kernel(op, "qcopy", op->name_qcopy, &op->k_qcopy));
   } else if (v->path == DG_PATH_CLBLAST) {
     DG_CALL_GOTO(done, make_kernel(op, "curl", op->name_curl, &op->k_curl));
   } else {
@@ -207,8 +210,7 @@ dg_status dg_clm_build_program(dg_cl_maxwell *op, const double *ops_t[4], const 
     DG_CALL_GOTO(done, make_kernel(op, "source", op->name_source, &op->k_source));
   if (op->phys->pml_K) {
     DG_CALL_GOTO(done, make_kernel(op, "pml", op->name_pml, &op->k_pml));
-    if (v->path == DG_PATH_KERNELS &&
-        (v->lift == DG_LIFT_FUSED_UPDATE || v->fuse == DG_FUSE_RES))
+    if (dg_clm_result_in_res(op))
       DG_CALL_GOTO(done, make_kernel(op, "pmlsave", op->name_pmlsave, &op->k_pmlsave));
   }
 done:
@@ -294,7 +296,7 @@ static dg_status set_fused_args(dg_cl_maxwell *op) {
   if (op->k_fuse) {
     cl_kernel k = op->k_fuse;
     DG_CALL(DG_KERNEL_ARG(k, FUSE_ARG_Q, op->d_q));
-    const cl_mem out = op->v.fuse == DG_FUSE_RES ? op->d_res : op->d_rhs;
+    const cl_mem out = dg_clm_result_in_res(op) ? op->d_res : op->d_rhs;
     DG_CALL(DG_KERNEL_ARG(k, FUSE_ARG_OUT, out));
     DG_CALL(DG_KERNEL_ARG(k, FUSE_ARG_FS, fs));
     DG_CALL(DG_KERNEL_ARG(k, FUSE_ARG_EGEO, op->d_egeo));
@@ -309,6 +311,12 @@ static dg_status set_fused_args(dg_cl_maxwell *op) {
     DG_CALL(dg_clm_set_real_arg(op, k, FUSE_ARG_T, 0.0));
     DG_CALL(dg_clm_set_real_arg(op, k, FUSE_ARG_A, 0.0));
     DG_CALL(dg_clm_set_real_arg(op, k, FUSE_ARG_DT, 1.0));
+    DG_CALL(DG_KERNEL_ARG(k, FUSE_ARG_QOUT, op->d_q2)); /* NULL unless fuse=step */
+    DG_CALL(dg_clm_set_real_arg(op, k, FUSE_ARG_B, 0.0));
+  }
+  if (op->k_qcopy) {
+    DG_CALL(DG_KERNEL_ARG(op->k_qcopy, QCOPY_ARG_DST, op->d_q));
+    DG_CALL(DG_KERNEL_ARG(op->k_qcopy, QCOPY_ARG_SRC, op->d_q2));
   }
   if (op->k_qupdate) {
     DG_CALL(DG_KERNEL_ARG(op->k_qupdate, QUPD_ARG_Q, op->d_q));

@@ -109,12 +109,14 @@ static dg_status set_result(dg_cl_maxwell *op, cl_mem r, cl_mem wr) {
 }
 
 /* One stage over the element slots [s0, s1): its coefficients, its blocks [b0, b0 + nb), its
- * PML nodes [j0, j1), where its result goes (R), and the timing. */
+ * PML nodes [j0, j1), where its result goes (R), where q is read (qin) and where the stage
+ * leaves it (qout: the other buffer for fuse=step with update, else qin), and the timing.
+ * fuse_res: the fused kernel advances res (fuse=res|step). */
 typedef struct {
   double ts, a, dt, b;
   int update, s0, s1, part, fuse_res, fused_update, j0, j1;
   size_t b0, nb;
-  cl_mem R;
+  cl_mem R, qin, qout;
   dg_cl_stage_timing *t;
 } stage_t;
 
@@ -143,8 +145,9 @@ static dg_status pml_range(const dg_cl_maxwell *op, stage_t *s) {
   return DG_OK;
 }
 
-/* fuse=rhs|res: one kernel for the whole rhs. It reads the neighbours' traces at once, so the
- * halo has arrived before it starts (no overlap). Then, for fuse=res, the q update. Over a
+/* fuse=rhs|res|step: one kernel for the whole rhs. It reads the neighbours' traces at once, so
+ * the halo has arrived before it starts (no overlap). Then, for fuse=res, the q update
+ * (fuse=step writes the new q into the other buffer itself). Over a
  * range (a multirate level) the launch starts at the range's first block (global offset) and
  * covers exactly its blocks: the grouped layout starts and pads every group to whole
  * work-groups of kb blocks (dg_cl_maxwell_create_grouped), so no work-item falls past the
@@ -166,11 +169,17 @@ static dg_status stage_fused(dg_cl_maxwell *op, const stage_t *s) {
     DG_CALL(dg_clm_set_real_arg(op, k, FUSE_ARG_DT, s->update ? s->dt : 1.0));
     if (op->k_pmlsave) DG_CALL(run_pml_kernel(op, s, op->k_pmlsave, op->name_pmlsave));
   }
+  if (dg_clm_ping_pong(op)) { /* rk_b = 0: q stays where it is, the other buffer unwritten */
+    const cl_mem other = s->qin == op->d_q ? op->d_q2 : op->d_q;
+    DG_CALL(DG_KERNEL_ARG(k, FUSE_ARG_Q, s->qin));
+    DG_CALL(DG_KERNEL_ARG(k, FUSE_ARG_QOUT, other));
+    DG_CALL(dg_clm_set_real_arg(op, k, FUSE_ARG_B, s->update ? s->b : 0.0));
+  }
   if (v->work == DG_WORK_NODE)
     DG_CALL(launch(op, k, op->name_fuse, 2, s->part ? of2 : NULL, gf2, lf2, s->t));
   else
     DG_CALL(launch(op, k, op->name_fuse, 1, s->part ? &of : NULL, &gf, &lf, s->t));
-  if (s->fuse_res && s->update) {
+  if (v->fuse == DG_FUSE_RES && s->update) {
     const size_t gupd = 6 * op->fs / 2, l1 = WG1;
     DG_CALL(dg_clm_set_real_arg(op, op->k_qupdate, QUPD_ARG_B, s->b));
     DG_CALL(launch(op, op->k_qupdate, op->name_qupdate, 1, NULL, &gupd, &l1, s->t));
@@ -240,7 +249,7 @@ static dg_status stage_corrections(dg_cl_maxwell *op, const stage_t *s) {
     cl_kernel k = op->k_pml;
     const cl_mem out_a = update ? op->d_res : s->R;
     DG_CALL(DG_KERNEL_ARG(k, PML_ARG_OUT_A, out_a));
-    DG_CALL(DG_KERNEL_ARG(k, PML_ARG_OUT_B, op->d_q));
+    DG_CALL(DG_KERNEL_ARG(k, PML_ARG_OUT_B, s->qout));
     const cl_mem cbuf = update ? (s->fused_update ? op->d_res : op->d_rhs) : s->R;
     DG_CALL(DG_KERNEL_ARG(k, PML_ARG_C, cbuf));
     DG_CALL(dg_clm_set_real_arg(op, k, PML_ARG_A, update ? s->a : 0.0));
@@ -252,9 +261,9 @@ static dg_status stage_corrections(dg_cl_maxwell *op, const stage_t *s) {
   }
   if (op->k_source) {
     if (update) /* res = a res + dt (rhs - s), q += b res */
-      DG_CALL(apply_sources(op, s->ts, op->d_res, s->dt, op->d_q, s->b * s->dt, s->s0, s->s1, s->t));
+      DG_CALL(apply_sources(op, s->ts, op->d_res, s->dt, s->qout, s->b * s->dt, s->s0, s->s1, s->t));
     else        /* the result holds rhs; q is left as it is (times 0) */
-      DG_CALL(apply_sources(op, s->ts, s->R, 1.0, op->d_q, 0.0, s->s0, s->s1, s->t));
+      DG_CALL(apply_sources(op, s->ts, s->R, 1.0, s->qout, 0.0, s->s0, s->s1, s->t));
   }
   return DG_OK;
 }
@@ -281,7 +290,9 @@ static dg_status run_stage_range(dg_cl_maxwell *op, double ts, double a, double 
   stage_t s = {.ts = ts, .a = a, .dt = dt, .b = b, .update = update, .s0 = s0, .s1 = s1,
                .part = s0 != 0 || s1 != op->Kpad, .t = t};
   s.b0 = (size_t)s0 / (size_t)op->VL, s.nb = (size_t)(s1 - s0) / (size_t)op->VL;
-  s.fuse_res = v->path == DG_PATH_KERNELS && v->fuse == DG_FUSE_RES;
+  s.fuse_res = v->path == DG_PATH_KERNELS && (v->fuse == DG_FUSE_RES || v->fuse == DG_FUSE_STEP);
+  s.qin = s.qout = op->q_live;
+  if (dg_clm_ping_pong(op) && update) s.qout = op->q_live == op->d_q ? op->d_q2 : op->d_q;
   /* fused_update: the stage's result goes to res = a res + dt rhs (and q is updated) */
   s.fused_update = dg_clm_result_in_res(op);
   s.R = out ? out : s.fused_update ? op->d_res : op->d_rhs;
@@ -290,6 +301,7 @@ static dg_status run_stage_range(dg_cl_maxwell *op, double ts, double a, double 
   if (op->k_pml) DG_CALL(DG_KERNEL_ARG(op->k_pml, PML_ARG_JEND, s.j1));
   if (op->k_pmlsave) DG_CALL(DG_KERNEL_ARG(op->k_pmlsave, PMLSAVE_ARG_JEND, s.j1));
   if (t) memset(t, 0, sizeof *t);
+  DG_CALL(dg_clm_halo_bind(op, s.qin));
   DG_CALL(dg_clm_halo_begin(op));
   if (op->k_fuse)
     DG_CALL(stage_fused(op, &s));
@@ -298,7 +310,26 @@ static dg_status run_stage_range(dg_cl_maxwell *op, double ts, double a, double 
   else
     DG_CALL(stage_split(op, &s));
   DG_CALL(stage_corrections(op, &s));
+  op->q_live = s.qout;
   if (out) DG_CALL(set_result(op, s.fused_update ? op->d_res : op->d_rhs, op->d_pwres));
+  return DG_OK;
+}
+
+/* fuse=step: after stages that left q in the second buffer, copy it home (between steps q is
+ * in d_q, where everything else reads it). With t, the copy is timed as the stage's share of
+ * it: one copy per LSERK4 step, so 1/DG_LSERK_STAGES of its time. */
+static dg_status q_home(dg_cl_maxwell *op, dg_cl_stage_timing *t) {
+  if (op->q_live == op->d_q) return DG_OK;
+  const size_t g = 6 * op->fs / 2, l1 = WG1; /* update.cl: two reals per work-item */
+  dg_cl_stage_timing tc = {.n = 0};
+  DG_CALL(launch(op, op->k_qcopy, op->name_qcopy, 1, NULL, &g, &l1, t ? &tc : NULL));
+  op->q_live = op->d_q;
+  if (t && t->n < DG_CL_MAX_STAGE_KERNELS) {
+    const cl_ulong ns = tc.ns[0] / DG_LSERK_STAGES;
+    snprintf(t->name[t->n], sizeof t->name[t->n], "%s", op->name_qcopy);
+    t->ns[t->n++] = ns;
+    t->total_ns += ns;
+  }
   return DG_OK;
 }
 
@@ -327,6 +358,7 @@ dg_status dg_cl_maxwell_rhs_aux(dg_cl_maxwell *op, double t, const double *q, co
 dg_status dg_cl_maxwell_step(dg_cl_maxwell *op, double t, double dt) {
   for (int s = 0; s < DG_LSERK_STAGES; ++s)
     DG_CALL(run_stage(op, t + dg_lserk_c[s] * dt, dg_lserk_a[s], dt, dg_lserk_b[s], 1, NULL));
+  DG_CALL(q_home(op, NULL));
   return DG_OK;
 }
 
@@ -386,6 +418,7 @@ void dg_cl_maxwell_layout(const dg_cl_maxwell *op, dg_cl_layout *l) {
 
 dg_status dg_cl_maxwell_time_stage(dg_cl_maxwell *op, dg_cl_stage_timing *t) {
   DG_CALL(run_stage(op, 0.0, dg_lserk_a[1], 1e-3, dg_lserk_b[1], 1, t));
+  DG_CALL(q_home(op, t)); /* fuse=step: the copy's share joins the stage's kernels in t */
   return DG_OK;
 }
 

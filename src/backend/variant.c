@@ -436,13 +436,13 @@ dg_status dg_variant_enumerate(const dg_device_info *info, int N, dg_precision p
                       v.lnpw = ln;
                       DG_CALL_GOTO(fail, add(&s, &v, info, N));
                     }
-  /* fuse=rhs|res: the other keys of the split kernels keep their baseline values. */
+  /* fuse=rhs|res|step: the other keys of the split kernels keep their baseline values. */
   for (size_t w = 0; w < sizeof works / sizeof works[0]; ++w) {
     if (works[w].w == DG_WORK_ELEM) continue;
     for (int kb = 1; kb <= 16; kb *= 2)
       for (int u = 0; u < 3; ++u)
         for (int lit = 0; lit < 2; ++lit)
-          for (int fz = DG_FUSE_RHS; fz <= DG_FUSE_RES; ++fz)
+          for (int fz = DG_FUSE_RHS; fz < DG_FUSE_COUNT; ++fz)
             for (int ln = 1; ln <= 2; ++ln) {
               dg_variant v = dg_variant_baseline(prec);
               v.work = works[w].w;
@@ -485,6 +485,8 @@ const char *const dg_variant_covering[DG_VARIANT_NCOVER] = {
     "work=vec,vw=8,kb=4,unroll=4,ops=literal,fuse=rhs",
     "kb=2,unroll=full,fuse=res",
     "work=vec,vw=4,fuse=res,lnpw=2",
+    "kb=4,unroll=4,fuse=step",
+    "work=vec,vw=8,kb=2,unroll=full,fuse=step",
     "path=clblast",
     "default",
 };

@@ -81,11 +81,12 @@ typedef enum { DG_PREC_CHOICES(DG_CHOICE_ENUM) } dg_precision;
 typedef enum { DG_TEST_CHOICES(DG_CHOICE_ENUM) } dg_variant_test;
 typedef enum { DG_FLUX_CHOICES(DG_CHOICE_ENUM) } dg_flux_work;
 typedef enum { DG_FUSE_CHOICES(DG_CHOICE_ENUM) } dg_fuse;
+enum { DG_FUSE_COUNT = 0 DG_FUSE_CHOICES(DG_CHOICE_COUNT) }; /* none, rhs, res, step */
 
 enum {
   DG_VARIANT_SPEC_MAX = 192,   /* enough for any printed spec */
   DG_VARIANT_LITERAL_MAX_N = 4, /* ops=literal only up to this order */
-  DG_VARIANT_FUSE_MAX_N = 6     /* fuse=rhs|res only up to this order */
+  DG_VARIANT_FUSE_MAX_N = 6     /* fuse=rhs|res|step with vector lanes only up to this order */
 };
 
 typedef struct {
@@ -122,7 +123,7 @@ dg_variant dg_variant_default(const dg_device_info *info, int N, dg_precision pr
  * variant dimension at least once (test_portable_oclgrind_* checks that they do); "" is the
  * baseline, "default" stands for the device's default variant. The Oclgrind table, the edge
  * sizes and multirate tests and the offline vendor compiles (dgtd kernels) run it. */
-enum { DG_VARIANT_NCOVER = 14 };
+enum { DG_VARIANT_NCOVER = 16 };
 extern const char *const dg_variant_covering[DG_VARIANT_NCOVER];
 
 /* Parse a spec (see above) into *v. Errors (DG_ERR_INPUT) name the offending key or value

@@ -58,6 +58,8 @@ typedef enum {
   DG_KERNEL_RHS,     /* fuse=rhs: volume + flux + lift of a block in one work-item */
   DG_KERNEL_RHSRES,  /* fuse=res: the same, into res = a res + dt rhs */
   DG_KERNEL_QUPDATE, /* fuse=res: q += b res */
+  DG_KERNEL_RHSSTEP, /* fuse=step: rhsres, and q_out = q + b res into q's other buffer */
+  DG_KERNEL_QCOPY,   /* fuse=step: q home once per step; a stage's row is its 1/5 share */
   DG_KERNEL_PML,   /* pml and pmlsave (pml.cl): over the PML nodes only; timed, not counted */
   DG_KERNEL_OTHER, /* anything else (sources, halo exchange): timed, not counted */
   DG_KERNEL_KINDS

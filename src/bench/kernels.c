@@ -3,12 +3,13 @@
 
 #include <string.h>
 
+#include "dg/lserk.h"
 #include "tune/counts.h"
 
 static const char *const kind_names[DG_KERNEL_KINDS] = {
     "volume", "flux", "lift",        "liftupdate", "fluxlift",
     "update", "curl", "gemm_volume", "gemm_lift",  "rhs",
-    "rhsres", "qupdate", "pml", "other"};
+    "rhsres", "qupdate", "rhsstep", "qcopy", "pml", "other"};
 
 dg_kernel_kind dg_kernel_kind_of(const char *name) {
   /* Kernel names are <op>_<variant> (cl_maxwell.c) or the GEMM's own name; the longest
@@ -52,6 +53,9 @@ double dg_kernel_flops(dg_kernel_kind k, int N) {
     return dg_count_flops_volume(N) + dg_count_flops_flux(N) + dg_count_flops_lift(N) +
            18.0 * np;
   case DG_KERNEL_QUPDATE: return 12.0 * np; /* q += b res: 2 per DOF */
+  case DG_KERNEL_RHSSTEP: /* rhsres and qupdate's flops in one kernel */
+    return dg_count_flops_volume(N) + dg_count_flops_flux(N) + dg_count_flops_lift(N) +
+           dg_count_flops_update(N);
   default: return 0;
   }
 }
@@ -73,6 +77,10 @@ double dg_kernel_bytes(dg_kernel_kind k, int N, dg_precision p) {
   case DG_KERNEL_RHS: return (12.0 * np + 48.0) * rs + idx;
   case DG_KERNEL_RHSRES: return (18.0 * np + 48.0) * rs + idx;
   case DG_KERNEL_QUPDATE: return 18.0 * np * rs;
+  /* q and res read and written once: the stage's minimum (tune/counts.c) */
+  case DG_KERNEL_RHSSTEP: return (24.0 * np + 48.0) * rs + idx;
+  /* 6 Np reals read and written once per step of DG_LSERK_STAGES stages */
+  case DG_KERNEL_QCOPY: return 12.0 * np * rs / DG_LSERK_STAGES;
   default: return 0;
   }
 }
@@ -88,7 +96,8 @@ double dg_kernel_operator_bytes(dg_kernel_kind k, int N, dg_precision p) {
   case DG_KERNEL_FLUXLIFT:
   case DG_KERNEL_GEMM_LIFT: return 4.0 * np * nfp * rs;
   case DG_KERNEL_RHS:
-  case DG_KERNEL_RHSRES: return (3.0 * np * np + 4.0 * np * nfp) * rs;
+  case DG_KERNEL_RHSRES:
+  case DG_KERNEL_RHSSTEP: return (3.0 * np * np + 4.0 * np * nfp) * rs;
   default: return 0;
   }
 }

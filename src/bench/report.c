@@ -531,7 +531,8 @@ static dg_status plot_variants(const char *dir, const char *dev, const dg_bench_
   /* One colour per kernel kind (gnuplot's word() of a missing index is no colour at all). */
   static const char *const colors[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b",
                                        "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#d62728",
-                                       "#393b79", "#e7ba52", "#637939", "#aaaaaa"};
+                                       "#393b79", "#e7ba52", "#843c39", "#7b4173",
+                                       "#637939", "#aaaaaa"};
   _Static_assert(sizeof colors / sizeof *colors >= DG_KERNEL_KINDS, "a colour per kernel kind");
   for (int k = 0; k < DG_KERNEL_KINDS; ++k) fprintf(f, "%s%s", k ? " " : "", colors[k]);
   fprintf(f, "'\nplot ");

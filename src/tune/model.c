@@ -109,12 +109,15 @@ static int features(const dg_variant *v, int N, dg_precision p, int *f) {
   f[n++] = 6 * 16 + (int)v->lplace;
   f[n++] = 7 * 16 + (v->unroll == 0 ? 0 : v->unroll == 1 ? 1 : 2);
   f[n++] = 8 * 16 + (v->literal ? 1 : 0);
-  /* fuse=rhs|res replaces the surface kernels: codes after the lift modes */
+  /* fuse=rhs|res|step replaces the surface kernels: codes after the lift modes */
   f[n++] = 9 * 16 + (v->fuse != DG_FUSE_NONE ? 2 + (int)v->fuse : (int)v->lift);
   f[n++] = 10 * 16 + (int)v->flux;
   f[n++] = 11 * 16 + lg2(v->lnpw);
-  const int fam = v->fuse != DG_FUSE_NONE ? 9 + ((int)v->fuse - 1) * 3 + (int)v->work
-                                           : (int)v->work * 3 + (int)v->lift;
+  /* the family: work x lift (0..8), or fuse x work for the fused kernels, which take
+   * work=node|vec only (9..14); fewer than 16 either way */
+  const int fam = v->fuse != DG_FUSE_NONE
+                      ? 9 + ((int)v->fuse - 1) * 2 + (v->work == DG_WORK_VEC)
+                      : (int)v->work * 3 + (int)v->lift;
   f[n++] = 12 * 16 + fam;
   const int nc = N <= 2 ? 0 : N <= 4 ? 1 : 2;
   f[n++] = 13 * 16 + nc * 5 + (lg2(v->vw) > 4 ? 4 : lg2(v->vw));

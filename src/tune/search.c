@@ -88,10 +88,10 @@ int dg_tune_stage1_variants(const dg_device_info *info, int N, dg_precision p,
       if (!dg_variant_check(&v, info, N, why, sizeof why)) v.kb = v.lkb = 1;
       if (dg_variant_check(&v, info, N, why, sizeof why)) out[n++] = v;
     }
-  /* the fused right-hand side (fuse=rhs|res) with vector lanes (not on a GPU), and one
+  /* the fused right-hand side (fuse=rhs|res|step) with vector lanes (not on a GPU), and one
    * work-item per node (work=node: element_node.cl, the GPU form) */
   for (int w = gpu; w < 2; ++w)
-    for (int fz = DG_FUSE_RHS; fz <= DG_FUSE_RES; ++fz) {
+    for (int fz = DG_FUSE_RHS; fz < DG_FUSE_COUNT; ++fz) {
       dg_variant v = dg_variant_baseline(p);
       v.work = w ? DG_WORK_NODE : DG_WORK_VEC;
       v.vw = w ? 1 : widest_vec(p);
