@@ -52,6 +52,7 @@ typedef struct {
   /* Optional, borrowed: compiled programs are cached here (device/binary_cache.h); NULL
    * builds every program from source. */
   struct dg_binary_cache *binaries;
+  long long launches; /* kernels enqueued through dg_kernel_run(_at) so far (for profiles) */
 } dg_device;
 
 /* All devices of all platforms, in P:D order; free *list with dg_free(list). No platform

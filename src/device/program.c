@@ -289,6 +289,7 @@ dg_status dg_kernel_run_at(dg_device *dev, cl_kernel kernel, cl_uint dims, const
   if (err != CL_SUCCESS)
     return launch_error(err, "clEnqueueNDRangeKernel", kernel, dims, global, local, __FILE__,
                         __LINE__, __func__);
+  ++dev->launches;
   if (!ns) return DG_OK;
   err = clWaitForEvents(1, &event);
   if (err != CL_SUCCESS) {
