@@ -21,11 +21,12 @@ src=$(cd "$(dirname "$src")" && pwd)/$(basename "$src")
 export OCCA_CUDA_ENABLED=0 OCCA_HIP_ENABLED=0 OCCA_METAL_ENABLED=0 OCCA_DPCPP_ENABLED=0 \
        OCCA_OPENCL_ENABLED=1 GITHUB_ACTIONS=1
 flags="-fopenmp -O3 -Wall -Wshadow -Wno-unused-function -march=x86-64-v3 -ftree-vectorize -DGLIBCXX_PARALLEL"
-# Two fixes to OCCA 9866ea5's OpenCL memory pool, without which libparanumal's stepping fails
-# on NVIDIA's OpenCL (CL_MEM_OBJECT_ALLOCATION_FAILURE in lserk4Update, a zero solution norm;
-# PoCL does not check): its sub-buffers are created with the size of the whole pool instead
-# of the slice's (modes/opencl/memoryPool.cpp), and at 128-byte offsets where NVIDIA asks
-# CL_DEVICE_MEM_BASE_ADDR_ALIGN = 512 bytes (core/memoryPool.cpp). Neither touches a kernel.
+# Mends to OCCA 9866ea5's OpenCL memory pool for NVIDIA's OpenCL (PoCL forgives all of them):
+# a re-pointed sub-buffer gets the size of the whole pool instead of the slice's
+# (modes/opencl/memoryPool.cpp), slices sit at 128-byte offsets where NVIDIA asks
+# CL_DEVICE_MEM_BASE_ADDR_ALIGN = 512 bytes (core/memoryPool.cpp), and (the patch below, the
+# one that made libparanumal fail there: a zero norm, then CL_MEM_OBJECT_ALLOCATION_FAILURE
+# after some steps) sub-buffers are never released. None touches a kernel.
 fix_occa() { # tree
   local o=$1/occa/src/occa/internal
   sed -i 's/^\( *info\.size *= *\)size;/\1m->size;/' "$o/modes/opencl/memoryPool.cpp"
@@ -33,6 +34,19 @@ fix_occa() { # tree
   grep -q 'info.size *= *m->size;' "$o/modes/opencl/memoryPool.cpp" &&
     grep -q 'alignment(512),' "$o/core/memoryPool.cpp" ||
     { echo "build.sh: could not apply the OCCA memory-pool fixes in $1" >&2; exit 1; }
+  # The third (occa-opencl-memory.patch; docs/notes/libparanumal-memory-pool.md): OCCA never
+  # releases the sub-buffer each pool reservation makes, so two leak per LSERK4 step, and
+  # NVIDIA fails once the leaked reservations add up to about its memory; and it copies into
+  # the pinned host pool while that stays mapped, which NVIDIA never shows the host
+  # (libparanumal's reductions, its norm, read 0).
+  if ! grep -q 'dgtd mend' "$o/modes/opencl/memory.cpp"; then
+    patch -p2 -d "$1" --dry-run --quiet < "$here/occa-opencl-memory.patch" >/dev/null &&
+      patch -p2 -d "$1" --quiet < "$here/occa-opencl-memory.patch" ||
+      { echo "build.sh: could not apply occa-opencl-memory.patch in $1" >&2; exit 1; }
+  fi
+  [ "$(grep -c 'dgtd mend' "$o/modes/opencl/memory.cpp" "$o/modes/opencl/memoryPool.cpp" |
+       awk -F: '{ s += $2 } END { print s }')" -eq 3 ] ||
+    { echo "build.sh: occa-opencl-memory.patch is not (wholly) applied in $1" >&2; exit 1; }
 }
 # libparanumal asks OpenCL C 2.0 (-cl-std=CL2.0, and OCCA appends its own -cl-std=CL2.0),
 # where unqualified pointers are generic: NVIDIA's OpenCL has OpenCL C 1.2 and 3.0 without
@@ -55,13 +69,15 @@ build() { # tree
 mkdir -p "$dest/double"
 if [ ! -x "$dest/double/libparanumal/solvers/maxwell/maxwellMain" ] ||
    ! grep -q 'alignment(512)' "$dest/double/libparanumal/occa/src/occa/internal/core/memoryPool.cpp" ||
-   ! grep -q 'cl-std=CL1.2' "$dest/double/libparanumal/libs/core/platformProperties.cpp"; then
+   ! grep -q 'cl-std=CL1.2' "$dest/double/libparanumal/libs/core/platformProperties.cpp" ||
+   ! grep -q 'dgtd mend' "$dest/double/libparanumal/occa/src/occa/internal/modes/opencl/memory.cpp"; then
   [ -d "$dest/double/libparanumal" ] || tar xzf "$src" -C "$dest/double"
   build "$dest/double/libparanumal"
 fi
 if [ ! -x "$dest/float/libparanumal/solvers/maxwell/maxwellMain" ] ||
    ! grep -q 'alignment(512)' "$dest/float/libparanumal/occa/src/occa/internal/core/memoryPool.cpp" ||
-   ! grep -q 'cl-std=CL1.2' "$dest/float/libparanumal/libs/core/platformProperties.cpp"; then
+   ! grep -q 'cl-std=CL1.2' "$dest/float/libparanumal/libs/core/platformProperties.cpp" ||
+   ! grep -q 'dgtd mend' "$dest/float/libparanumal/occa/src/occa/internal/modes/opencl/memory.cpp"; then
   if [ ! -d "$dest/float/libparanumal" ]; then
     # OCCA does not depend on the precision: copy the double tree with OCCA built, switch
     # dfloat (the first `#if 0` of include/types.h selects float) and rebuild libparanumal.
@@ -77,4 +93,10 @@ if [ ! -x "$dest/float/libparanumal/solvers/maxwell/maxwellMain" ] ||
   fi
   build "$dest/float/libparanumal"
 fi
+# the checker run.sh preloads with CLMEM_CHECK=1, and a check of OCCA's OpenCL pool on its own
+# (in DEST, so scripts/gpu-pack.sh packs them; docs/notes/libparanumal-memory-pool.md)
+gcc -O2 -Wall -shared -fPIC -o "$dest/clmem_check.so" "$here/clmem_check.c" -ldl -lpthread
+occa=$dest/float/libparanumal/occa
+g++ -O2 -Wall -std=c++17 -o "$dest/pool_check" "$here/pool_check.cpp" -I"$occa/include" \
+  -L"$occa/lib" -locca -Wl,-rpath,"$occa/lib"
 echo "libparanumal built in $dest/{double,float}/libparanumal"

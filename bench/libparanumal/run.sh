@@ -7,6 +7,9 @@
 #   LIBP: build.sh's DEST; PREC float|double; ORDERS 3, 1-6 or 1,3,5; SECONDS: about how
 #   long the first timed run takes (default 1; the second takes twice as long, and the rate
 #   is from their difference); LIMIT: seconds per run, set-up included (default 300)
+# CLMEM_CHECK=1 preloads LIBP/clmem_check.so (build.sh makes it): each run then also prints its
+# `clmem_check:` line (OpenCL sub-buffers leaked, buffers used while mapped) and fails unless
+# verdict=ok. A check, not a timing: the preloaded library slows every launch a little.
 set -uo pipefail
 libp=${1:?usage: run.sh LIBP PREC ORDERS DOFS [OUTDIR [PLATFORM [DEVICE [SECONDS [LIMIT]]]]]}
 prec=${2:?precision}; orders=${3:?orders}; dofs=${4:?DOFs}
@@ -17,6 +20,11 @@ tree=$libp/$prec/libparanumal
 exe=$tree/solvers/maxwell/maxwellMain
 [ -x "$exe" ] || { echo "run.sh: no $exe (run bench/libparanumal/build.sh)" >&2; exit 2; }
 mkdir -p "$out"
+preload=()
+if [ "${CLMEM_CHECK:-0}" = 1 ]; then
+  [ -e "$libp/clmem_check.so" ] || { echo "run.sh: no $libp/clmem_check.so (run build.sh)" >&2; exit 2; }
+  preload=(env "LD_PRELOAD=$libp/clmem_check.so")
+fi
 list=()
 for part in ${orders//,/ }; do
   if [[ $part == *-* ]]; then list+=($(seq "${part%-*}" "${part#*-}")); else list+=("$part"); fi
@@ -41,7 +49,7 @@ for N in "${list[@]}"; do
     printf '[COMPUTE ERROR]\nFALSE\n'
   } > "$rc"
   t0=$(date +%s.%N)
-  (cd "$tree/solvers/maxwell" && timeout --kill-after=5 "$limit" "$exe" "$rc" "$seconds") \
+  (cd "$tree/solvers/maxwell" && timeout --kill-after=5 "$limit" "${preload[@]}" "$exe" "$rc" "$seconds") \
     > "$out/libp-$prec-N$N.log" 2>&1
   st=$?
   t1=$(date +%s.%N)
@@ -50,6 +58,11 @@ for N in "${list[@]}"; do
     echo "$line wall_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')"
     # a zero or non-finite state means the solver did not run correctly: not a measurement
     [[ $line == *valid=1* ]] || { echo "libp N=$N $prec: state not valid, rate not usable"; fail=1; }
+    if [ ${#preload[@]} -gt 0 ]; then
+      chk=$(grep '^clmem_check: buffers' "$out/libp-$prec-N$N.log" | tail -1)
+      echo "${chk:-libp N=$N $prec: no clmem_check line}"
+      [[ $chk == *verdict=ok* ]] || fail=1
+    fi
   else
     echo "libp N=$N $prec: exit $st (log: $out/libp-$prec-N$N.log)"; tail -5 "$out/libp-$prec-N$N.log"
     fail=1
