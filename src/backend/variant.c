@@ -486,7 +486,7 @@ const char *const dg_variant_covering[DG_VARIANT_NCOVER] = {
     "kb=2,unroll=full,fuse=res",
     "work=vec,vw=4,fuse=res,lnpw=2",
     "kb=4,unroll=4,fuse=step",
-    "work=vec,vw=8,kb=2,unroll=full,fuse=step",
+    "work=vec,vw=4,kb=2,unroll=full,fuse=step",
     "path=clblast",
     "default",
 };
