@@ -464,10 +464,12 @@ static dg_status parse_material(const dg_schema *x, const cJSON *v, const char *
     char key[96];
     snprintf(key, sizeof key, "%s.poles", path);
     const int n = cJSON_IsArray(poles) ? cJSON_GetArraySize(poles) : -1;
+    char got[48];
+    if (n < 0) snprintf(got, sizeof got, "%s", dg_schema_type(poles));
+    else snprintf(got, sizeof got, "%d", n);
     DG_CHECK(n >= 1 && n <= DG_MAX_POLES, DG_ERR_INPUT, "%s: %s: expected an array of 1 to %d "
              "poles ({\"type\": \"debye\", \"delta_eps\": ..., \"tau\": ...}, drude: omega_p, "
-             "gamma; lorentz: delta_eps, omega_0, delta), got %s", x->file, key, DG_MAX_POLES,
-             n < 0 ? dg_schema_type(poles) : n ? "more" : "none");
+             "gamma; lorentz: delta_eps, omega_0, delta), got %s", x->file, key, DG_MAX_POLES, got);
     int j = 0;
     for (const cJSON *it = poles->child; it; it = it->next, ++j) {
       char item[112];
