@@ -210,7 +210,7 @@ static void run_steps(box *b, double cfl, int steps, double *growth, double *fin
 static void each_pole_type_stable_over_10000_steps(void **state) {
   (void)state;
   /* Rates (dg_dispersion_rate) far above the mesh's: 1 cell, N = 2, eps_inf = 1.5 has an
-   * element step of 0.048; these poles have rates of 120 to 150. The Drude and Lorentz
+   * element step of 0.048; these poles have rates of 122 to 153. The Drude and Lorentz
    * poles are lossless (gamma = delta = 0), so only LSERK4's own damping takes energy out. */
   const struct {
     const char *name;
