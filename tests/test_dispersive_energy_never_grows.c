@@ -233,7 +233,8 @@ static void each_pole_type_stable_over_10000_steps(void **state) {
     run_steps(&b, 1.0, 10000, &growth, &ratio);
     printf("# %-8s dt = %.4g (the mesh's %.4g): over 10000 steps the largest step-to-step "
            "growth %.2e, final / first energy %.4g\n", cases[c].name, dt, mesh_dt, growth, ratio);
-    if (!(growth <= 1e-12)) fail_msg("%s: the energy grew by %.3g in one step", cases[c].name, growth);
+    if (!(growth <= 1e-12))
+      fail_msg("%s: the energy grew by %.3g in one step", cases[c].name, growth);
     assert_true(ratio < 1);
     box_destroy(&b);
   }

@@ -215,14 +215,16 @@ static void debye_slab(void **state) {
 
 static void drude_slab(void **state) {
   (void)state;
-  const medium m = {"drude", 1.0, 0, {1, {{.type = DG_POLE_DRUDE, .omega_p = 2 * M_PI * 0.8, .gamma = 1.0}}}};
+  const medium m = {"drude", 1.0, 0,
+                    {1, {{.type = DG_POLE_DRUDE, .omega_p = 2 * M_PI * 0.8, .gamma = 1.0}}}};
   check_medium(&m);
 }
 
 static void lorentz_slab(void **state) {
   (void)state;
   const medium m = {"lorentz", 2.0, 0,
-                    {1, {{.type = DG_POLE_LORENTZ, .delta_eps = 2.0, .omega_0 = 2 * M_PI * 1.0, .delta = 1.0}}}};
+                    {1, {{.type = DG_POLE_LORENTZ, .delta_eps = 2.0, .omega_0 = 2 * M_PI,
+                          .delta = 1.0}}}};
   check_medium(&m);
 }
 

@@ -182,7 +182,8 @@ static void backends_and_schemes_that_cannot_step_poles_refuse(void **state) {
            " \"steps\": 2, \"order\": 1, \"default_boundary\": \"absorbing\","
            " \"materials\": [{\"volume\": \"domain\", \"eps_inf\": 1, \"poles\": %s}],"
            " \"sources\": [{\"type\": \"plane_wave\", \"direction\": [1, 0, 0],"
-           "   \"polarization\": [0, 0, 1], \"pulse\": {\"shape\": \"gaussian\", \"frequency\": 1}}]}",
+           "   \"polarization\": [0, 0, 1],"
+           "   \"pulse\": {\"shape\": \"gaussian\", \"frequency\": 1}}]}",
            poles_json);
   dg_case c;
   dg_run_result r;
@@ -250,7 +251,8 @@ static void pole_keys_checked(void **state) {
       {"{\"volume\": 1, \"poles\": {\"type\": \"drude\"}}",
        "materials[0].poles: expected an array of 1 to 8 poles"},
   };
-  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) parse_refused(bad[i].material, bad[i].want);
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i)
+    parse_refused(bad[i].material, bad[i].want);
   /* Nine poles: one too many. */
   char many[2048] = "{\"volume\": 1, \"poles\": [";
   for (int j = 0; j < 9; ++j)

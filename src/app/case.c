@@ -432,7 +432,8 @@ static dg_status parse_pole(const dg_schema *x, const cJSON *v, const char *path
   }
   for (const char *const *k = keys + 1; *k; ++k) {
     int mine = 0;
-    for (int j = 0; j < 3 && pole_params[type][j].key; ++j) mine |= !strcmp(pole_params[type][j].key, *k);
+    for (int j = 0; j < 3 && pole_params[type][j].key; ++j)
+      mine |= !strcmp(pole_params[type][j].key, *k);
     DG_CHECK(mine || !at(v, *k), DG_ERR_INPUT, "%s: %s.%s: a %s pole has %s, not %s", x->file,
              path, *k, pole_types[type], own, *k);
   }

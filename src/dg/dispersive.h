@@ -26,10 +26,10 @@
  * adds no flux. Writing E from each pole's equation into E.J_p gives its stored energy and
  * its loss (dW/dt = -(loss) <= 0 with the field energy):
  *
- *   Debye    W_p = P^2 / (2 delta_eps)                              loss tau J^2 / delta_eps
- *   Drude    W_p = J^2 / (2 omega_p^2)                              loss gamma J^2 / omega_p^2
- *   Lorentz  W_p = P^2 / (2 delta_eps) + J^2 / (2 delta_eps omega_0^2)
- *                                                                   loss 2 delta J^2 / (delta_eps omega_0^2)
+ *   Debye    W_p = P^2 / (2 delta_eps),   loss tau J^2 / delta_eps
+ *   Drude    W_p = J^2 / (2 omega_p^2),   loss gamma J^2 / omega_p^2
+ *   Lorentz  W_p = P^2 / (2 delta_eps) + J^2 / (2 delta_eps omega_0^2),
+ *            loss 2 delta J^2 / (delta_eps omega_0^2)
  *
  * so positive delta_eps, tau, omega_p, omega_0 and non-negative gamma, delta make the medium
  * passive (dg_pole_check refuses the rest). Frequencies are angular (rad per unit of time,

@@ -329,7 +329,8 @@ size_t dg_maxwell_aux_size(const dg_maxwell *p) {
 
 double dg_maxwell_energy_aux(const dg_maxwell *p, const double *q, const double *w) {
   double e = dg_maxwell_energy(p, q);
-  if (p->disp_K && w) e += dg_dispersion_energy(p, w + (dg_maxwell_aux_size(p) - dg_maxwell_pole_size(p)));
+  if (p->disp_K && w) /* the pole states follow the PML's fields */
+    e += dg_dispersion_energy(p, w + (dg_maxwell_aux_size(p) - dg_maxwell_pole_size(p)));
   return e;
 }
 
