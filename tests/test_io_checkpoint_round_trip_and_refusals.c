@@ -73,12 +73,12 @@ static void round_trip(const char *path, int precision, uint64_t naux) {
   if (naux) { /* a run without the PML (or the plain read) is refused, naming the numbers */
     run.aux = 0;
     char want[160];
-    snprintf(want, sizeof want, "was written for %llu auxiliary (PML) values, this run has 0",
+    snprintf(want, sizeof want, "was written for %llu auxiliary (PML, pole) values, this run has 0",
              (unsigned long long)naux);
     assert_dg_error(dg_checkpoint_read(path, &run, &got, q2, res2), DG_ERR_INPUT, want);
     run.aux = naux + 1;
     assert_dg_error(dg_checkpoint_read_aux(path, &run, &got, q2, res2, aux2), DG_ERR_INPUT,
-                    "auxiliary (PML) values, this run has");
+                    "auxiliary (PML, pole) values, this run has");
     h.aux = naux; /* writing them needs them */
     assert_dg_error(dg_checkpoint_write(path, &h, q, res), DG_ERR_INPUT, "auxiliary");
   }

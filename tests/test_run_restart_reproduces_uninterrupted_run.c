@@ -175,7 +175,7 @@ static void pml_restart(dg_backend backend, dg_precision prec) {
   c.steps = 20;
   snprintf(c.output_dir, sizeof c.output_dir, "%s", parts);
   snprintf(c.restart, sizeof c.restart, "%s", chk10);
-  assert_dg_error(dg_run(&c, &r), DG_ERR_INPUT, "auxiliary (PML) values, this run has 0");
+  assert_dg_error(dg_run(&c, &r), DG_ERR_INPUT, "auxiliary (PML, pole) values, this run has 0");
   assert_non_null(strstr(dg_error_message(), "other PML than this run's"));
   dg_case_free(&c);
   assert_int_equal(test_rmrf(base), 0);

@@ -393,15 +393,97 @@ static dg_status parse_far_field(const dg_schema *x, const cJSON *v, dg_case *c)
   return dg_schema_opt_vec(x, v, "far_field", "origin", 3, ff->origin);
 }
 
+/* The parameters of each pole type (dg/dispersive.h), each required, with what it is. */
+static const char *const pole_types[] = {"debye", "drude", "lorentz", NULL};
+static const struct {
+  const char *key, *hint;
+} pole_params[3][3] = {
+    {{"delta_eps", "the pole's strength, > 0"}, {"tau", "the relaxation time, > 0"}, {NULL, NULL}},
+    {{"omega_p", "the angular plasma frequency, > 0"},
+     {"gamma", "the collision rate, >= 0"}, {NULL, NULL}},
+    {{"delta_eps", "the pole's strength, > 0"},
+     {"omega_0", "the angular resonance frequency, > 0"},
+     {"delta", "the damping rate, >= 0"}}};
+
+static double *pole_value(dg_pole *p, const char *key) {
+  if (!strcmp(key, "delta_eps")) return &p->delta_eps;
+  if (!strcmp(key, "tau")) return &p->tau;
+  if (!strcmp(key, "omega_p")) return &p->omega_p;
+  if (!strcmp(key, "gamma")) return &p->gamma;
+  if (!strcmp(key, "omega_0")) return &p->omega_0;
+  return &p->delta;
+}
+
+/* materials[i].poles[j]: its type and exactly that type's parameters, all required. */
+static dg_status parse_pole(const dg_schema *x, const cJSON *v, const char *path, dg_pole *p) {
+  static const char *const keys[] = {"type", "delta_eps", "tau", "omega_p", "gamma", "omega_0",
+                                     "delta", NULL};
+  DG_CALL(section(x, v, path, keys));
+  memset(p, 0, sizeof *p);
+  DG_CALL(dg_schema_required(x, v, path, "type", "debye, drude or lorentz"));
+  int type = 0;
+  DG_CALL(dg_schema_opt_choice(x, v, path, "type", pole_types, &type));
+  p->type = (dg_pole_type)type;
+  char own[64] = "";
+  for (int j = 0; j < 3 && pole_params[type][j].key; ++j) {
+    const int last = j == 2 || !pole_params[type][j + 1].key;
+    snprintf(own + strlen(own), sizeof own - strlen(own), "%s%s", !j ? "" : last ? " and " : ", ",
+             pole_params[type][j].key);
+  }
+  for (const char *const *k = keys + 1; *k; ++k) {
+    int mine = 0;
+    for (int j = 0; j < 3 && pole_params[type][j].key; ++j)
+      mine |= !strcmp(pole_params[type][j].key, *k);
+    DG_CHECK(mine || !at(v, *k), DG_ERR_INPUT, "%s: %s.%s: a %s pole has %s, not %s", x->file,
+             path, *k, pole_types[type], own, *k);
+  }
+  for (int j = 0; j < 3 && pole_params[type][j].key; ++j) {
+    const char *key = pole_params[type][j].key;
+    DG_CALL(dg_schema_required(x, v, path, key, pole_params[type][j].hint));
+    DG_CALL(dg_schema_opt_number(x, v, path, key, pole_value(p, key)));
+  }
+  char where[160];
+  snprintf(where, sizeof where, "%s: %s", x->file, path);
+  return dg_pole_check(p, where);
+}
+
 static dg_status parse_material(const dg_schema *x, const cJSON *v, const char *path, int i,
                                 dg_case *c) {
-  static const char *const keys[] = {"volume", "eps", "mu", "sigma", NULL};
+  static const char *const keys[] = {"volume", "eps", "mu", "sigma", "eps_inf", "poles", NULL};
   DG_CALL(dg_schema_keys(x, v, path, keys));
   dg_case_material *m = &c->materials[i];
+  memset(m, 0, sizeof *m);
   m->eps = m->mu = 1.0;
   m->sigma = 0.0;
   DG_CALL(dg_case_key_group(x, v, path, "volume", "a physical volume name or tag", &m->volume));
-  DG_CALL(dg_schema_opt_positive(x, v, path, "eps", &m->eps));
+  const cJSON *poles = at(v, "poles");
+  if (poles) {
+    DG_CHECK(!at(v, "eps"), DG_ERR_INPUT, "%s: %s.eps: a material with poles gives its "
+             "permittivity at high frequency as eps_inf (eps(w) = eps_inf + the poles' terms)",
+             x->file, path);
+    DG_CALL(dg_schema_opt_positive(x, v, path, "eps_inf", &m->eps));
+    char key[96];
+    snprintf(key, sizeof key, "%s.poles", path);
+    const int n = cJSON_IsArray(poles) ? cJSON_GetArraySize(poles) : -1;
+    char got[48];
+    if (n < 0) snprintf(got, sizeof got, "%s", dg_schema_type(poles));
+    else snprintf(got, sizeof got, "%d", n);
+    DG_CHECK(n >= 1 && n <= DG_MAX_POLES, DG_ERR_INPUT, "%s: %s: expected an array of 1 to %d "
+             "poles ({\"type\": \"debye\", \"delta_eps\": ..., \"tau\": ...}, drude: omega_p, "
+             "gamma; lorentz: delta_eps, omega_0, delta), got %s", x->file, key, DG_MAX_POLES, got);
+    int j = 0;
+    for (const cJSON *it = poles->child; it; it = it->next, ++j) {
+      char item[112];
+      snprintf(item, sizeof item, "%s[%d]", key, j);
+      DG_CALL(parse_pole(x, it, item, &m->disp.pole[j]));
+    }
+    m->disp.n_poles = n;
+  } else {
+    DG_CHECK(!at(v, "eps_inf"), DG_ERR_INPUT, "%s: %s.eps_inf: the high-frequency permittivity "
+             "of a dispersive material, which needs \"poles\"; a material without poles gives "
+             "\"eps\"", x->file, path);
+    DG_CALL(dg_schema_opt_positive(x, v, path, "eps", &m->eps));
+  }
   DG_CALL(dg_schema_opt_positive(x, v, path, "mu", &m->mu));
   DG_CALL(dg_schema_opt_number(x, v, path, "sigma", &m->sigma));
   DG_CHECK(m->sigma >= 0, DG_ERR_INPUT, "%s: %s.sigma: must be >= 0, got %g", x->file, path,

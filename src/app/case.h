@@ -9,6 +9,7 @@
 #include "backend/variant.h"
 #include "core/status.h"
 #include "dg/cavity.h"
+#include "dg/dispersive.h"
 #include "tune/choose.h"
 #include "dg/maxwell.h"
 #include "dg/pml.h"
@@ -33,7 +34,8 @@ typedef struct {
 
 typedef struct {
   dg_group_ref volume;
-  double eps, mu, sigma;
+  double eps, mu, sigma;    /* eps: with poles, eps_inf (the key's name then) */
+  dg_dispersion disp;       /* poles (n_poles = 0: not dispersive) */
 } dg_case_material;
 
 typedef struct {

@@ -178,8 +178,8 @@ static dg_status write_checkpoint(run_state *s, int step, double t, const char *
   dg_case_problem_hash(c, h.problem);
   snprintf(h.variant, sizeof h.variant, "%s", variant);
   h.step = step, h.time = t, h.dt = s->dt;
-  /* A PML's auxiliary fields are state too (their RK residual, like the fields', is dead
-   * between steps). */
+  /* A PML's auxiliary fields and the poles' states are state too (their RK residual, like
+   * the fields', is dead between steps). */
   h.aux = dg_maxwell_aux_size(s->phys);
   /* LSERK4's first stage has a = 0, so the residual is dead between steps: it is stored
    * as zeros. Float states round-trip exactly through double. */
@@ -216,7 +216,8 @@ done:
   return st;
 }
 
-/* This rank's checkpoint into s (the state, the PML's fields, the first step and time). */
+/* This rank's checkpoint into s (the state, the auxiliary state of a PML and of poles, the
+ * first step and time). */
 static dg_status read_own_checkpoint(run_state *s, const char *path) {
   const dg_case *c = s->c;
   const int single = c->backend == DG_BACKEND_OPENCL && c->precision == DG_PREC_FLOAT;
@@ -486,7 +487,7 @@ static dg_status collect_earlier_snapshots(run_state *s) {
 /* Bring the stepper's state to the host copy s->q. */
 dg_status run_energy(run_state *s, double *e) {
   if (s->stepper) DG_CALL(dg_stepper_energy(s->stepper, e)); /* on the device: no download */
-  else *e = dg_maxwell_energy(s->phys, s->q);
+  else *e = dg_maxwell_energy_aux(s->phys, s->q, s->aux_restart); /* before the stepper */
   DG_CALL(run_sum(s, e));
   return DG_OK;
 }

@@ -36,6 +36,16 @@ void dg_case_problem_hash(const dg_case *c, uint64_t parts[DG_CHECKPOINT_PARTS])
     hash_group(m, &c->materials[i].volume);
     const double v[3] = {c->materials[i].eps, c->materials[i].mu, c->materials[i].sigma};
     hash_doubles(m, v, 3);
+    const dg_dispersion *d = &c->materials[i].disp;
+    if (d->n_poles) { /* absent from the hashes of checkpoints without poles */
+      hash_int(m, d->n_poles);
+      for (int j = 0; j < d->n_poles; ++j) {
+        const dg_pole *p = &d->pole[j];
+        const double w[6] = {p->delta_eps, p->tau, p->omega_p, p->gamma, p->omega_0, p->delta};
+        hash_int(m, p->type);
+        hash_doubles(m, w, 6);
+      }
+    }
   }
   dg_checksum *b = &h[DG_CHECKPOINT_BOUNDARIES];
   hash_int(b, c->n_boundaries);

@@ -48,7 +48,7 @@ typedef struct {
   dg_cavity_mode mode;       /* when the case has one: initial state and exact solution */
   size_t n;                  /* 6 K Np */
   double *q;                 /* host copy of the state (filled by run_fetch_state) */
-  double *aux_restart;       /* a PML's auxiliary fields read from the restart checkpoint,
+  double *aux_restart;       /* the auxiliary state (PML, poles) read from the checkpoint,
                                 handed to the stepper once it exists (then freed) */
   double dt, t;
   int steps, first_step;

@@ -336,16 +336,17 @@ static dg_status check_tfsf_in_vacuum(const run_state *s, int stag) {
         if (mtags[i] == gm->elem_tag[k]) mat = i;
       if (mat < 0) continue;
       const dg_case_material *cm = &c->materials[mat];
-      if (cm->eps == 1 && cm->mu == 1 && cm->sigma == 0) continue;
+      if (cm->eps == 1 && cm->mu == 1 && cm->sigma == 0 && !cm->disp.n_poles) continue;
       const char *sname = c->tfsf_surface.name[0] ? c->tfsf_surface.name : group_name(gm, 2, stag);
       const char *vname = group_name(gm, 3, gm->elem_tag[k]);
       st = DG_ERROR(DG_ERR_INPUT,
                     "%s: tfsf.surface \"%s\" (tag %d) lies in materials[%d] (volume \"%s\", tag "
-                    "%d: eps = %g, mu = %g, sigma = %g) at face %d of element %d: the surface "
-                    "must lie in vacuum (eps = mu = 1, sigma = 0), since the wave it brings in is "
-                    "the vacuum plane wave; put the material inside the surface, or the surface "
-                    "in vacuum around it", c->source, sname, stag, mat, vname, gm->elem_tag[k],
-                    cm->eps, cm->mu, cm->sigma, f, k + 1);
+                    "%d: eps = %g, mu = %g, sigma = %g%s) at face %d of element %d: the surface "
+                    "must lie in vacuum (eps = mu = 1, sigma = 0, no poles), since the wave it "
+                    "brings in is the vacuum plane wave; put the material inside the surface, or "
+                    "the surface in vacuum around it", c->source, sname, stag, mat, vname,
+                    gm->elem_tag[k], cm->eps, cm->mu, cm->sigma,
+                    cm->disp.n_poles ? ", with poles" : "", f, k + 1);
       goto done;
     }
 done:
@@ -561,12 +562,48 @@ static dg_status check_host_memory(const run_state *s, double K) {
   return DG_OK;
 }
 
-/* The operator on s->mesh with the case's materials, boundaries and PML. */
+/* The poles of the case's dispersive materials (dg/dispersive.h), after the PML: only the
+ * reference backend's global LSERK4 steps them so far, so the OpenCL backend and the
+ * multirate schemes are refused here naming the material (never run without the poles),
+ * as is a dispersive element in the PML (the layer is matched to non-dispersive media). */
+static dg_status setup_dispersion(run_state *s) {
+  const dg_case *c = s->c;
+  int first = -1;
+  for (int i = c->n_materials - 1; i >= 0; --i)
+    if (c->materials[i].disp.n_poles) first = i;
+  if (first < 0) return DG_OK;
+  DG_CHECK(c->backend == DG_BACKEND_REF, DG_ERR_UNSUPPORTED,
+           "%s: materials[%d].poles: dispersive media run on the reference backend only so far "
+           "(the OpenCL kernels do not step the poles yet); run with \"backend\": \"ref\" "
+           "(or --backend ref)", c->source, first);
+  DG_CHECK(!c->multirate, DG_ERR_UNSUPPORTED,
+           "%s: materials[%d].poles: the multirate schemes do not step a dispersive medium's "
+           "poles yet; use \"time_stepping\": {\"scheme\": \"lserk4\"} (or --time-stepping "
+           "lserk4)", c->source, first);
+  const dg_maxwell *p = s->phys;
+  for (int e = 0; e < p->pml_K; ++e) {
+    const int i = s->material[p->pml_elem[e]];
+    DG_CHECK(i < 0 || !c->materials[i].disp.n_poles, DG_ERR_INPUT,
+             "%s: materials[%d] has poles and reaches into the PML (pml.volumes): the layer is "
+             "matched to non-dispersive media only; end the dispersive volume before the layer",
+             c->source, i);
+  }
+  dg_dispersion *models = NULL;
+  DG_CALL(DG_ALLOC(models, c->n_materials));
+  for (int i = 0; i < c->n_materials; ++i) models[i] = c->materials[i].disp;
+  const dg_status st = dg_maxwell_set_dispersion(s->phys, s->material, models, c->n_materials);
+  dg_free(&models);
+  DG_CALL(st);
+  return DG_OK;
+}
+
+/* The operator on s->mesh with the case's materials, boundaries, PML and poles. */
 static dg_status setup_phys(run_state *s) {
   DG_CALL(dg_geom_create(&s->geom, s->mesh, s->ref));
   DG_CALL(dg_maxwell_create(&s->phys, s->geom));
   DG_CALL(apply_materials_and_boundaries(s));
   if (s->c->has_pml) DG_CALL(setup_pml(s));
+  DG_CALL(setup_dispersion(s));
   return DG_OK;
 }
 
@@ -740,7 +777,7 @@ dg_status run_start_stepper(run_state *s, dg_run_result *r) {
     r->precision = DG_PREC_DOUBLE;
   }
   DG_CALL(dg_stepper_put_state(s->stepper, s->q));
-  if (s->aux_restart) { /* a restarted PML run: its auxiliary fields from the checkpoint */
+  if (s->aux_restart) { /* a restarted PML or dispersive run: its auxiliary state */
     DG_CALL(dg_stepper_put_aux(s->stepper, s->aux_restart));
     dg_free(&s->aux_restart);
   }

@@ -10,6 +10,7 @@
 #include "app/run_state.h"
 #include "core/alloc.h"
 #include "core/log.h"
+#include "dg/dispersive.h"
 
 /* The sources' pulses against the time step and the mesh. A pulse frequency f0 at or above
  * the step's Nyquist frequency 1/(2 dt) is refused naming the pulse: the pulse falls between
@@ -120,6 +121,26 @@ static dg_status warn_sliver(const run_state *s, double dt_run) {
   return DG_OK;
 }
 
+/* Poles that shorten the step (dg_dispersion_dt) to under half of what the mesh allows are
+ * named, with the cost in steps, by the rank that holds them: a fast pole (a short Debye
+ * tau, a large omega_p or omega_0) is easily given by mistake in the wrong units. */
+static dg_status warn_fast_poles(const run_state *s, double dt_run) {
+  const dg_maxwell *p = s->phys;
+  double mesh_dt = INFINITY;
+  for (int k = 0; k < p->geom->K; ++k) mesh_dt = fmin(mesh_dt, dg_maxwell_element_dt(p, k));
+  mesh_dt *= s->c->cfl;
+  DG_CALL(run_min(s, &mesh_dt));
+  int e = -1;
+  const double pole_dt = dg_dispersion_dt(p, s->c->cfl, &e);
+  if (e < 0 || !(pole_dt <= dt_run * (1 + 1e-12)) || !(pole_dt < 0.5 * mesh_dt)) return DG_OK;
+  dg_warn("%s: the poles of materials[%d] set the time step: dt = %.3g where the mesh allows "
+          "%.3g, so the run takes %.3g times the steps (the step keeps dt times sigma/eps_inf "
+          "plus the poles' rates at most cfl: docs/TIME_STEPPING.md); check the poles' units "
+          "(angular frequencies, docs/UNITS.md#dispersive-materials)", s->c->source,
+          s->material[p->disp_elem[e]], pole_dt, mesh_dt, mesh_dt / pole_dt);
+  return DG_OK;
+}
+
 /* Values that look like SI units given to dgtd's normalised units (c0 = 1: times in the
  * mesh's length unit over c0, frequencies in cycles per such time; docs/UNITS.md): a final
  * time shorter than one stable step, so that the run ends after one step, or a frequency (a
@@ -160,6 +181,7 @@ dg_status run_setup_time_step(run_state *s) {
   double dt_max = dg_maxwell_dt(s->phys, c->cfl);
   DG_CALL(run_min(s, &dt_max));
   DG_CALL(warn_sliver(s, dt_max));
+  DG_CALL(warn_fast_poles(s, dt_max));
   if (c->multirate) DG_CALL(run_multirate_time_step(s, &dt_max)); /* the macro step */
   DG_CHECK(isfinite(dt_max) && dt_max > 0, DG_ERR_INPUT,
            "%s: the stable time step is %g, not a positive finite number: check the materials' "

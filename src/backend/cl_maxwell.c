@@ -27,6 +27,11 @@ static dg_status check_inputs(const dg_device *dev, const dg_maxwell *phys, cons
   DG_CHECK(!pw || pw->scattered == phys->scattered, DG_ERR_INPUT,
            "OpenCL operator: the plane wave says scattered=%d but the problem says %d (set "
            "both with dg_maxwell_set_plane_wave)", pw ? pw->scattered : 0, phys->scattered);
+  /* No kernel steps the poles of a dispersive medium yet (dg/dispersive.h): refused, never
+   * run without them. */
+  DG_CHECK(!phys->disp_K, DG_ERR_UNSUPPORTED,
+           "OpenCL operator: %d dispersive elements (Debye, Drude or Lorentz poles), which "
+           "only the reference operator steps so far", phys->disp_K);
   return DG_OK;
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "dg/dispersive.h"
 #include "dg/pml.h"
 
 dg_status dg_maxwell_create(dg_maxwell **out, const dg_geom *g) {
@@ -52,7 +53,8 @@ void dg_maxwell_destroy(dg_maxwell **pp) {
   dg_maxwell *p = *pp;
   if (!p) return;
   DG_FREE_ALL(&p->eps, &p->mu, &p->sigma, &p->bc, &p->work, &p->DrT, &p->DsT, &p->DtT,
-              &p->LIFTT, &p->pml_elem, &p->pml_coef, &p->tfsf);
+              &p->LIFTT, &p->pml_elem, &p->pml_coef, &p->tfsf, &p->disp_elem, &p->disp_model,
+              &p->disp_off, &p->disp_models);
   for (int i = 0; i < p->n_sources; ++i) dg_free(&p->sources[i].profile);
   dg_free(&p->sources);
   dg_free(pp);
@@ -293,6 +295,10 @@ void dg_maxwell_rhs_aux(dg_maxwell *p, double t, const double *q, const double *
                         const double *w, double *rhs, double *rhs_w) {
   rhs_fields(p, t, q, J, rhs, NULL, p->geom->K);
   if (p->pml_K) dg_pml_apply(p, w, rhs, rhs_w);
+  if (p->disp_K) { /* the pole states follow the PML's fields */
+    const size_t off = dg_maxwell_aux_size(p) - dg_maxwell_pole_size(p);
+    dg_dispersion_apply(p, q, w ? w + off : NULL, rhs, rhs_w ? rhs_w + off : NULL);
+  }
   for (int i = 0; i < p->n_sources; ++i) add_point_source(p, &p->sources[i], t, rhs);
 }
 
@@ -315,6 +321,17 @@ void dg_maxwell_rhs_elems_aux(dg_maxwell *p, double t, const double *q, const do
     for (int i = 0; i < p->n_sources; ++i) /* point dipoles in this element */
       if (p->sources[i].elem == k) add_point_source(p, &p->sources[i], t, rhs);
   }
+}
+
+size_t dg_maxwell_aux_size(const dg_maxwell *p) {
+  return (size_t)DG_PML_AUX * (size_t)p->pml_K * (size_t)p->geom->Np + dg_maxwell_pole_size(p);
+}
+
+double dg_maxwell_energy_aux(const dg_maxwell *p, const double *q, const double *w) {
+  double e = dg_maxwell_energy(p, q);
+  if (p->disp_K && w) /* the pole states follow the PML's fields */
+    e += dg_dispersion_energy(p, w + (dg_maxwell_aux_size(p) - dg_maxwell_pole_size(p)));
+  return e;
 }
 
 double dg_maxwell_energy(const dg_maxwell *p, const double *q) {
@@ -351,13 +368,14 @@ double dg_maxwell_dt(const dg_maxwell *p, double cfl) {
   for (int k = 0; k < g->K; ++k) dt = fmin(dt, dg_maxwell_element_dt(p, k));
   /* The PML's filters decay at rates up to beta, a conductivity at sigma/eps: keep
    * (beta + sigma/eps) dt <= cfl (LSERK4 is stable to about 2.8 on the negative real axis;
-   * sigma = 150 with the step of sigma = 0 went unstable). */
+   * sigma = 150 with the step of sigma = 0 went unstable). A dispersive element's poles
+   * bound it the same way (dg_dispersion_dt). */
   double rate = 0;
   for (int k = 0; k < g->K; ++k)
     if (p->sigma[k] > 0) rate = fmax(rate, p->sigma[k] / p->eps[k]);
   if (p->pml_K && p->pml_beta_max > 0) rate += p->pml_beta_max;
   if (rate > 0) dt = fmin(dt, 1 / rate);
-  return cfl * dt;
+  return fmin(cfl * dt, dg_dispersion_dt(p, cfl, NULL));
 }
 
 /* The largest |g| over [ta, tb] can be: the amplitude for a harmonic pulse, the envelope's

@@ -62,6 +62,15 @@ typedef struct {
   int *pml_elem;
   double *pml_coef;
   double pml_beta_max; /* largest filter rate, for the time step */
+  /* Dispersive media (dg/dispersive.h; none when disp_K = 0): the dispersive elements,
+   * increasing (none of them in the PML); per dispersive element its model (an index into
+   * disp_models) and the offset of its pole states in the pole part of the auxiliary state
+   * (disp_K + 1 values, the last the total). */
+  int disp_K;
+  int *disp_elem, *disp_model;
+  size_t *disp_off;
+  int n_disp_models;
+  struct dg_dispersion *disp_models; /* owned */
 } dg_maxwell;
 
 /* Vacuum everywhere (eps = mu = 1, sigma = 0), every boundary face PEC, upwind. */
@@ -83,10 +92,16 @@ void dg_maxwell_set_plane_wave(dg_maxwell *p, dg_plane_wave *pw);
  * field formulation of the incident wave. NULL removes it. */
 dg_status dg_maxwell_set_tfsf(dg_maxwell *p, const signed char *face_sign) DG_NODISCARD;
 
-/* The full right-hand side with the PML's auxiliary fields (dg/pml.h): rhs = dq/dt and
- * rhs_w = dw/dt for the fields q (6*K*Np) and the auxiliary fields w (dg_maxwell_aux_size
- * values; NULL means zero). rhs_w may be NULL (not computed). Without PML elements this is
- * dg_maxwell_rhs. The PML acts on the field terms; the point dipoles are added after it. */
+/* The auxiliary state beside the fields: the PML's auxiliary fields (DG_PML_AUX * pml_K * Np
+ * values, dg/pml.h), then the dispersive elements' pole states (dg_maxwell_pole_size values,
+ * dg/dispersive.h). 0 without either. */
+size_t dg_maxwell_aux_size(const dg_maxwell *p);
+
+/* The full right-hand side with the auxiliary state: rhs = dq/dt and rhs_w = dw/dt for the
+ * fields q (6*K*Np) and the auxiliary state w (dg_maxwell_aux_size values; NULL means zero).
+ * rhs_w may be NULL (not computed). Without PML or dispersive elements this is
+ * dg_maxwell_rhs. The PML acts on the field terms; the poles' currents and the point
+ * dipoles are added after it. */
 void dg_maxwell_rhs_aux(dg_maxwell *p, double t, const double *q, const double *J,
                         const double *w, double *rhs, double *rhs_w);
 
@@ -102,18 +117,25 @@ void dg_maxwell_rhs_elems(dg_maxwell *p, double t, const double *q, const double
                           double *rhs, const int *elems, int n_elems);
 
 /* The same with the PML (dg_maxwell_rhs_aux on a subset): the PML elements pml_e[0..n_pml)
- * (indices into pml_elem, those among elems) get the filtered right-hand side and rhs_w. */
+ * (indices into pml_elem, those among elems) get the filtered right-hand side and rhs_w.
+ * Without dispersive poles (the multirate steppers, its only users, refuse them). */
 void dg_maxwell_rhs_elems_aux(dg_maxwell *p, double t, const double *q, const double *J,
                               const double *w, double *rhs, double *rhs_w, const int *elems,
                               int n_elems, const int *pml_e, int n_pml);
 
 /* Discrete electromagnetic energy 1/2 sum_k int (eps |E|^2 + mu |H|^2) dx (mass matrix). */
 double dg_maxwell_energy(const dg_maxwell *p, const double *q);
+/* The same plus the energy the dispersive poles store (dg_dispersion_energy), w the
+ * auxiliary state (dg_maxwell_aux_size values; NULL: poles at rest): the energy that does
+ * not grow without sources. */
+double dg_maxwell_energy_aux(const dg_maxwell *p, const double *q, const double *w);
 
 /* A stable time step: cfl * min_k sqrt(eps_k mu_k) / (max_f Fscale_kf (N+1)^2).
  * The book's N^2 is unstable at N = 1 on general meshes; (N+1)^2 is not (see docs/METHOD.md).
  * Decays on the negative real axis bound it too: a conductivity decays E at sigma_k/eps_k,
- * the PML's filters at up to beta; dt (sigma_k/eps_k + beta) <= cfl, as for the PML alone. */
+ * the PML's filters at up to beta; dt (sigma_k/eps_k + beta) <= cfl, as for the PML alone.
+ * A dispersive element's poles (dg_dispersion_rate, which includes its sigma/eps) bound it
+ * the same way: dt * rate <= cfl. */
 double dg_maxwell_dt(const dg_maxwell *p, double cfl);
 /* Element k's own term of that step (without cfl, conductivity or PML): sqrt(eps_k mu_k) /
  * (max_f Fscale_kf (N+1)^2); the smallest over k is what a sliver element sets. */

@@ -29,10 +29,6 @@ dg_status dg_pml_params_check(const dg_pml_params *par, const char *where) {
   return DG_OK;
 }
 
-size_t dg_maxwell_aux_size(const dg_maxwell *p) {
-  return (size_t)DG_PML_AUX * (size_t)p->pml_K * (size_t)p->geom->Np;
-}
-
 dg_status dg_maxwell_set_pml(dg_maxwell *p, const unsigned char *in_pml, const dg_pml_params *par,
                              const double ilo[3], const double ihi[3], const double olo[3],
                              const double ohi[3]) {
@@ -46,6 +42,10 @@ dg_status dg_maxwell_set_pml(dg_maxwell *p, const unsigned char *in_pml, const d
   int n = 0;
   for (int k = 0; k < g->K; ++k) n += in_pml[k] != 0;
   if (!n) return DG_OK;
+  for (int e = 0; e < p->disp_K; ++e)
+    DG_CHECK(!in_pml[p->disp_elem[e]], DG_ERR_INPUT,
+             "element %d is both dispersive and in the PML: the layer is matched to "
+             "non-dispersive media only", p->disp_elem[e] + 1);
   for (int d = 0; d < 3; ++d)
     DG_CHECK(olo[d] <= ilo[d] && ilo[d] < ihi[d] && ihi[d] <= ohi[d], DG_ERR_INPUT,
              "pml: the inner box [%g, %g] in %c is not inside the outer box [%g, %g]", ilo[d],

@@ -64,9 +64,6 @@ dg_status dg_maxwell_set_pml(dg_maxwell *p, const unsigned char *in_pml, const d
                              const double ilo[3], const double ihi[3], const double olo[3],
                              const double ohi[3]) DG_NODISCARD;
 
-/* Number of auxiliary values: DG_PML_AUX * pml_K * Np (0 without PML). */
-size_t dg_maxwell_aux_size(const dg_maxwell *p);
-
 /* The PML part of the right-hand side (used by dg_maxwell_rhs_aux): replaces rhs (the plain
  * DG right-hand side, 6*K*Np) on the PML nodes by the filtered one and writes rhs_w (may be
  * NULL); w NULL means zero auxiliary fields. */

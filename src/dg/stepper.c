@@ -38,14 +38,14 @@ dg_status dg_stepper_put_state(dg_stepper *s, const double *q) {
 
 dg_status dg_stepper_get_aux(dg_stepper *s, double *w) {
   DG_CHECK(s->ops->get_aux, DG_ERR_UNSUPPORTED,
-           "this time stepper keeps no PML auxiliary fields to save");
+           "this time stepper keeps no auxiliary state (PML fields, pole states) to save");
   DG_CALL(s->ops->get_aux(s->impl, w));
   return DG_OK;
 }
 
 dg_status dg_stepper_put_aux(dg_stepper *s, const double *w) {
   DG_CHECK(s->ops->put_aux, DG_ERR_UNSUPPORTED,
-           "this time stepper keeps no PML auxiliary fields to restore");
+           "this time stepper keeps no auxiliary state (PML fields, pole states) to restore");
   DG_CALL(s->ops->put_aux(s->impl, w));
   return DG_OK;
 }

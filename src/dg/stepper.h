@@ -38,8 +38,8 @@ typedef struct {
   dg_status (*finish)(void *impl);
   dg_status (*energy)(void *impl, double *e);
   void (*destroy)(void *impl);
-  /* A PML's auxiliary fields (dg/pml.h layout, dg_maxwell_aux_size values) out and in;
-   * NULL where the stepper has none to give (multirate, which refuses a PML). */
+  /* The auxiliary state (a PML's fields, dispersive poles' states: dg_maxwell_aux_size
+   * values) out and in; NULL where the stepper has none to give (multirate). */
   dg_status (*get_aux)(void *impl, double *w);
   dg_status (*put_aux)(void *impl, const double *w);
 } dg_stepper_ops;
@@ -52,18 +52,20 @@ dg_status dg_stepper_wrap(dg_stepper **out, const dg_stepper_ops *ops, void *imp
 dg_status dg_stepper_step(dg_stepper *s, double t, double dt) DG_NODISCARD;
 /* The current state into q (waits for queued steps). */
 dg_status dg_stepper_get_state(dg_stepper *s, double *q) DG_NODISCARD;
-/* Replace the state with q and zero the RK residual and a PML's auxiliary fields (the
- * layer restarts at rest unless dg_stepper_put_aux follows). */
+/* Replace the state with q and zero the RK residual and the auxiliary state (a PML and
+ * the poles of dispersive media restart at rest unless dg_stepper_put_aux follows). */
 dg_status dg_stepper_put_state(dg_stepper *s, const double *q) DG_NODISCARD;
-/* The PML's auxiliary fields (dg_maxwell_aux_size values, the layout of dg/pml.h) into w,
- * or from w (after put_state, which zeros them; the RK residual stays zero): what a
- * checkpoint stores besides the fields, so a PML run restarts exactly.
+/* The auxiliary state (dg_maxwell_aux_size values: the PML's fields in the layout of
+ * dg/pml.h, then the poles' states in that of dg/dispersive.h) into w, or from w (after
+ * put_state, which zeros them; the RK residual stays zero): what a checkpoint stores
+ * besides the fields, so a PML or dispersive run restarts exactly.
  * DG_ERR_UNSUPPORTED from a stepper without them. */
 dg_status dg_stepper_get_aux(dg_stepper *s, double *w) DG_NODISCARD;
 dg_status dg_stepper_put_aux(dg_stepper *s, const double *w) DG_NODISCARD;
 /* The discrete energy of the current state over this rank's own elements
- * (dg_maxwell_energy), without copying the state out: the health check and the energy
- * log. Non-finite when any value of the state is. */
+ * (dg_maxwell_energy_aux: the fields' and the dispersive poles'), without copying the
+ * state out: the health check and the energy log. Non-finite when any value of the state
+ * is. */
 dg_status dg_stepper_energy(dg_stepper *s, double *e) DG_NODISCARD;
 /* Wait until every queued step has completed (for timing). */
 dg_status dg_stepper_finish(dg_stepper *s) DG_NODISCARD;

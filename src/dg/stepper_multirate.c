@@ -468,6 +468,9 @@ dg_status dg_stepper_multirate_create(dg_stepper **out, dg_maxwell *phys, const 
            "multirate: %d levels, must be 1..%d", n_levels, DG_MR_MAX_LEVELS);
   DG_CHECK(Ko == g->K || (halo && halo->n), DG_ERR_INPUT,
            "multirate: this rank has ghost elements but no trace exchange");
+  DG_CHECK(!phys->disp_K, DG_ERR_UNSUPPORTED, "multirate: %d dispersive elements (Debye, "
+           "Drude or Lorentz poles), whose pole states the multirate steppers do not step yet",
+           phys->disp_K);
   mr_stepper *s = NULL;
   DG_CALL(DG_ALLOC(s, 1));
   s->phys = phys;
@@ -566,6 +569,9 @@ dg_status dg_multirate_levels(const dg_maxwell *p, dg_mr_scheme scheme, int max_
   mr_crossing *order = NULL;
   DG_CHECK(max_levels >= 1 && max_levels <= DG_MR_MAX_LEVELS, DG_ERR_INPUT,
            "multirate: max_levels must be 1..%d, got %d", DG_MR_MAX_LEVELS, max_levels);
+  DG_CHECK(!p->disp_K, DG_ERR_UNSUPPORTED, "multirate: %d dispersive elements (Debye, Drude "
+           "or Lorentz poles), whose pole states the multirate steppers do not step yet",
+           p->disp_K);
   memset(plan, 0, sizeof *plan);
   plan->scheme = scheme;
   if (p->pml_K) { /* each PML element's largest beta (dg/pml.h's coefficients) */

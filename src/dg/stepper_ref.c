@@ -12,7 +12,8 @@ typedef struct {
   dg_maxwell *phys; /* borrowed; its scratch is used */
   dg_trace_exchange halo; /* n = 0 on one process */
   size_t n;     /* 6 K Np */
-  size_t n_all; /* n + the PML's auxiliary fields (dg/pml.h), stored after the fields */
+  size_t n_all; /* n + the auxiliary state (the PML's fields, the poles' states), stored
+                   after the fields */
   double *q, *res, *rhs;
 } ref_stepper;
 
@@ -48,7 +49,7 @@ static dg_status ref_get_state(void *impl, double *q) {
 static dg_status ref_put_state(void *impl, const double *q) {
   ref_stepper *r = impl;
   memcpy(r->q, q, r->n * sizeof *q);
-  memset(r->q + r->n, 0, (r->n_all - r->n) * sizeof *r->q); /* the PML starts at rest */
+  memset(r->q + r->n, 0, (r->n_all - r->n) * sizeof *r->q); /* the PML, poles at rest */
   memset(r->res, 0, r->n_all * sizeof *r->res);
   return DG_OK;
 }
@@ -68,7 +69,7 @@ static dg_status ref_put_aux(void *impl, const double *w) {
 
 static dg_status ref_energy(void *impl, double *e) {
   const ref_stepper *r = impl;
-  *e = dg_maxwell_energy(r->phys, r->q);
+  *e = dg_maxwell_energy_aux(r->phys, r->q, r->n_all > r->n ? r->q + r->n : NULL);
   return DG_OK;
 }
 

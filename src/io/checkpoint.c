@@ -7,6 +7,8 @@
 #include <sys/stat.h>
 
 #include "core/files.h"
+#include "dg/dispersive.h"
+#include "dg/pml.h"
 #include "io/checksum.h"
 #include "refel/refel.h"
 
@@ -120,8 +122,11 @@ static const char *invalid(const dg_checkpoint_header *h) {
   if (h->Np != (h->N + 1) * (h->N + 2) * (h->N + 3) / 6) return "Np does not match N";
   if (h->K < 1) return "no elements";
   if (h->precision != 4 && h->precision != 8) return "precision is neither 4 nor 8 bytes";
-  /* At most DG_PML_AUX = 18 values per node: 3 times the fields. */
-  if (h->aux > 3 * 6 * (uint64_t)h->K * (uint64_t)h->Np) return "more auxiliary values than 18 per node";
+  /* A node is in the PML (DG_PML_AUX = 18 values) or dispersive (at most 2 states of each of
+   * DG_MAX_POLES poles per component: 48), never both. */
+  enum { MAX_PER_NODE = 3 * 2 * DG_MAX_POLES > DG_PML_AUX ? 3 * 2 * DG_MAX_POLES : DG_PML_AUX };
+  if (h->aux > MAX_PER_NODE * (uint64_t)h->K * (uint64_t)h->Np)
+    return "more auxiliary values than 48 per node";
   return NULL;
 }
 
@@ -308,7 +313,7 @@ dg_status dg_checkpoint_read_aux(const char *path, const dg_checkpoint_header *r
                    (unsigned long long)got->mesh_hash, (unsigned long long)run->mesh_hash);
   if (got->aux != run->aux)
     add_difference(msg, sizeof msg, &ndiff,
-                   "%llu auxiliary (PML) values, this run has %llu",
+                   "%llu auxiliary (PML, pole) values, this run has %llu",
                    (unsigned long long)got->aux, (unsigned long long)run->aux);
   for (int i = 0; i < DG_CHECKPOINT_PARTS; i++)
     if (got->problem[i] != run->problem[i])

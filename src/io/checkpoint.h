@@ -1,5 +1,6 @@
-/* Binary checkpoint/restart of the time loop: the LSERK state q and residual res, and a
- * PML's auxiliary fields, with what is needed to refuse a checkpoint from another run.
+/* Binary checkpoint/restart of the time loop: the LSERK state q and residual res, and the
+ * auxiliary state (a PML's fields, dispersive poles' states), with what is needed to refuse
+ * a checkpoint from another run.
  * Layout (little-endian, version 3):
  *
  *   0   char[8]  magic "DGTDCHK1"
@@ -10,7 +11,8 @@
  *   40  i64      step index
  *   48  f64      time, dt
  *   64  char[248] variant (NUL-terminated, zero-padded)
- *   312 u64      aux: number of auxiliary values (a PML's, dg/pml.h; 0 without one)
+ *   312 u64      aux: number of auxiliary values (dg_maxwell_aux_size: a PML's, dg/pml.h,
+ *                then the poles', dg/dispersive.h; 0 without either)
  *   320 u64[8]   problem hashes, one per part (dg_checkpoint_part_names)
  *   384 u64      checksum of bytes 0..383
  *   392          q   (6*K*Np values of `precision` bytes)
@@ -58,7 +60,7 @@ typedef struct {
   int64_t step;
   double time, dt;
   uint64_t problem[DG_CHECKPOINT_PARTS]; /* hashes of the problem's parts (0: not given) */
-  uint64_t aux; /* auxiliary values stored after res (a PML's: dg_maxwell_aux_size) */
+  uint64_t aux; /* auxiliary values stored after res (PML, poles: dg_maxwell_aux_size) */
 } dg_checkpoint_header;
 
 /* 64-bit hash of the mesh's identity: Nv, K, vertex coordinates and EToV. */

@@ -1,0 +1,327 @@
+/* Dispersive materials through the case file and dg_run (reference backend):
+ * - a checkpoint carries the poles' states beside the PML's fields (a box with a one-cell
+ *   PML, the inner domain a medium with a Debye, a Drude and a Lorentz pole, a dipole):
+ *   10 + 10 steps through a restart give the final checkpoint and the probe series of 20
+ *   uninterrupted steps byte for byte; at step 10 the checkpoint holds 18 values per PML
+ *   node and 12 per dispersive node (1 + 1 + 2 states, 3 components), the poles' nonzero;
+ *   the same case with one pole parameter changed refuses it ("other materials");
+ * - a case with poles is refused, naming materials[0].poles and what to do, on the OpenCL
+ *   backend and with the multirate schemes (never run without the poles); a dispersive
+ *   volume in the PML and a TF/SF surface in a dispersive medium (even with eps_inf = 1) are
+ *   refused;
+ * - the case file's pole keys: unphysical or unstable values (tau <= 0, gamma < 0,
+ *   delta_eps <= 0, ...), a parameter of another pole type, a missing one, eps beside poles,
+ *   eps_inf without poles, no poles or more than 8: each refused naming its key path;
+ * - poles that set the time step far below the mesh's are named in a warning with the cost
+ *   in steps; mild poles are not. */
+#include "test_util.h"
+
+#include <math.h>
+#include <unistd.h>
+
+#include "app/case.h"
+#include "app/simulate.h"
+#include "core/log.h"
+#include "io/checkpoint.h"
+
+static const char *poles_json =
+    "[{\"type\": \"debye\", \"delta_eps\": 2.0, \"tau\": 0.3},"
+    " {\"type\": \"drude\", \"omega_p\": 4.0, \"gamma\": 0.5},"
+    " {\"type\": \"lorentz\", \"delta_eps\": 1.0, \"omega_0\": 6.0, \"delta\": 0.4}]";
+
+/* The box [0, 1]^3 in 2^3 cells with one PML cell around (volume "pml"), the inner volume
+ * "domain" dispersive with `poles` (or the given material JSON), a dipole and a probe. */
+static void make_case(dg_case *c, const char *material, const char *extra) {
+  char json[4096];
+  snprintf(json, sizeof json,
+           "{\"mesh\": {\"box\": {\"lo\": [0, 0, 0], \"hi\": [1, 1, 1], \"cells\": [2, 2, 2],"
+           "   \"pml_cells\": 1}},"
+           " \"order\": 2, \"backend\": \"ref\", \"default_boundary\": \"pec\","
+           " \"materials\": [%s],"
+           " \"sources\": [{\"type\": \"dipole\", \"position\": [0.4, 0.5, 0.55],"
+           "   \"direction\": [0, 0, 1], \"pulse\": {\"shape\": \"ricker\", \"frequency\": 2,"
+           "   \"delay\": 0.05}}],"
+           " \"probes\": [{\"position\": [0.7, 0.5, 0.5]}]%s}",
+           material, extra ? extra : "");
+  dg_case_default(c);
+  assert_dg_ok(dg_case_parse(c, json, "case.json"));
+  c->quiet = 1;
+}
+
+static void material(char *out, size_t cap, double tau) {
+  snprintf(out, cap,
+           "{\"volume\": \"domain\", \"eps_inf\": 1.5, \"sigma\": 0.1, \"poles\": "
+           "[{\"type\": \"debye\", \"delta_eps\": 2.0, \"tau\": %g},"
+           " {\"type\": \"drude\", \"omega_p\": 4.0, \"gamma\": 0.5},"
+           " {\"type\": \"lorentz\", \"delta_eps\": 1.0, \"omega_0\": 6.0, \"delta\": 0.4}]}", tau);
+}
+
+static void run_to(const char *dir, int steps, int every, const char *restart, double tau) {
+  char mat[512];
+  material(mat, sizeof mat, tau);
+  dg_case c;
+  dg_run_result r;
+  make_case(&c, mat, NULL);
+  c.steps = steps;
+  c.checkpoint_every = every;
+  snprintf(c.output_dir, sizeof c.output_dir, "%s", dir);
+  if (restart) snprintf(c.restart, sizeof c.restart, "%s", restart);
+  assert_dg_ok(dg_run(&c, &r));
+  dg_case_free(&c);
+}
+
+static char *slurp(const char *path, size_t *n) {
+  FILE *f = fopen(path, "rb");
+  assert_non_null(f);
+  fseek(f, 0, SEEK_END);
+  *n = (size_t)ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *buf = malloc(*n + 1);
+  assert_int_equal(fread(buf, 1, *n, f), *n);
+  fclose(f);
+  return buf;
+}
+
+static void assert_same_file(const char *a, const char *b) {
+  size_t na, nb;
+  char *x = slurp(a, &na), *y = slurp(b, &nb);
+  assert_int_equal(na, nb);
+  if (memcmp(x, y, na) != 0) fail_msg("%s and %s differ", a, b);
+  free(x);
+  free(y);
+}
+
+static void restart_carries_the_poles(void **state) {
+  (void)state;
+  char base[] = "/tmp/dgtd-restart-poles-XXXXXX";
+  assert_non_null(mkdtemp(base));
+  char whole[128], parts[128], chk_w[160], chk_p[160], pr_w[160], pr_p[160], chk10[200];
+  snprintf(whole, sizeof whole, "%s/whole", base);
+  snprintf(parts, sizeof parts, "%s/parts", base);
+  snprintf(chk_w, sizeof chk_w, "%s/checkpoint.chk", whole);
+  snprintf(chk_p, sizeof chk_p, "%s/checkpoint.chk", parts);
+  snprintf(pr_w, sizeof pr_w, "%s/probes.csv", whole);
+  snprintf(pr_p, sizeof pr_p, "%s/probes.csv", parts);
+  snprintf(chk10, sizeof chk10, "%s/step10.chk", base);
+  run_to(whole, 20, 20, NULL, 0.3);
+  run_to(parts, 10, 10, NULL, 0.3);
+  assert_int_equal(rename(chk_p, chk10), 0);
+  dg_checkpoint_header h, got;
+  assert_dg_ok(dg_checkpoint_read_header(chk10, &h));
+  const int Np = 10, K_inner = 6 * 8, K_pml = 6 * (64 - 8);
+  const uint64_t n_pml = 18ull * K_pml * Np, n_poles = 12ull * K_inner * Np;
+  assert_int_equal(h.K, K_inner + K_pml);
+  assert_true(h.aux == n_pml + n_poles);
+  const size_t nq = 6 * (size_t)h.K * h.Np * h.precision;
+  void *q = malloc(nq), *res = malloc(nq);
+  double *aux = malloc(h.aux * sizeof *aux);
+  assert_int_equal(h.precision, 8);
+  assert_dg_ok(dg_checkpoint_read_aux(chk10, &h, &got, q, res, aux));
+  double pmax = 0;
+  for (uint64_t i = n_pml; i < h.aux; ++i) pmax = fmax(pmax, fabs(aux[i]));
+  printf("# step 10: %llu PML and %llu pole values, the poles' largest %.2e\n",
+         (unsigned long long)n_pml, (unsigned long long)n_poles, pmax);
+  assert_true(pmax > 1e-8);
+  free(q);
+  free(res);
+  free(aux);
+  run_to(parts, 20, 20, chk10, 0.3);
+  assert_same_file(chk_w, chk_p);
+  assert_same_file(pr_w, pr_p);
+  /* Another tau: another problem. */
+  char mat[512];
+  material(mat, sizeof mat, 0.31);
+  dg_case c;
+  dg_run_result r;
+  make_case(&c, mat, NULL);
+  c.steps = 20;
+  snprintf(c.output_dir, sizeof c.output_dir, "%s", parts);
+  snprintf(c.restart, sizeof c.restart, "%s", chk10);
+  assert_dg_error(dg_run(&c, &r), DG_ERR_INPUT, "other materials than this run's");
+  dg_case_free(&c);
+  assert_int_equal(test_rmrf(base), 0);
+}
+
+/* dg_run on the case with `material` (with the OpenCL backend, or a multirate scheme)
+ * fails with code and a message containing want. */
+enum { AS_IS, OPENCL, MRAB3, MRLSERK4 };
+static void run_refused(const char *material_json, int how, dg_status code, const char *want) {
+  dg_case c;
+  dg_run_result r;
+  make_case(&c, material_json, NULL);
+  c.steps = 2;
+  if (how == OPENCL) c.backend = DG_BACKEND_OPENCL;
+  c.multirate = how == MRAB3 || how == MRLSERK4;
+  c.mr_scheme = how == MRLSERK4 ? DG_MR_LSERK4 : DG_MR_AB3;
+  assert_dg_error(dg_run(&c, &r), code, want);
+  print_message("# refused: %s\n", dg_error_message());
+  dg_case_free(&c);
+}
+
+static void backends_and_schemes_that_cannot_step_poles_refuse(void **state) {
+  (void)state;
+  char mat[512];
+  material(mat, sizeof mat, 0.3);
+  run_refused(mat, OPENCL, DG_ERR_UNSUPPORTED,
+              "case.json: materials[0].poles: dispersive media run on the reference backend "
+              "only so far");
+  run_refused(mat, MRAB3, DG_ERR_UNSUPPORTED,
+              "case.json: materials[0].poles: the multirate schemes do not step a dispersive "
+              "medium's poles yet; use \"time_stepping\": {\"scheme\": \"lserk4\"}");
+  run_refused(mat, MRLSERK4, DG_ERR_UNSUPPORTED,
+              "materials[0].poles: the multirate schemes");
+  char in_pml[600];
+  snprintf(in_pml, sizeof in_pml,
+           "{\"volume\": \"pml\", \"eps_inf\": 1.0, \"poles\": %s}", poles_json);
+  run_refused(in_pml, AS_IS, DG_ERR_INPUT,
+              "case.json: materials[0] has poles and reaches into the PML");
+  /* A TF/SF surface in a dispersive medium, even one with eps_inf = 1. */
+  char json[2048];
+  snprintf(json, sizeof json,
+           "{\"mesh\": {\"box\": {\"cells\": [4, 4, 4], \"tfsf_cells\": 1}}, \"backend\": \"ref\","
+           " \"steps\": 2, \"order\": 1, \"default_boundary\": \"absorbing\","
+           " \"materials\": [{\"volume\": \"domain\", \"eps_inf\": 1, \"poles\": %s}],"
+           " \"sources\": [{\"type\": \"plane_wave\", \"direction\": [1, 0, 0],"
+           "   \"polarization\": [0, 0, 1],"
+           "   \"pulse\": {\"shape\": \"gaussian\", \"frequency\": 1}}]}",
+           poles_json);
+  dg_case c;
+  dg_run_result r;
+  dg_case_default(&c);
+  assert_dg_ok(dg_case_parse(&c, json, "case.json"));
+  c.quiet = 1;
+  assert_dg_error(dg_run(&c, &r), DG_ERR_INPUT, "sigma = 0, with poles) at face");
+  dg_case_free(&c);
+}
+
+/* The case file with one material's text; parse must fail naming want. */
+static void parse_refused(const char *material_json, const char *want) {
+  char json[2048];
+  snprintf(json, sizeof json, "{\"backend\": \"ref\", \"materials\": [%s]}", material_json);
+  dg_case c;
+  dg_case_default(&c);
+  assert_dg_error(dg_case_parse(&c, json, "case.json"), DG_ERR_INPUT, want);
+  print_message("# refused: %s\n", dg_error_message());
+  dg_case_free(&c);
+}
+
+static void pole_keys_checked(void **state) {
+  (void)state;
+  static const struct {
+    const char *material, *want;
+  } bad[] = {
+      {"{\"volume\": 1, \"poles\": [{\"type\": \"debye\", \"delta_eps\": 2, \"tau\": -0.1}]}",
+       "case.json: materials[0].poles[0].tau: must be a positive number"},
+      {"{\"volume\": 1, \"poles\": [{\"type\": \"debye\", \"delta_eps\": 2, \"tau\": 0}]}",
+       "materials[0].poles[0].tau: must be a positive number"},
+      {"{\"volume\": 1, \"poles\": [{\"type\": \"debye\", \"delta_eps\": -2, \"tau\": 1}]}",
+       "materials[0].poles[0].delta_eps: must be a positive number (a negative strength makes "
+       "the medium active"},
+      {"{\"volume\": 1, \"poles\": [{\"type\": \"drude\", \"omega_p\": 3, \"gamma\": -0.5}]}",
+       "materials[0].poles[0].gamma: must be a number >= 0"},
+      {"{\"volume\": 1, \"poles\": [{\"type\": \"drude\", \"omega_p\": 0, \"gamma\": 0.5}]}",
+       "materials[0].poles[0].omega_p: must be a positive number"},
+      {"{\"volume\": 1, \"poles\": [{\"type\": \"drude\", \"omega_p\": 1}, "
+       "{\"type\": \"lorentz\", \"delta_eps\": 1, \"omega_0\": 2, \"delta\": -1}]}",
+       "materials[0].poles[0]: missing key \"gamma\""},
+      {"{\"volume\": 1, \"poles\": [{\"type\": \"lorentz\", \"delta_eps\": 1, \"omega_0\": 2, "
+       "\"delta\": -1}]}",
+       "materials[0].poles[0].delta: must be a number >= 0"},
+      {"{\"volume\": 1, \"poles\": [{\"type\": \"lorentz\", \"delta_eps\": 1, \"omega_0\": -2, "
+       "\"delta\": 1}]}",
+       "materials[0].poles[0].omega_0: must be a positive number"},
+      {"{\"volume\": 1, \"poles\": [{\"type\": \"debye\", \"delta_eps\": 1, \"tau\": 1, "
+       "\"gamma\": 1}]}",
+       "materials[0].poles[0].gamma: a debye pole has delta_eps and tau, not gamma"},
+      {"{\"volume\": 1, \"poles\": [{\"type\": \"plasma\", \"omega_p\": 1, \"gamma\": 1}]}",
+       "materials[0].poles[0].type"},
+      {"{\"volume\": 1, \"poles\": [{\"type\": \"drude\", \"omega_p\": 1, \"gamma\": 1, "
+       "\"tau_p\": 1}]}",
+       "materials[0].poles[0]"},
+      {"{\"volume\": 1, \"eps\": 2, \"poles\": [{\"type\": \"drude\", \"omega_p\": 1, "
+       "\"gamma\": 1}]}",
+       "materials[0].eps: a material with poles gives its permittivity at high frequency as "
+       "eps_inf"},
+      {"{\"volume\": 1, \"eps_inf\": 2}", "materials[0].eps_inf: the high-frequency permittivity "
+                                          "of a dispersive material, which needs \"poles\""},
+      {"{\"volume\": 1, \"eps_inf\": -2, \"poles\": [{\"type\": \"drude\", \"omega_p\": 1, "
+       "\"gamma\": 1}]}",
+       "materials[0].eps_inf"},
+      {"{\"volume\": 1, \"poles\": []}", "materials[0].poles: expected an array of 1 to 8 poles"},
+      {"{\"volume\": 1, \"poles\": {\"type\": \"drude\"}}",
+       "materials[0].poles: expected an array of 1 to 8 poles"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i)
+    parse_refused(bad[i].material, bad[i].want);
+  /* Nine poles: one too many. */
+  char many[2048] = "{\"volume\": 1, \"poles\": [";
+  for (int j = 0; j < 9; ++j)
+    snprintf(many + strlen(many), sizeof many - strlen(many),
+             "%s{\"type\": \"debye\", \"delta_eps\": 1, \"tau\": 1}", j ? ", " : "");
+  strncat(many, "]}", sizeof many - strlen(many) - 1);
+  parse_refused(many, "materials[0].poles: expected an array of 1 to 8 poles");
+  /* Eight are fine, and the parsed values are the case's. */
+  char eight[2048] = "{\"volume\": 1, \"eps_inf\": 2.5, \"poles\": [";
+  for (int j = 0; j < 8; ++j)
+    snprintf(eight + strlen(eight), sizeof eight - strlen(eight),
+             "%s{\"type\": \"lorentz\", \"delta_eps\": %d, \"omega_0\": 2, \"delta\": 0}",
+             j ? ", " : "", j + 1);
+  strncat(eight, "]}", sizeof eight - strlen(eight) - 1);
+  char json[4096];
+  snprintf(json, sizeof json, "{\"materials\": [%s]}", eight);
+  dg_case c;
+  dg_case_default(&c);
+  assert_dg_ok(dg_case_parse(&c, json, "case.json"));
+  assert_int_equal(c.materials[0].disp.n_poles, 8);
+  assert_true(c.materials[0].eps == 2.5);
+  assert_true(c.materials[0].disp.pole[7].type == DG_POLE_LORENTZ);
+  assert_true(c.materials[0].disp.pole[7].delta_eps == 8);
+  dg_case_free(&c);
+}
+
+static char warnings[4096];
+static void collect(void *ctx, dg_log_level level, const char *message) {
+  (void)ctx;
+  if (level != DG_LOG_WARNING) return;
+  const size_t n = strlen(warnings);
+  snprintf(warnings + n, sizeof warnings - n, "%s\n", message);
+}
+
+static void fast_poles_named(void **state) {
+  (void)state;
+  char dir[] = "/tmp/dgtd-fast-poles-XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  for (int fast = 0; fast <= 1; ++fast) {
+    char mat[512];
+    material(mat, sizeof mat, fast ? 1e-4 : 0.3);
+    dg_case c;
+    dg_run_result r;
+    make_case(&c, mat, NULL);
+    c.steps = 1;
+    snprintf(c.output_dir, sizeof c.output_dir, "%s", dir);
+    warnings[0] = '\0';
+    dg_log_set_handler(collect, NULL);
+    const dg_status st = dg_run(&c, &r);
+    dg_log_set_handler(NULL, NULL);
+    dg_case_free(&c);
+    assert_dg_ok(st);
+    print_message("# tau = %g: warnings: %s\n", fast ? 1e-4 : 0.3, warnings);
+    if (fast) {
+      assert_non_null(strstr(warnings, "case.json: the poles of materials[0] set the time step"));
+      assert_non_null(strstr(warnings, "times the steps"));
+    } else {
+      assert_null(strstr(warnings, "poles of materials"));
+    }
+  }
+  assert_int_equal(test_rmrf(dir), 0);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(restart_carries_the_poles),
+      cmocka_unit_test(backends_and_schemes_that_cannot_step_poles_refuse),
+      cmocka_unit_test(pole_keys_checked),
+      cmocka_unit_test(fast_poles_named),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
