@@ -94,6 +94,15 @@
                           X(DG_PULSE_HARMONIC, INC_HARMONIC, "harmonic") \
                           X(DG_PULSE_MODULATED_GAUSSIAN, INC_MODULATED_GAUSSIAN, "modulated_gaussian")
 
+/* Pole types of a dispersive medium (dispersive.cl), in the order of dg/dispersive.h's
+ * dg_pole_type: the host writes these numbers into the pole table (DG_CHOICE_CODE). */
+#define POLE_DEBYE 1
+#define POLE_DRUDE 2
+#define POLE_LORENTZ 3
+#define DG_POLE_CHOICES(X) X(DG_POLE_DEBYE, POLE_DEBYE, "debye") \
+                           X(DG_POLE_DRUDE, POLE_DRUDE, "drude") \
+                           X(DG_POLE_LORENTZ, POLE_LORENTZ, "lorentz")
+
 /* 2. Per-element data: EG reals per element, interleaved like the fields in blocks of VL
  * elements, (k / VL) * EG * VL + c * VL + k % VL for field c: the metric terms, 1/eps, 1/mu
  * and sigma/eps. */
@@ -143,8 +152,21 @@
 #define MR_OFFF 4
 #define MR_ENT 5
 
+/* Dispersive elements (dispersive.cl): DE ints per dispersive element, the offset of its
+ * first pole state (dg_maxwell_pole_size's layout) and its poles [DE_P0, DE_P1) in the pole
+ * tables; PC reals per pole: Debye delta_eps, 1/tau, -; Drude omega_p^2, -, gamma;
+ * Lorentz delta_eps, omega_0^2, 2 delta. */
+#define DE_OFF 0
+#define DE_P0 1
+#define DE_P1 2
+#define DE 3
+#define PC_STRENGTH 0
+#define PC_RATE 1
+#define PC_DAMP 2
+#define PC 3
+
 /* 3. The work-group width of the one-dimensional kernels (flux, update, energy, halo, DFT,
- * multirate, PML, sources); their global sizes are padded to it. */
+ * multirate, PML, poles, sources); their global sizes are padded to it. */
 #define WG1 64
 
 /* Generators for the tables of part 1 (the host's side; the kernels use the names only). */
@@ -154,5 +176,6 @@
 #define DG_CHOICE_CLNAME(e, cl, ...) [e] = #cl,
 #define DG_CHOICE_COUNT(e, cl, ...) +1
 #define DG_CHOICE_KERNEL(e, cl, word, kernel) [e] = #kernel,
+#define DG_CHOICE_CODE(e, cl, ...) [e] = cl,
 
 #endif

@@ -143,7 +143,7 @@ static dg_status write_profile(const dg_device_profile *prof, const char *out, c
         else if (j->prog == PROG_MULTIRATE)
           DG_CALL_GOTO(done, dg_cl_multirate_source(&j->v, N, &src));
         else
-          DG_CALL_GOTO(done, dg_cl_maxwell_source(&j->v, N, j->pml, j->pml, NULL, &src));
+          DG_CALL_GOTO(done, dg_cl_maxwell_source(&j->v, N, j->pml, j->pml, 0, NULL, &src));
         dg_atomic_file f = {0};
         DG_CALL_GOTO(done, dg_atomic_open(&f, path));
         fputs(src, f.fp);

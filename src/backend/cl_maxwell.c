@@ -1,5 +1,5 @@
 /* cl_maxwell.c: the OpenCL operator's life (create, with its element layout and groups;
- * destroy) and state (fields and PML auxiliaries in and out, accessors). The data, the
+ * destroy) and state (fields, PML auxiliaries and pole states in and out, accessors). The data, the
  * program, a stage and the MPI halo have files of their own (cl_maxwell_impl.h). */
 #include <stdio.h>
 #include <string.h>
@@ -27,11 +27,6 @@ static dg_status check_inputs(const dg_device *dev, const dg_maxwell *phys, cons
   DG_CHECK(!pw || pw->scattered == phys->scattered, DG_ERR_INPUT,
            "OpenCL operator: the plane wave says scattered=%d but the problem says %d (set "
            "both with dg_maxwell_set_plane_wave)", pw ? pw->scattered : 0, phys->scattered);
-  /* No kernel steps the poles of a dispersive medium yet (dg/dispersive.h): refused, never
-   * run without them. */
-  DG_CHECK(!phys->disp_K, DG_ERR_UNSUPPORTED,
-           "OpenCL operator: %d dispersive elements (Debye, Drude or Lorentz poles), which "
-           "only the reference operator steps so far", phys->disp_K);
   return DG_OK;
 }
 
@@ -82,6 +77,10 @@ dg_status dg_cl_maxwell_create_grouped(dg_cl_maxwell **out, dg_device *dev,
   double *ops_t[4] = {NULL, NULL, NULL, NULL};
   const dg_geom *g = phys->geom;
   DG_CALL(check_inputs(dev, phys, v));
+  /* Element groups are the multirate stepper's, which does not step poles (dg/stepper.h). */
+  DG_CHECK(!group || !phys->disp_K, DG_ERR_UNSUPPORTED,
+           "OpenCL operator: element groups (multirate) with %d dispersive elements: the "
+           "multirate schemes do not step the poles", phys->disp_K);
   DG_CALL(DG_ALLOC(op, 1));
   op->dev = dev;
   op->phys = phys;
@@ -121,6 +120,7 @@ void dg_cl_maxwell_destroy(dg_cl_maxwell **pop) {
   if (op->dev && op->dev->queue) clFinish(op->dev->queue);
   cl_kernel *ks[] = {&op->k_volume, &op->k_flux, &op->k_lift,   &op->k_update, &op->k_curl,
                      &op->k_source, &op->k_pml,  &op->k_pmlsave, &op->k_energy,
+                     &op->k_disp,   &op->k_dispsave,
                      &op->k_fuse,   &op->k_qupdate, &op->k_qcopy};
   for (size_t i = 0; i < sizeof ks / sizeof ks[0]; ++i) dg_kernel_release(ks[i]);
   dg_program_release(&op->prog);
@@ -129,7 +129,8 @@ void dg_cl_maxwell_destroy(dg_cl_maxwell **pop) {
                   &op->d_DtT,  &op->d_LIFTT, &op->d_Dall, &op->d_D,     &op->d_LIFTrm,
                   &op->d_xyz,  &op->d_sprof, &op->d_snode, &op->d_pw,   &op->d_pwres,
                   &op->d_pcoef, &op->d_pnode, &op->d_psaved, &op->d_M, &op->d_ew, &op->d_eout,
-                  &op->d_q2};
+                  &op->d_q2, &op->d_dw, &op->d_dwres, &op->d_delem, &op->d_dinv,
+                  &op->d_dtype, &op->d_dcoef, &op->d_dnode, &op->d_dsaved};
   for (size_t i = 0; i < sizeof bs / sizeof bs[0]; ++i) dg_buffer_release(bs[i]);
   dg_kernel_release(&op->k_pack);
   dg_kernel_release(&op->k_unpack);
@@ -145,19 +146,43 @@ void dg_cl_maxwell_destroy(dg_cl_maxwell **pop) {
 
 /* ---- state ------------------------------------------------------------------------------ */
 
-dg_status dg_clm_put_aux(dg_cl_maxwell *op, const double *w) {
-  if (!op->npn) return DG_OK;
-  const size_t n = DG_PML_AUX * (size_t)op->npn;
+/* n reals of a device buffer from host x (NULL: zeros) and back; pml: value i at the
+ * device index dg_clm_aux_index(i), else at i. */
+static dg_status put_reals(dg_cl_maxwell *op, cl_mem buf, size_t n, const double *x, int pml) {
   dg_status st = DG_OK;
-  void *buf = NULL;
-  DG_CALL(dg_calloc(&buf, n, op->rs));
-  DG_CALL_GOTO(done, dg_buffer_write(op->dev, op->d_pwres, 0, n * op->rs, buf));
-  if (w)
-    for (size_t i = 0; i < n; ++i) dg_clm_put(op, buf, dg_clm_aux_index(op, i), w[i]);
-  DG_CALL_GOTO(done, dg_buffer_write(op->dev, op->d_pw, 0, n * op->rs, buf));
-done:
-  free(buf);
-  return st;
+  void *h = NULL;
+  DG_CALL(dg_calloc(&h, n, op->rs));
+  if (x)
+    for (size_t i = 0; i < n; ++i) dg_clm_put(op, h, pml ? dg_clm_aux_index(op, i) : i, x[i]);
+  st = dg_buffer_write(op->dev, buf, 0, n * op->rs, h);
+  free(h);
+  DG_CALL(st);
+  return DG_OK;
+}
+
+static dg_status get_reals(dg_cl_maxwell *op, cl_mem buf, size_t n, double *x, int pml) {
+  dg_status st = DG_OK;
+  void *h = NULL;
+  DG_CALL(dg_calloc(&h, n, op->rs));
+  st = dg_buffer_read(op->dev, buf, 0, n * op->rs, h);
+  if (st == DG_OK)
+    for (size_t i = 0; i < n; ++i) x[i] = dg_clm_get(op, h, pml ? dg_clm_aux_index(op, i) : i);
+  free(h);
+  DG_CALL(st);
+  return DG_OK;
+}
+
+dg_status dg_clm_put_aux(dg_cl_maxwell *op, const double *w) {
+  const size_t n = DG_PML_AUX * (size_t)op->npn; /* the poles' states follow (dg/maxwell.h) */
+  if (op->npn) {
+    DG_CALL(put_reals(op, op->d_pwres, n, NULL, 1));
+    DG_CALL(put_reals(op, op->d_pw, n, w, 1));
+  }
+  if (op->ndn) {
+    DG_CALL(put_reals(op, op->d_dwres, op->ndw, NULL, 0));
+    DG_CALL(put_reals(op, op->d_dw, op->ndw, w ? w + n : NULL, 0));
+  }
+  return DG_OK;
 }
 
 dg_status dg_cl_maxwell_set_aux(dg_cl_maxwell *op, const double *w) {
@@ -165,22 +190,15 @@ dg_status dg_cl_maxwell_set_aux(dg_cl_maxwell *op, const double *w) {
   return DG_OK;
 }
 
-dg_status dg_clm_read_aux(dg_cl_maxwell *op, cl_mem from, double *w) {
-  if (!op->npn) return DG_OK;
+dg_status dg_clm_read_aux(dg_cl_maxwell *op, int residual, double *w) {
   const size_t n = DG_PML_AUX * (size_t)op->npn;
-  dg_status st = DG_OK;
-  void *buf = NULL;
-  DG_CALL(dg_calloc(&buf, n, op->rs));
-  st = dg_buffer_read(op->dev, from, 0, n * op->rs, buf);
-  if (st == DG_OK)
-    for (size_t i = 0; i < n; ++i) w[i] = dg_clm_get(op, buf, dg_clm_aux_index(op, i));
-  free(buf);
-  DG_CALL(st);
+  if (op->npn) DG_CALL(get_reals(op, residual ? op->d_pwres : op->d_pw, n, w, 1));
+  if (op->ndn) DG_CALL(get_reals(op, residual ? op->d_dwres : op->d_dw, op->ndw, w + n, 0));
   return DG_OK;
 }
 
 dg_status dg_cl_maxwell_get_aux(dg_cl_maxwell *op, double *w) {
-  DG_CALL(dg_clm_read_aux(op, op->d_pw, w));
+  DG_CALL(dg_clm_read_aux(op, 0, w));
   return DG_OK;
 }
 
@@ -196,7 +214,7 @@ dg_status dg_cl_maxwell_set_state(dg_cl_maxwell *op, const double *q) {
   op->q_live = op->d_q;
   memset(op->stage, 0, n6 * op->rs);
   DG_CALL(dg_buffer_write(op->dev, op->d_res, 0, n6 * op->rs, op->stage));
-  DG_CALL(dg_clm_put_aux(op, NULL)); /* the PML starts at rest */
+  DG_CALL(dg_clm_put_aux(op, NULL)); /* the PML and the poles start at rest */
   return DG_OK;
 }
 

@@ -44,11 +44,11 @@ dg_status dg_cl_maxwell_create(dg_cl_maxwell **out, dg_device *dev, const dg_max
 void dg_cl_maxwell_destroy(dg_cl_maxwell **op);
 
 /* The template files (cl_templates/) v's program is rendered from, in order, for a problem
- * with or without point sources and a PML; returns how many (at most
+ * with or without point sources, a PML and dispersive media (disp); returns how many (at most
  * DG_CL_MAX_TEMPLATE_FILES). for_hash: the list dg_cl_maxwell_templates_hash covers
  * instead (energy.cl for every layout). */
 enum { DG_CL_MAX_TEMPLATE_FILES = 16 };
-int dg_cl_maxwell_template_files(const dg_variant *v, int sources, int pml, int for_hash,
+int dg_cl_maxwell_template_files(const dg_variant *v, int sources, int pml, int disp, int for_hash,
                                  const char *names[DG_CL_MAX_TEMPLATE_FILES]);
 /* FNV-1a over those files (names and contents) for the tuner's problem (no sources, no
  * PML; energy.cl in place of energy_block.cl): it changes when a template v's timed stage is
@@ -57,9 +57,10 @@ int dg_cl_maxwell_template_files(const dg_variant *v, int sources, int pml, int 
 dg_status dg_cl_maxwell_templates_hash(const dg_variant *v, uint64_t *hash) DG_NODISCARD;
 
 /* The OpenCL source of the Maxwell program dg_cl_maxwell_create builds for variant v at order
- * N, made without a device (for offline compilers: dgtd kernels; the contract test): sources
- * and pml add their kernels, pw (NULL: none) an incident plane wave. Free *src with dg_free. */
-dg_status dg_cl_maxwell_source(const dg_variant *v, int N, int sources, int pml,
+ * N, made without a device (for offline compilers: dgtd kernels; the contract test): sources,
+ * pml and disp (dispersive media) add their kernels, pw (NULL: none) an incident plane wave.
+ * Free *src with dg_free. */
+dg_status dg_cl_maxwell_source(const dg_variant *v, int N, int sources, int pml, int disp,
                                const dg_plane_wave *pw, char **src) DG_NODISCARD;
 
 /* The same for the MPI halo's pack and unpack program (halo.cl), in double (dbl) or float. */
@@ -70,9 +71,10 @@ dg_status dg_cl_halo_source(int dbl, char **src) DG_NODISCARD;
 dg_status dg_cl_maxwell_set_state(dg_cl_maxwell *op, const double *q) DG_NODISCARD;
 dg_status dg_cl_maxwell_get_state(dg_cl_maxwell *op, double *q) DG_NODISCARD;
 
-/* A PML's auxiliary fields (dg_maxwell_aux_size values, the reference layout of dg/pml.h)
- * out of and into the device (set_aux also zeros their RK residual; call it after
- * set_state, which zeros them). Nothing without a PML. get_aux waits for queued steps. */
+/* The auxiliary state (dg_maxwell_aux_size values, the reference layout: a PML's fields,
+ * dg/pml.h, then the poles' states, dg/dispersive.h) out of and into the device (set_aux
+ * also zeros their RK residual; call it after set_state, which zeros them). Nothing without
+ * a PML or poles. get_aux waits for queued steps. */
 dg_status dg_cl_maxwell_get_aux(dg_cl_maxwell *op, double *w) DG_NODISCARD;
 dg_status dg_cl_maxwell_set_aux(dg_cl_maxwell *op, const double *w) DG_NODISCARD;
 
@@ -81,8 +83,8 @@ dg_status dg_cl_maxwell_set_aux(dg_cl_maxwell *op, const double *w) DG_NODISCARD
 dg_status dg_cl_maxwell_rhs(dg_cl_maxwell *op, double t, const double *q,
                             double *rhs) DG_NODISCARD;
 
-/* The same with a PML's auxiliary fields (dg_maxwell_rhs_aux): w in the reference layout
- * of dg/pml.h (NULL: zero), rhs_w (NULL: not read back). */
+/* The same with the auxiliary state (dg_maxwell_rhs_aux): w in the reference layout of
+ * dg_maxwell_aux_size (NULL: zero), rhs_w (NULL: not read back). */
 dg_status dg_cl_maxwell_rhs_aux(dg_cl_maxwell *op, double t, const double *q, const double *w,
                                 double *rhs, double *rhs_w) DG_NODISCARD;
 

@@ -1,11 +1,12 @@
 /* cl_maxwell_data.c: the OpenCL operator's data packed on the host in the device layout
  * (cl_templates/contract.h names every field) and uploaded: element and face data, node
- * coordinates, point sources, energy weights, the PML, the operators. */
+ * coordinates, point sources, energy weights, the PML, the poles, the operators. */
 #include <math.h>
 #include <string.h>
 
 #include "backend/cl_maxwell_impl.h"
 #include "core/alloc.h"
+#include "dg/dispersive.h"
 
 dg_status dg_clm_upload(dg_cl_maxwell *op, const double *x, size_t n, cl_mem *out) {
   dg_status st = DG_OK;
@@ -220,6 +221,82 @@ done:
   return st;
 }
 
+/* Dispersive media (dispersive.cl): the field-layout index of each dispersive node, each
+ * dispersive element's data (DE ints: its pole states' offset, its poles in the tables) and
+ * 1/eps_inf, the pole tables (type, PC coefficients; contract.h), zeroed pole states and
+ * residual, and the E copy of dispsave. */
+static const int pole_codes[] = {DG_POLE_CHOICES(DG_CHOICE_CODE)};
+_Static_assert(sizeof pole_codes / sizeof pole_codes[0] == DG_POLE_LORENTZ + 1,
+               "contract.h DG_POLE_CHOICES: one code per dg_pole_type");
+static dg_status build_disp_data(dg_cl_maxwell *op) {
+  const dg_maxwell *p = op->phys;
+  const int Np = op->NP, K = p->disp_K;
+  dg_status st = DG_OK;
+  int *node = NULL, *delem = NULL, *ptype = NULL;
+  double *inv = NULL, *pcoef = NULL;
+  void *zeros = NULL;
+  op->ndn = K * Np;
+  op->ndw = dg_maxwell_pole_size(p);
+  int np = 0;
+  for (int e = 0; e < K; ++e) np += p->disp_models[p->disp_model[e]].n_poles;
+  const size_t ndn = (size_t)op->ndn;
+  DG_CALL_GOTO(done, DG_ALLOC(node, ndn));
+  DG_CALL_GOTO(done, DG_ALLOC(delem, (size_t)DE * K));
+  DG_CALL_GOTO(done, DG_ALLOC(inv, K));
+  DG_CALL_GOTO(done, DG_ALLOC(ptype, np));
+  DG_CALL_GOTO(done, DG_ALLOC(pcoef, (size_t)PC * np));
+  int ip = 0;
+  for (int e = 0; e < K; ++e) {
+    const int k = p->disp_elem[e];
+    const dg_dispersion *d = &p->disp_models[p->disp_model[e]];
+    for (int n = 0; n < Np; ++n) node[(size_t)e * Np + n] = (int)dg_clm_index(op, k, n);
+    DG_CHECK_GOTO(done, p->disp_off[e] < (size_t)1 << 31, DG_ERR_UNSUPPORTED,
+                  "OpenCL operator: too many pole states for 32-bit indices");
+    delem[DE * e + DE_OFF] = (int)p->disp_off[e];
+    delem[DE * e + DE_P0] = ip;
+    inv[e] = 1 / p->eps[k];
+    for (int j = 0; j < d->n_poles; ++j, ++ip) {
+      const dg_pole *pl = &d->pole[j];
+      double *c = pcoef + (size_t)PC * ip;
+      ptype[ip] = pole_codes[pl->type];
+      c[PC_STRENGTH] = c[PC_RATE] = c[PC_DAMP] = 0;
+      switch (pl->type) {
+      case DG_POLE_DEBYE: c[PC_STRENGTH] = pl->delta_eps, c[PC_RATE] = 1 / pl->tau; break;
+      case DG_POLE_DRUDE: c[PC_STRENGTH] = pl->omega_p * pl->omega_p, c[PC_DAMP] = pl->gamma; break;
+      case DG_POLE_LORENTZ:
+        c[PC_STRENGTH] = pl->delta_eps;
+        c[PC_RATE] = pl->omega_0 * pl->omega_0;
+        c[PC_DAMP] = 2 * pl->delta;
+        break;
+      }
+    }
+    delem[DE * e + DE_P1] = ip;
+  }
+  DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_ONLY, ndn * sizeof(int), node,
+                                      &op->d_dnode));
+  DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_ONLY, (size_t)DE * K * sizeof(int),
+                                      delem, &op->d_delem));
+  DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_ONLY, (size_t)np * sizeof(int),
+                                      ptype, &op->d_dtype));
+  DG_CALL_GOTO(done, dg_clm_upload(op, inv, (size_t)K, &op->d_dinv));
+  DG_CALL_GOTO(done, dg_clm_upload(op, pcoef, (size_t)PC * np, &op->d_dcoef));
+  DG_CALL_GOTO(done, dg_calloc(&zeros, op->ndw > 3 * ndn ? op->ndw : 3 * ndn, op->rs));
+  DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_WRITE, op->ndw * op->rs, zeros,
+                                      &op->d_dw));
+  DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_WRITE, op->ndw * op->rs, zeros,
+                                      &op->d_dwres));
+  DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_WRITE, 3 * ndn * op->rs, zeros,
+                                      &op->d_dsaved));
+done:
+  dg_free(&node);
+  dg_free(&delem);
+  dg_free(&ptype);
+  dg_free(&inv);
+  dg_free(&pcoef);
+  free(zeros);
+  return st;
+}
+
 /* out[j*rows + n] = A[n][j] for a rows x cols row-major A. */
 static void transpose(const double *A, int rows, int cols, double *out) {
   for (int n = 0; n < rows; ++n)
@@ -288,6 +365,7 @@ dg_status dg_clm_build_data(dg_cl_maxwell *op, double *const ops_t[4]) {
   if (phys->n_sources) DG_CALL_GOTO(done, build_source_data(op, &op->d_sprof, &op->d_snode));
   DG_CALL_GOTO(done, build_energy_data(op));
   if (phys->pml_K) DG_CALL_GOTO(done, build_pml_data(op));
+  if (phys->disp_K) DG_CALL_GOTO(done, build_disp_data(op));
   DG_CALL_GOTO(done, dg_clm_upload(op, ops_t[0], (size_t)Np * Np, &op->d_DrT));
   DG_CALL_GOTO(done, dg_clm_upload(op, ops_t[1], (size_t)Np * Np, &op->d_DsT));
   DG_CALL_GOTO(done, dg_clm_upload(op, ops_t[2], (size_t)Np * Np, &op->d_DtT));

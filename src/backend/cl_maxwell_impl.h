@@ -35,6 +35,10 @@ enum { PML_ARG_OUT_A, PML_ARG_OUT_B, PML_ARG_C, PML_ARG_SAVED, PML_ARG_W, PML_AR
        PML_ARG_SA, PML_ARG_SB, PML_ARG_JEND };
 enum { PMLSAVE_ARG_RES, PMLSAVE_ARG_SAVED, PMLSAVE_ARG_NODE, PMLSAVE_ARG_FS, PMLSAVE_ARG_NPN,
        PMLSAVE_ARG_JEND };
+enum { DISP_ARG_OUT_A, DISP_ARG_OUT_B, DISP_ARG_SAVED, DISP_ARG_W, DISP_ARG_WRES,
+       DISP_ARG_DELEM, DISP_ARG_INV_EPS, DISP_ARG_PTYPE, DISP_ARG_PCOEF, DISP_ARG_NODE,
+       DISP_ARG_FS, DISP_ARG_NDN, DISP_ARG_A, DISP_ARG_DT, DISP_ARG_B, DISP_ARG_SA, DISP_ARG_SB };
+enum { DSAVE_ARG_Q, DSAVE_ARG_SAVED, DSAVE_ARG_NODE, DSAVE_ARG_FS, DSAVE_ARG_NDN };
 
 struct dg_cl_maxwell {
   dg_device *dev;      /* borrowed */
@@ -70,6 +74,16 @@ struct dg_cl_maxwell {
   cl_kernel k_pml, k_pmlsave;
   char name_pml[32], name_pmlsave[32];
   cl_mem d_pw, d_pwres, d_pcoef, d_pnode, d_psaved;
+  /* Dispersive media (dispersive.cl), when phys->disp_K > 0: ndn = disp_K*NP dispersive
+   * nodes; pole states and their RK residual (ndw values, the reference layout of
+   * dg_maxwell_pole_size), the per-element data (DE ints, 1/eps_inf), the pole tables (type,
+   * PC coefficients), the field-layout index of each node and E at the stage's start
+   * (3 x ndn, dispsave). */
+  int ndn;
+  size_t ndw;
+  cl_kernel k_disp, k_dispsave;
+  char name_disp[32], name_dispsave[32];
+  cl_mem d_dw, d_dwres, d_delem, d_dinv, d_dtype, d_dcoef, d_dnode, d_dsaved;
   char dump_dir[1024];                 /* "" or where the programs' sources go */
   /* MPI halo (dg_cl_maxwell_set_halo): n trace values each way */
   size_t halo_n;
@@ -145,11 +159,12 @@ dg_status dg_clm_build_program(dg_cl_maxwell *op, const double *ops_t[4], const 
 dg_status dg_clm_set_static_args(dg_cl_maxwell *op) DG_NODISCARD;
 dg_status dg_clm_set_real_arg(const dg_cl_maxwell *op, cl_kernel k, cl_uint i, double x) DG_NODISCARD;
 
-/* cl_maxwell.c: the PML's auxiliary fields from host w (NULL: zero), residual zeroed; a PML
- * buffer (w or its residual) into the reference layout of dg/pml.h; a field buffer (the
- * device layout) into the reference layout q. */
+/* cl_maxwell.c: the auxiliary state (the PML's fields, the poles' states: the reference
+ * layout of dg_maxwell_aux_size) from host w (NULL: zero), residuals zeroed; the auxiliary
+ * state (residual = 0) or its RK residual (residual = 1) into the reference layout; a field
+ * buffer (the device layout) into the reference layout q. */
 dg_status dg_clm_put_aux(dg_cl_maxwell *op, const double *w) DG_NODISCARD;
-dg_status dg_clm_read_aux(dg_cl_maxwell *op, cl_mem from, double *w) DG_NODISCARD;
+dg_status dg_clm_read_aux(dg_cl_maxwell *op, int residual, double *w) DG_NODISCARD;
 dg_status dg_clm_download(dg_cl_maxwell *op, cl_mem buf, double *q) DG_NODISCARD;
 
 /* cl_maxwell_halo.c: pack the outgoing traces and start the exchange; wait for the incoming

@@ -59,7 +59,7 @@ static dg_status define_incident(dg_kernel_spec *s, const dg_plane_wave *pw, int
   return DG_OK;
 }
 
-int dg_cl_maxwell_template_files(const dg_variant *v, int sources, int pml, int for_hash,
+int dg_cl_maxwell_template_files(const dg_variant *v, int sources, int pml, int disp, int for_hash,
                                  const char *names[DG_CL_MAX_TEMPLATE_FILES]) {
   const int blas = v->path == DG_PATH_CLBLAST;
   int n = 0;
@@ -78,12 +78,13 @@ int dg_cl_maxwell_template_files(const dg_variant *v, int sources, int pml, int 
   if (blas) names[n++] = "blas_pointwise.cl";
   if (sources) names[n++] = "source.cl";
   if (pml) names[n++] = "pml.cl";
+  if (disp) names[n++] = "dispersive.cl";
   return n;
 }
 
 dg_status dg_cl_maxwell_templates_hash(const dg_variant *v, uint64_t *hash) {
   const char *files[DG_CL_MAX_TEMPLATE_FILES];
-  const int n = dg_cl_maxwell_template_files(v, 0, 0, 1, files);
+  const int n = dg_cl_maxwell_template_files(v, 0, 0, 0, 1, files);
   DG_CALL(dg_codegen_files_hash(NULL, files, n, hash));
   return DG_OK;
 }
@@ -92,7 +93,7 @@ dg_status dg_cl_maxwell_templates_hash(const dg_variant *v, uint64_t *hash) {
 typedef struct {
   int N, NP, NFP, NPP, FLUXP;
   const dg_plane_wave *pw; /* NULL: no incident wave */
-  int sources, pml;        /* the source and PML templates */
+  int sources, pml, disp;  /* the source, PML and dispersive templates */
 } source_params;
 
 static dg_status render(const dg_variant *v, const source_params *op, const double *ops_t[4],
@@ -131,7 +132,7 @@ static dg_status render(const dg_variant *v, const source_params *op, const doub
   else
     DG_CALL(dg_kernel_spec_define(&s, "DG_INCIDENT", "0"));
   const char *files[DG_CL_MAX_TEMPLATE_FILES];
-  const int nf = dg_cl_maxwell_template_files(v, op->sources, op->pml, 0, files);
+  const int nf = dg_cl_maxwell_template_files(v, op->sources, op->pml, op->disp, 0, files);
   for (int i = 0; i < nf; ++i) DG_CALL(dg_kernel_spec_file(&s, files[i]));
   if (v->literal && !blas) {
     const int np2 = op->NP * op->NP;
@@ -147,12 +148,12 @@ static dg_status render(const dg_variant *v, const source_params *op, const doub
 
 static dg_status render_source(dg_cl_maxwell *op, const double *ops_t[4], char **src) {
   const source_params p = {op->N, op->NP, op->NFP, op->NPP, op->FLUXP, op->pw,
-                           op->phys->n_sources > 0, op->phys->pml_K > 0};
+                           op->phys->n_sources > 0, op->phys->pml_K > 0, op->phys->disp_K > 0};
   DG_CALL(render(&op->v, &p, ops_t, src));
   return DG_OK;
 }
 
-dg_status dg_cl_maxwell_source(const dg_variant *v, int N, int sources, int pml,
+dg_status dg_cl_maxwell_source(const dg_variant *v, int N, int sources, int pml, int disp,
                                const dg_plane_wave *pw, char **src) {
   dg_status st = DG_OK;
   dg_refel *r = NULL;
@@ -161,7 +162,7 @@ dg_status dg_cl_maxwell_source(const dg_variant *v, int N, int sources, int pml,
   DG_CALL(dg_refel_create(&r, N));
   DG_CALL_GOTO(done, dg_clm_transposed_ops(r, ops_t));
   const source_params p = {N, r->Np, r->Nfp, dg_variant_npp(N), dg_variant_fluxp(N), pw,
-                           sources != 0, pml != 0};
+                           sources != 0, pml != 0, disp != 0};
   DG_CALL_GOTO(done, render(v, &p, (const double **)ops_t, src));
 done:
   dg_clm_free_ops(ops_t);
@@ -212,6 +213,10 @@ dg_status dg_clm_build_program(dg_cl_maxwell *op, const double *ops_t[4], const 
     DG_CALL_GOTO(done, make_kernel(op, "pml", op->name_pml, &op->k_pml));
     if (dg_clm_result_in_res(op))
       DG_CALL_GOTO(done, make_kernel(op, "pmlsave", op->name_pmlsave, &op->k_pmlsave));
+  }
+  if (op->phys->disp_K) {
+    DG_CALL_GOTO(done, make_kernel(op, "disp", op->name_disp, &op->k_disp));
+    DG_CALL_GOTO(done, make_kernel(op, "dispsave", op->name_dispsave, &op->k_dispsave));
   }
 done:
   dg_free(&src);
@@ -347,8 +352,8 @@ static dg_status set_energy_args(dg_cl_maxwell *op) {
   return DG_OK;
 }
 
-/* The PML kernels (the targets, c and the RK coefficients are set per launch) and the point
- * sources (the targets and the batch are set per launch). */
+/* The PML and pole kernels (the targets, c, q and the RK coefficients are set per launch)
+ * and the point sources (the targets and the batch are set per launch). */
 static dg_status set_pml_source_args(dg_cl_maxwell *op) {
   const int fs = (int)op->fs;
   if (op->k_pml) {
@@ -371,6 +376,25 @@ static dg_status set_pml_source_args(dg_cl_maxwell *op) {
     DG_CALL(DG_KERNEL_ARG(k, PMLSAVE_ARG_FS, fs));
     DG_CALL(DG_KERNEL_ARG(k, PMLSAVE_ARG_NPN, op->npn));
     DG_CALL(DG_KERNEL_ARG(k, PMLSAVE_ARG_JEND, op->npn));
+  }
+  if (op->k_disp) {
+    cl_kernel k = op->k_disp;
+    DG_CALL(DG_KERNEL_ARG(k, DISP_ARG_SAVED, op->d_dsaved));
+    DG_CALL(DG_KERNEL_ARG(k, DISP_ARG_W, op->d_dw));
+    DG_CALL(DG_KERNEL_ARG(k, DISP_ARG_WRES, op->d_dwres));
+    DG_CALL(DG_KERNEL_ARG(k, DISP_ARG_DELEM, op->d_delem));
+    DG_CALL(DG_KERNEL_ARG(k, DISP_ARG_INV_EPS, op->d_dinv));
+    DG_CALL(DG_KERNEL_ARG(k, DISP_ARG_PTYPE, op->d_dtype));
+    DG_CALL(DG_KERNEL_ARG(k, DISP_ARG_PCOEF, op->d_dcoef));
+    DG_CALL(DG_KERNEL_ARG(k, DISP_ARG_NODE, op->d_dnode));
+    DG_CALL(DG_KERNEL_ARG(k, DISP_ARG_FS, fs));
+    DG_CALL(DG_KERNEL_ARG(k, DISP_ARG_NDN, op->ndn));
+    k = op->k_dispsave;
+    DG_CALL(DG_KERNEL_ARG(k, DSAVE_ARG_Q, op->d_q));
+    DG_CALL(DG_KERNEL_ARG(k, DSAVE_ARG_SAVED, op->d_dsaved));
+    DG_CALL(DG_KERNEL_ARG(k, DSAVE_ARG_NODE, op->d_dnode));
+    DG_CALL(DG_KERNEL_ARG(k, DSAVE_ARG_FS, fs));
+    DG_CALL(DG_KERNEL_ARG(k, DSAVE_ARG_NDN, op->ndn));
   }
   if (op->k_source) {
     DG_CALL(DG_KERNEL_ARG(op->k_source, SRC_ARG_FS, fs));

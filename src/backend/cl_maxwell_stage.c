@@ -235,7 +235,7 @@ static dg_status stage_split(dg_cl_maxwell *op, const stage_t *s) {
 }
 
 /* After the right-hand side: the LSERK update (unless a kernel fused it), the PML's
- * correction on its nodes, then the point sources. */
+ * correction on its nodes, the poles' on theirs, then the point sources. */
 static dg_status stage_corrections(dg_cl_maxwell *op, const stage_t *s) {
   const int update = s->update;
   if (update && !s->fused_update) {
@@ -258,6 +258,19 @@ static dg_status stage_corrections(dg_cl_maxwell *op, const stage_t *s) {
     DG_CALL(dg_clm_set_real_arg(op, k, PML_ARG_SA, update ? s->dt : 1.0));
     DG_CALL(dg_clm_set_real_arg(op, k, PML_ARG_SB, update ? s->b * s->dt : 0.0));
     DG_CALL(run_pml_kernel(op, s, k, op->name_pml));
+  }
+  if (op->k_disp) { /* E at the stage's start is in dsaved (run_stage_range) */
+    cl_kernel k = op->k_disp;
+    const size_t l1 = WG1, g = ((size_t)op->ndn + WG1 - 1) / WG1 * WG1;
+    const cl_mem out_a = update ? op->d_res : s->R;
+    DG_CALL(DG_KERNEL_ARG(k, DISP_ARG_OUT_A, out_a));
+    DG_CALL(DG_KERNEL_ARG(k, DISP_ARG_OUT_B, s->qout));
+    DG_CALL(dg_clm_set_real_arg(op, k, DISP_ARG_A, update ? s->a : 0.0));
+    DG_CALL(dg_clm_set_real_arg(op, k, DISP_ARG_DT, update ? s->dt : 1.0));
+    DG_CALL(dg_clm_set_real_arg(op, k, DISP_ARG_B, update ? s->b : 0.0));
+    DG_CALL(dg_clm_set_real_arg(op, k, DISP_ARG_SA, update ? s->dt : 1.0));
+    DG_CALL(dg_clm_set_real_arg(op, k, DISP_ARG_SB, update ? s->b * s->dt : 0.0));
+    DG_CALL(launch(op, k, op->name_disp, 1, NULL, &g, &l1, s->t));
   }
   if (op->k_source) {
     if (update) /* res = a res + dt (rhs - s), q += b res */
@@ -301,6 +314,11 @@ static dg_status run_stage_range(dg_cl_maxwell *op, double ts, double a, double 
   if (op->k_pml) DG_CALL(DG_KERNEL_ARG(op->k_pml, PML_ARG_JEND, s.j1));
   if (op->k_pmlsave) DG_CALL(DG_KERNEL_ARG(op->k_pmlsave, PMLSAVE_ARG_JEND, s.j1));
   if (t) memset(t, 0, sizeof *t);
+  if (op->k_dispsave) { /* E at the stage's start, before any kernel moves q */
+    const size_t l1 = WG1, g = ((size_t)op->ndn + WG1 - 1) / WG1 * WG1;
+    DG_CALL(DG_KERNEL_ARG(op->k_dispsave, DSAVE_ARG_Q, s.qin));
+    DG_CALL(launch(op, op->k_dispsave, op->name_dispsave, 1, NULL, &g, &l1, t));
+  }
   DG_CALL(dg_clm_halo_bind(op, s.qin));
   DG_CALL(dg_clm_halo_begin(op));
   if (op->k_fuse)
@@ -351,7 +369,7 @@ dg_status dg_cl_maxwell_rhs_aux(dg_cl_maxwell *op, double t, const double *q, co
   DG_CALL(run_stage(op, t, 0, 1, 0, 0, NULL));
   DG_CALL(dg_clm_download(op, dg_clm_result_in_res(op) ? op->d_res : op->d_rhs, rhs));
   /* the stage ran with (a, dt, b) = (0, 1, 0): wres = dw/dt */
-  if (rhs_w) DG_CALL(dg_clm_read_aux(op, op->d_pwres, rhs_w));
+  if (rhs_w) DG_CALL(dg_clm_read_aux(op, 1, rhs_w));
   return DG_OK;
 }
 
