@@ -6,8 +6,9 @@
  * agree to 1e-10 relative (L2) in double and 1e-4 in float, for the default variant and
  * for kb=2,fuse=step (q in two buffers), work=vec,vw=4,fuse=res and
  * work=vec,vw=8,lift=fused-update (results in res). The right-hand side check of the run
- * path (dg_cl_verify_op, fields and auxiliary rates) passes on the same problem, and the
- * pole states put in come back out unchanged (the layouts convert both ways). */
+ * path (dg_cl_verify_op, fields and auxiliary rates) passes on the same problem and fails
+ * once one pole of the reference differs from the device's; the pole states put in come
+ * back out unchanged (the layouts convert both ways). */
 #include "test_pml_util.h"
 
 #include "backend/verify.h"
@@ -122,7 +123,13 @@ static void test_verification_covers_the_poles(void **state) {
   assert_dg_ok(dg_cl_verify_op_at(op, b.p, 0.3, 7, &d, &pass));
   printf("# verification with poles (%s): %.2e\n", dg_precision_name(prec), d);
   assert_true(pass);
-  /* a wrong pole (the device's copy of a Drude pole made stronger) is caught */
+  /* the check sees the poles: the reference's Drude pole made 1% stronger after the device
+   * took its copy is caught */
+  b.p->disp_models[1].pole[0].omega_p *= 1.01;
+  assert_dg_error(dg_cl_verify_op_at(op, b.p, 0.3, 7, &d, &pass), DG_ERR_NUMERIC,
+                  "failed verification");
+  printf("# with a changed pole: %.2e\n", d);
+  assert_false(pass);
   dg_cl_maxwell_destroy(&op);
   pml_problem_destroy(&b);
 }

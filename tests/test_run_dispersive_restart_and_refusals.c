@@ -1,12 +1,16 @@
-/* Dispersive materials through the case file and dg_run (reference backend):
+/* Dispersive materials through the case file and dg_run:
  * - a checkpoint carries the poles' states beside the PML's fields (a box with a one-cell
  *   PML, the inner domain a medium with a Debye, a Drude and a Lorentz pole, a dipole):
  *   10 + 10 steps through a restart give the final checkpoint and the probe series of 20
  *   uninterrupted steps byte for byte; at step 10 the checkpoint holds 18 values per PML
  *   node and 12 per dispersive node (1 + 1 + 2 states, 3 components), the poles' nonzero;
  *   the same case with one pole parameter changed refuses it ("other materials");
- * - a case with poles is refused, naming materials[0].poles and what to do, on the OpenCL
- *   backend and with the multirate schemes (never run without the poles); a dispersive
+ * - the OpenCL backend (double, its default variant) steps the same case: 20 steps, and 10
+ *   more from the reference's step-10 checkpoint, leave checkpoints whose fields and
+ *   auxiliary state (PML fields, pole states) match the reference's 20 steps to 1e-9
+ *   relative (L2);
+ * - a case with poles is refused, naming materials[0].poles and what to do, with the
+ *   multirate schemes (never run without the poles); a dispersive
  *   volume in the PML and a TF/SF surface in a dispersive medium (even with eps_inf = 1) are
  *   refused;
  * - the case file's pole keys: unphysical or unstable values (tau <= 0, gamma < 0,
@@ -56,7 +60,8 @@ static void material(char *out, size_t cap, double tau) {
            " {\"type\": \"lorentz\", \"delta_eps\": 1.0, \"omega_0\": 6.0, \"delta\": 0.4}]}", tau);
 }
 
-static void run_to(const char *dir, int steps, int every, const char *restart, double tau) {
+static void run_on(const char *dir, int steps, int every, const char *restart, double tau,
+                   dg_backend backend) {
   char mat[512];
   material(mat, sizeof mat, tau);
   dg_case c;
@@ -66,8 +71,17 @@ static void run_to(const char *dir, int steps, int every, const char *restart, d
   c.checkpoint_every = every;
   snprintf(c.output_dir, sizeof c.output_dir, "%s", dir);
   if (restart) snprintf(c.restart, sizeof c.restart, "%s", restart);
+  if (backend == DG_BACKEND_OPENCL) {
+    c.backend = backend;
+    c.precision = DG_PREC_DOUBLE;
+    c.tune = DG_TUNE_NEVER;
+  }
   assert_dg_ok(dg_run(&c, &r));
   dg_case_free(&c);
+}
+
+static void run_to(const char *dir, int steps, int every, const char *restart, double tau) {
+  run_on(dir, steps, every, restart, tau, DG_BACKEND_REF);
 }
 
 static char *slurp(const char *path, size_t *n) {
@@ -142,15 +156,60 @@ static void restart_carries_the_poles(void **state) {
   assert_int_equal(test_rmrf(base), 0);
 }
 
-/* dg_run on the case with `material` (with the OpenCL backend, or a multirate scheme)
+/* A double checkpoint's fields then auxiliary state (*n values, malloc'd). */
+static double *read_state(const char *path, size_t *n) {
+  dg_checkpoint_header h, got;
+  assert_dg_ok(dg_checkpoint_read_header(path, &h));
+  assert_int_equal(h.precision, 8);
+  const size_t nq = 6 * (size_t)h.K * h.Np;
+  *n = nq + h.aux;
+  double *x = malloc(*n * sizeof *x), *res = malloc(nq * sizeof *res);
+  assert_dg_ok(dg_checkpoint_read_aux(path, &h, &got, x, res, x + nq));
+  free(res);
+  return x;
+}
+
+static double checkpoint_diff(const char *a, const char *ref) {
+  size_t na, nr;
+  double *x = read_state(a, &na), *y = read_state(ref, &nr), num = 0, den = 0;
+  assert_int_equal(na, nr);
+  for (size_t i = 0; i < na; ++i) num += (x[i] - y[i]) * (x[i] - y[i]), den += y[i] * y[i];
+  free(x);
+  free(y);
+  return sqrt(num / den);
+}
+
+static void opencl_steps_and_restarts_the_poles(void **state) {
+  (void)state;
+  char base[] = "/tmp/dgtd-cl-poles-XXXXXX";
+  assert_non_null(mkdtemp(base));
+  char ref[128], cl[128], clr[128], chk_r[160], chk_c[160], chk_cr[160], chk10[200];
+  snprintf(ref, sizeof ref, "%s/ref", base);
+  snprintf(cl, sizeof cl, "%s/cl", base);
+  snprintf(clr, sizeof clr, "%s/clr", base);
+  snprintf(chk_r, sizeof chk_r, "%s/checkpoint.chk", ref);
+  snprintf(chk_c, sizeof chk_c, "%s/checkpoint.chk", cl);
+  snprintf(chk_cr, sizeof chk_cr, "%s/checkpoint.chk", clr);
+  snprintf(chk10, sizeof chk10, "%s/step10.chk", base);
+  run_to(ref, 10, 10, NULL, 0.3);
+  assert_int_equal(rename(chk_r, chk10), 0);
+  run_to(ref, 20, 20, NULL, 0.3);
+  run_on(cl, 20, 20, NULL, 0.3, DG_BACKEND_OPENCL);
+  run_on(clr, 20, 20, chk10, 0.3, DG_BACKEND_OPENCL);
+  const double d = checkpoint_diff(chk_c, chk_r), dr = checkpoint_diff(chk_cr, chk_r);
+  printf("# OpenCL vs reference after 20 steps: %.2e; restarted at 10: %.2e\n", d, dr);
+  assert_true(d <= 1e-9 && dr <= 1e-9);
+  assert_int_equal(test_rmrf(base), 0);
+}
+
+/* dg_run on the case with `material` (as it is, or with a multirate scheme)
  * fails with code and a message containing want. */
-enum { AS_IS, OPENCL, MRAB3, MRLSERK4 };
+enum { AS_IS, MRAB3, MRLSERK4 };
 static void run_refused(const char *material_json, int how, dg_status code, const char *want) {
   dg_case c;
   dg_run_result r;
   make_case(&c, material_json, NULL);
   c.steps = 2;
-  if (how == OPENCL) c.backend = DG_BACKEND_OPENCL;
   c.multirate = how == MRAB3 || how == MRLSERK4;
   c.mr_scheme = how == MRLSERK4 ? DG_MR_LSERK4 : DG_MR_AB3;
   assert_dg_error(dg_run(&c, &r), code, want);
@@ -158,13 +217,10 @@ static void run_refused(const char *material_json, int how, dg_status code, cons
   dg_case_free(&c);
 }
 
-static void backends_and_schemes_that_cannot_step_poles_refuse(void **state) {
+static void schemes_that_cannot_step_poles_refuse(void **state) {
   (void)state;
   char mat[512];
   material(mat, sizeof mat, 0.3);
-  run_refused(mat, OPENCL, DG_ERR_UNSUPPORTED,
-              "case.json: materials[0].poles: dispersive media run on the reference backend "
-              "only so far");
   run_refused(mat, MRAB3, DG_ERR_UNSUPPORTED,
               "case.json: materials[0].poles: the multirate schemes do not step a dispersive "
               "medium's poles yet; use \"time_stepping\": {\"scheme\": \"lserk4\"}");
@@ -319,7 +375,8 @@ static void fast_poles_named(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(restart_carries_the_poles),
-      cmocka_unit_test(backends_and_schemes_that_cannot_step_poles_refuse),
+      cmocka_unit_test(opencl_steps_and_restarts_the_poles),
+      cmocka_unit_test(schemes_that_cannot_step_poles_refuse),
       cmocka_unit_test(pole_keys_checked),
       cmocka_unit_test(fast_poles_named),
   };

@@ -562,20 +562,16 @@ static dg_status check_host_memory(const run_state *s, double K) {
   return DG_OK;
 }
 
-/* The poles of the case's dispersive materials (dg/dispersive.h), after the PML: only the
- * reference backend's global LSERK4 steps them so far, so the OpenCL backend and the
- * multirate schemes are refused here naming the material (never run without the poles),
- * as is a dispersive element in the PML (the layer is matched to non-dispersive media). */
+/* The poles of the case's dispersive materials (dg/dispersive.h), after the PML: the global
+ * LSERK4 of either backend steps them, the multirate schemes do not yet, so those are
+ * refused here naming the material (never run without the poles), as is a dispersive
+ * element in the PML (the layer is matched to non-dispersive media). */
 static dg_status setup_dispersion(run_state *s) {
   const dg_case *c = s->c;
   int first = -1;
   for (int i = c->n_materials - 1; i >= 0; --i)
     if (c->materials[i].disp.n_poles) first = i;
   if (first < 0) return DG_OK;
-  DG_CHECK(c->backend == DG_BACKEND_REF, DG_ERR_UNSUPPORTED,
-           "%s: materials[%d].poles: dispersive media run on the reference backend only so far "
-           "(the OpenCL kernels do not step the poles yet); run with \"backend\": \"ref\" "
-           "(or --backend ref)", c->source, first);
   DG_CHECK(!c->multirate, DG_ERR_UNSUPPORTED,
            "%s: materials[%d].poles: the multirate schemes do not step a dispersive medium's "
            "poles yet; use \"time_stepping\": {\"scheme\": \"lserk4\"} (or --time-stepping "
