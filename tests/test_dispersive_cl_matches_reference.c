@@ -5,7 +5,8 @@
  * auxiliary state (the PML's fields and the pole states, read back in the reference layout)
  * agree to 1e-10 relative (L2) in double and 1e-4 in float, for the default variant and
  * for kb=2,fuse=step (q in two buffers), work=vec,vw=4,fuse=res and
- * work=vec,vw=8,lift=fused-update (results in res). The right-hand side check of the run
+ * work=vec,vw=8,lift=fused-update (results in res), and so does the steppers' energy
+ * (fields and the poles' stored energy, here about 1% of it: far above the tolerances). The right-hand side check of the run
  * path (dg_cl_verify_op, fields and auxiliary rates) passes on the same problem and fails
  * once one pole of the reference differs from the device's; the pole states put in come
  * back out unchanged (the layouts convert both ways). */
@@ -45,14 +46,18 @@ static double disp_problem(pml_problem *b) {
   return dt;
 }
 
-/* STEPS steps of st from q0, w0; the final fields then the auxiliary state into out. */
-static void run(dg_stepper *st, const double *q0, const double *w0, size_t nq, double dt,
-                double *out) {
+/* STEPS steps of st from q0, w0; the final fields then the auxiliary state into out;
+ * returns the stepper's energy (fields and poles). */
+static double run(dg_stepper *st, const double *q0, const double *w0, size_t nq, double dt,
+                  double *out) {
   assert_dg_ok(dg_stepper_put_state(st, q0));
   assert_dg_ok(dg_stepper_put_aux(st, w0));
   for (int i = 0; i < STEPS; ++i) assert_dg_ok(dg_stepper_step(st, i * dt, dt));
   assert_dg_ok(dg_stepper_get_state(st, out));
   assert_dg_ok(dg_stepper_get_aux(st, out + nq));
+  double e = 0;
+  assert_dg_ok(dg_stepper_energy(st, &e));
+  return e;
 }
 
 static double rel_l2(const double *a, const double *ref, size_t n) {
@@ -76,8 +81,12 @@ static void test_device_steps_match_reference(void **state) {
   assert_dg_ok(DG_ALLOC(got, n));
   rand_fill(x0, n, 39);
   dg_stepper *st = pml_stepper(&b, NULL, DG_PREC_DOUBLE, NULL);
-  run(st, x0, x0 + nq, nq, dt, ref);
+  const double e_ref = run(st, x0, x0 + nq, nq, dt, ref);
   dg_stepper_destroy(&st);
+  /* the poles' share of the energy is not small */
+  const double e_poles = dg_dispersion_energy(b.p, ref + n - npole);
+  printf("# reference energy %.4e, of it the poles' %.4e\n", e_ref, e_poles);
+  assert_true(e_poles > 1e-3 * e_ref);
   /* the poles moved: their part is a real test */
   assert_true(rel_l2(ref + n - npole, x0 + n - npole, npole) > 1e-3);
   const char *specs[] = {NULL, "kb=2,fuse=step", "work=vec,vw=4,fuse=res",
@@ -94,14 +103,15 @@ static void test_device_steps_match_reference(void **state) {
       const double dw = rel_l2(got + nq, x0 + nq, nw);
       assert_true(dw <= (p ? 1e-15 : 1e-7));
       memset(got, 0, n * sizeof *got);
-      run(st, x0, x0 + nq, nq, dt, got);
+      const double e = run(st, x0, x0 + nq, nq, dt, got);
       dg_stepper_destroy(&st);
       const double dq = rel_l2(got, ref, nq), dp = rel_l2(got + n - npole, ref + n - npole, npole);
       const double da = rel_l2(got, ref, n);
-      printf("# %d steps, %s, %s: fields %.2e, poles %.2e, all %.2e\n", STEPS,
-             specs[i] ? specs[i] : "default", dg_precision_name(prec), dq, dp, da);
+      const double de = fabs(e - e_ref) / e_ref;
+      printf("# %d steps, %s, %s: fields %.2e, poles %.2e, all %.2e, energy %.2e\n", STEPS,
+             specs[i] ? specs[i] : "default", dg_precision_name(prec), dq, dp, da, de);
       const double tol = p ? 1e-10 : 1e-4;
-      assert_true(dq <= tol && dp <= tol && da <= tol);
+      assert_true(dq <= tol && dp <= tol && da <= tol && de <= tol);
     }
   }
   dg_free(&x0);

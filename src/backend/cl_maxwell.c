@@ -6,6 +6,7 @@
 
 #include "backend/cl_maxwell_impl.h"
 #include "core/alloc.h"
+#include "dg/dispersive.h"
 
 dg_status dg_cl_maxwell_create(dg_cl_maxwell **out, dg_device *dev, const dg_maxwell *phys,
                                const dg_variant *v, const char *dump_dir) {
@@ -199,6 +200,18 @@ dg_status dg_clm_read_aux(dg_cl_maxwell *op, int residual, double *w) {
 
 dg_status dg_cl_maxwell_get_aux(dg_cl_maxwell *op, double *w) {
   DG_CALL(dg_clm_read_aux(op, 0, w));
+  return DG_OK;
+}
+
+dg_status dg_cl_maxwell_pole_energy(dg_cl_maxwell *op, double *energy) {
+  *energy = 0;
+  if (!op->ndn) return DG_OK;
+  double *w = NULL;
+  DG_CALL(DG_ALLOC(w, op->ndw));
+  const dg_status st = get_reals(op, op->d_dw, op->ndw, w, 0);
+  if (st == DG_OK) *energy = dg_dispersion_energy(op->phys, w);
+  dg_free(&w);
+  DG_CALL(st);
   return DG_OK;
 }
 

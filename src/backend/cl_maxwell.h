@@ -116,6 +116,9 @@ dg_status dg_cl_maxwell_time_stage(dg_cl_maxwell *op, dg_cl_stage_timing *t) DG_
  * by a reduction kernel (energy.cl): only one number per element comes back. Non-finite
  * when any value of the state is. Waits for queued steps. */
 dg_status dg_cl_maxwell_energy(dg_cl_maxwell *op, double *energy) DG_NODISCARD;
+/* The energy the dispersive poles store (dg_dispersion_energy over the owned elements), from
+ * the pole states read back to the host; 0 without poles. Waits for queued steps. */
+dg_status dg_cl_maxwell_pole_energy(dg_cl_maxwell *op, double *energy) DG_NODISCARD;
 
 /* Wait for everything queued. */
 dg_status dg_cl_maxwell_finish(dg_cl_maxwell *op) DG_NODISCARD;

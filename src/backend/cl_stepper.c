@@ -22,8 +22,12 @@ static dg_status cl_finish(void *impl) {
   return DG_OK;
 }
 
+/* The fields' energy on the device plus the poles' (dg_maxwell_energy_aux). */
 static dg_status cl_energy(void *impl, double *e) {
+  double poles = 0;
   DG_CALL(dg_cl_maxwell_energy(impl, e));
+  DG_CALL(dg_cl_maxwell_pole_energy(impl, &poles));
+  *e += poles;
   return DG_OK;
 }
 
