@@ -27,14 +27,15 @@ static void test_each_template_builds_with_defaults(void **state) {
                             {"update.cl"},
                             {"blas_pointwise.cl"},
                             {"source.cl"},
+                            {"dispersive.cl"},
                             {"incident.cl", "flux.cl", "lift.cl"},
                             {"incident.cl", "flux.cl", "lift.cl"}};
   for (size_t i = 0; i < sizeof files / sizeof files[0]; ++i) {
     dg_kernel_spec s;
     memset(&s, 0, sizeof s);
-    if (i >= 5) assert_dg_ok(dg_kernel_spec_define(&s, "DG_INCIDENT", "1"));
-    if (i == 6 && !dev->info.has_fp64) continue;
-    if (i == 6) assert_dg_ok(dg_kernel_spec_define(&s, "DG_DOUBLE", "1"));
+    if (i >= 6) assert_dg_ok(dg_kernel_spec_define(&s, "DG_INCIDENT", "1"));
+    if (i == 7 && !dev->info.has_fp64) continue;
+    if (i == 7) assert_dg_ok(dg_kernel_spec_define(&s, "DG_DOUBLE", "1"));
     assert_dg_ok(dg_kernel_spec_file(&s, "common.cl"));
     assert_dg_ok(dg_kernel_spec_file(&s, "operator.cl"));
     for (int f = 0; f < 3 && files[i][f]; ++f) assert_dg_ok(dg_kernel_spec_file(&s, files[i][f]));
