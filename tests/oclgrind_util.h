@@ -185,11 +185,12 @@ static inline const char *og_family(const char *spec, char *buf, size_t cap) {
   static const char *const lift[] = {"separate", "fused", "fused-update"};
   static const char *const place[] = {"-", "m", "f"};
   char sfx[32];
-  static const char *const fuse[] = {"", " fuse=rhs", " fuse=res"};
-  snprintf(buf, cap, "%s kb%d/%d %s/%s %s%s %s%s%s", dg_variant_kernel_suffix(&v, sfx, sizeof sfx),
+  static const char *const fuse[] = {DG_FUSE_CHOICES(DG_CHOICE_WORD)}; /* contract.h */
+  snprintf(buf, cap, "%s kb%d/%d %s/%s %s%s %s%s%s%s", dg_variant_kernel_suffix(&v, sfx, sizeof sfx),
            v.kb, v.lkb, place[v.vplace], place[v.lplace], v.flux ? "face" : "point",
            v.lnpw > 1 ? (v.lnpw == 2 ? " lnpw2" : " lnpw4") : "", lift[v.lift],
-           v.literal ? " lit" : "", fuse[v.fuse]);
+           v.literal ? " lit" : "", v.fuse != DG_FUSE_NONE ? " fuse=" : "",
+           v.fuse != DG_FUSE_NONE ? fuse[v.fuse] : "");
   return buf;
 }
 
