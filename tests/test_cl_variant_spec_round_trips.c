@@ -145,11 +145,14 @@ static void test_enumeration_prunes_with_reasons(void **state) {
   char why[128];
   for (int i = 0; i < nv; ++i) assert_true(dg_variant_check(&valid[i], &info, 5, why, sizeof why));
   for (int i = 0; i < np; ++i) assert_true(strlen(pruned[i].reason) > 0);
-  int has_blas = 0, fuse[3] = {0, 0, 0};
+  int has_blas = 0, fuse[DG_FUSE_COUNT] = {0};
   for (int i = 0; i < nv; ++i) has_blas |= valid[i].path == DG_PATH_CLBLAST;
-  for (int i = 0; i < nv; ++i) fuse[valid[i].fuse] = 1;
+  for (int i = 0; i < nv; ++i) {
+    assert_in_range(valid[i].fuse, 0, DG_FUSE_COUNT - 1);
+    fuse[valid[i].fuse] = 1;
+  }
   assert_true(has_blas);
-  assert_true(fuse[DG_FUSE_NONE] && fuse[DG_FUSE_RHS] && fuse[DG_FUSE_RES]);
+  for (int f = 0; f < DG_FUSE_COUNT; ++f) assert_true(fuse[f]); /* every fuse value enumerated */
   dg_free(&valid);
   dg_free(&pruned);
   /* No fp64: every double variant is pruned. */
