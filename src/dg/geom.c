@@ -108,6 +108,9 @@ static dg_status match_face_nodes(dg_geom *g) {
 }
 
 dg_status dg_geom_create(dg_geom **out, const dg_mesh *m, const dg_refel *r) {
+  DG_CHECK(m->n_curved == 0, DG_ERR_UNSUPPORTED,
+           "the mesh has %d curved (second-order) elements, which are not supported yet",
+           m->n_curved);
   dg_status st = DG_OK;
   dg_geom *g = NULL;
   DG_CALL(DG_ALLOC(g, 1));
