@@ -255,3 +255,35 @@ fail:
   dst->n_curved = 0;
   return st;
 }
+
+void dg_mesh_elem_map(const dg_mesh *m, int k, const double rst[3], double x[3],
+                      double dxdr[3][3]) {
+  const int *v = m->EToV + 4 * (size_t)k;
+  /* barycentric coordinates and their (constant) derivatives in r, s, t */
+  const double l[4] = {-0.5 * (1 + rst[0] + rst[1] + rst[2]), 0.5 * (1 + rst[0]),
+                       0.5 * (1 + rst[1]), 0.5 * (1 + rst[2])};
+  static const double dl[4][3] = {
+      {-0.5, -0.5, -0.5}, {0.5, 0, 0}, {0, 0.5, 0}, {0, 0, 0.5}};
+  const int curved = m->curved && m->curved[k];
+  double w[10], dw[10][3], p[10][3];
+  for (int a = 0; a < 4; a++) {
+    p[a][0] = m->VX[v[a]], p[a][1] = m->VY[v[a]], p[a][2] = m->VZ[v[a]];
+    w[a] = curved ? l[a] * (2 * l[a] - 1) : l[a];
+    for (int j = 0; j < 3; j++) dw[a][j] = (curved ? 4 * l[a] - 1 : 1) * dl[a][j];
+  }
+  const int n = curved ? 10 : 4;
+  for (int e = 0; curved && e < 6; e++) {
+    const int a = dg_edge_vertices[e][0], b = dg_edge_vertices[e][1];
+    for (int d = 0; d < 3; d++) p[4 + e][d] = m->edge_xyz[18 * (size_t)k + 3 * e + d];
+    w[4 + e] = 4 * l[a] * l[b];
+    for (int j = 0; j < 3; j++) dw[4 + e][j] = 4 * (l[b] * dl[a][j] + l[a] * dl[b][j]);
+  }
+  for (int d = 0; d < 3; d++) {
+    x[d] = 0;
+    for (int i = 0; i < n; i++) x[d] += w[i] * p[i][d];
+    for (int j = 0; dxdr && j < 3; j++) {
+      dxdr[d][j] = 0;
+      for (int i = 0; i < n; i++) dxdr[d][j] += dw[i][j] * p[i][d];
+    }
+  }
+}

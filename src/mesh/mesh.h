@@ -107,7 +107,8 @@ dg_status dg_mesh_connect(dg_mesh *m, int ntri, const int *tri, const int *tri_t
 int dg_mesh_phys_tag(const dg_mesh *m, int dim, const char *name);
 /* Signed volume of element k. */
 double dg_mesh_elem_volume(const dg_mesh *m, int k);
-/* The element containing point x, or -1 if none, and x's reference coordinates rst in it.
+/* The element containing point x, or -1 if none, and x's reference coordinates rst in it
+ * (through a curved element's own map: dg_mesh_elem_map inverted by Newton's method).
  * A point on a shared face or vertex (barycentric coordinates down to -DG_MESH_LOCATE_TOL)
  * goes to the element it is deepest inside; rounding is clamped back into the element.
  * A linear scan: for placing a few probes and sources. */
@@ -123,6 +124,14 @@ dg_status dg_mesh_surface_sides(const dg_mesh *m, int surface_tag, const unsigne
                                 signed char *side) DG_NODISCARD;
 /* Bounding box. */
 void dg_mesh_bbox(const dg_mesh *m, double lo[3], double hi[3]);
+/* Element k's map from the reference tetrahedron (refel.h: vertices (-1,-1,-1), (1,-1,-1),
+ * (-1,1,-1), (-1,-1,1)) to physical space, at reference point rst: x, and when dxdr is not
+ * NULL the derivatives dxdr[d][j] = d x_d / d r_j (r_0 = r, r_1 = s, r_2 = t). Affine on a
+ * straight-sided element; on a curved one the quadratic map through its vertices and
+ * mid-edge nodes (the 10-node tetrahedron's Lagrange basis in barycentric coordinates l:
+ * l_a (2 l_a - 1) at vertex a, 4 l_a l_b on edge (a,b)). */
+void dg_mesh_elem_map(const dg_mesh *m, int k, const double rst[3], double x[3],
+                      double dxdr[3][3]);
 /* Give dst (K elements, allocated) the curved geometry of src's elements: dst's element k is
  * src's element l2g[k]. Nothing when src has no curved element. */
 dg_status dg_mesh_copy_curved(dg_mesh *dst, const dg_mesh *src, const int *l2g) DG_NODISCARD;
