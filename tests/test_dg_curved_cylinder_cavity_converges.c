@@ -73,10 +73,10 @@ static result run(const char *path, int N, int curved, double T) {
 }
 
 /* Errors on each level (each a uniform refinement of the one before: h halves) for N, curved
- * and straight-sided; prints them and checks the rates. */
-static void study(const char *const *mesh, int levels, int N, double T) {
+ * and (straight != 0) straight-sided; prints them and checks the rates. */
+static void study(const char *const *mesh, int levels, int N, double T, int straight) {
   double err[2][3];
-  for (int curved = 1; curved >= 0; --curved)
+  for (int curved = 1; curved >= !straight; --curved)
     for (int i = 0; i < levels; ++i) {
       const result r = run(mesh[i], N, curved, T);
       err[curved][i] = r.err;
@@ -94,9 +94,8 @@ static void study(const char *const *mesh, int levels, int N, double T) {
     }
   /* Straight sides stall near rate 2 however high N: from N = 2 on they fall behind. */
   const int f = levels - 1;
-  const double straight_rate = log2(err[0][f - 1] / err[0][f]);
-  if (N >= 2) {
-    assert_true(straight_rate < 2.5);
+  if (straight && N >= 2) {
+    assert_true(log2(err[0][f - 1] / err[0][f]) < 2.5);
     assert_true(err[1][f] < err[0][f] / 5);
   }
 }
@@ -105,10 +104,11 @@ static void curved_elements_converge_where_straight_ones_stall(void **state) {
   (void)state;
   static const char *mesh[2] = {FIXTURE("quarter_cylinder_r0.msh"),
                                 FIXTURE("quarter_cylinder_r1.msh")};
-  for (int N = 1; N <= 2; ++N) study(mesh, 2, N, 0.5);
+  for (int N = 1; N <= 2; ++N) study(mesh, 2, N, 0.5, 1);
 }
 
-/* DGTD_TEST_ALL: N = 3 on the next pair, its finer mesh made by gmsh (minutes). */
+/* DGTD_TEST_ALL: N = 3 on the next pair (the first is not yet asymptotic at N = 3: 3.50),
+ * its finer mesh made by gmsh; curved only (about 6 minutes on 2 cores). */
 static void order_3_on_finer_meshes(void **state) {
   test_scratch *s = *state;
   char fine[160], cmd[512];
@@ -117,7 +117,7 @@ static void order_3_on_finer_meshes(void **state) {
            "-format msh22 -save -o %s > /dev/null 2>&1", fine);
   if (system(cmd) != 0) fail_msg("%s failed", cmd);
   const char *mesh[2] = {FIXTURE("quarter_cylinder_r1.msh"), fine};
-  study(mesh, 2, 3, 0.5);
+  study(mesh, 2, 3, 0.5, 0); /* measured at T = 1: rate 3.91 (9.8e-7) */
 }
 
 static int setup(void **state) { return test_scratch_setup(state, "unused"); }
