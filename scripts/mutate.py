@@ -71,6 +71,22 @@ MUTATIONS = [
          tests=["test_dg_cavity_converges_at_order_n_plus_1",
                 "test_dg_energy_central_conserves_upwind_dissipates",
                 "test_cl_variants_match_reference"]),
+    dict(name="curved-flux-sign",
+         claim="curved elements (METHOD.md): their face integrals carry the same upwind flux",
+         file="src/dg/maxwell_curved.c",
+         find="a[x] = ZP * dH[x] - p->alpha * ndE[x];",
+         replace="a[x] = ZP * dH[x] + p->alpha * ndE[x]; /* MUTATION: curved flux sign */",
+         tests=["test_dg_curved_elements_geometry_and_operator",
+                "test_dg_curved_cylinder_cavity_converges"]),
+    dict(name="curved-mass-as-affine",
+         claim="curved elements have their own mass matrix (METHOD.md): J at each cubature "
+               "point, not one J per element",
+         file="src/dg/geom_curved.c",
+         find="const double *l = q->Lm + (size_t)p * Np, wJ = q->mw[p] * J;",
+         replace="const double *l = q->Lm + (size_t)p * Np, wJ = q->mw[p] * cv->J[(size_t)c * Np]; "
+                 "/* MUTATION: J of node 0 */",
+         tests=["test_dg_curved_elements_geometry_and_operator",
+                "test_dg_curved_cylinder_cavity_converges"]),
     dict(name="drop-face",
          claim="every face's flux is lifted (one face of every element dropped, alike on the "
                "host and the device, so verification cannot see it)",

@@ -18,9 +18,9 @@ static const bad_case cases[] = {
      "bad_missing_node.msh:44: element 20 references node 999, which is not in $Nodes"},
     {FIXTURE("bad_version.msh"), DG_ERR_UNSUPPORTED,
      "bad_version.msh:2: MSH format version 3.0 is not supported"},
-    {FIXTURE("bad_second_order.msh"), DG_ERR_UNSUPPORTED,
-     "bad_second_order.msh:44: element type 11 (10-node second-order tetrahedron) is not "
-     "supported"},
+    {FIXTURE("bad_third_order.msh"), DG_ERR_UNSUPPORTED,
+     "bad_third_order.msh:44: element type 29 (20-node third-order tetrahedron) is not "
+     "supported; only tetrahedra can be used, linear (type 4) or second-order (type 11)"},
     {FIXTURE("bad_number.msh"), DG_ERR_PARSE,
      "bad_number.msh:19: expected a node coordinate, got \"1.0.0\""},
     {FIXTURE("bad_three_nodes.msh"), DG_ERR_PARSE,

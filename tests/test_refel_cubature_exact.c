@@ -1,5 +1,6 @@
 /* dg_cubature_tet integrates every polynomial up to its requested degree exactly on the
- * reference tet, with positive weights summing to the volume 4/3 and points inside. */
+ * reference tet, with positive weights summing to the volume 4/3 and points inside; so does
+ * dg_cubature_tri on the face triangle (area 2). */
 #include "test_util.h"
 
 #include "refel/refel.h"
@@ -49,6 +50,33 @@ static void cubature_is_exact_to_its_degree(void **state) {
   }
 }
 
+/* The triangle {a,b >= -1, a+b <= 0} is the unit triangle in x = (1+a)/2, y = (1+b)/2
+ * scaled by da db = 4 dx dy, where int x^i y^j dx dy = i! j! / (i+j+2)!. */
+static void triangle_cubature_is_exact_to_its_degree(void **state) {
+  (void)state;
+  for (int deg = 0; deg <= 20; ++deg) {
+    int n;
+    double *a, *b, *w;
+    assert_dg_ok(dg_cubature_tri(deg, &n, &a, &b, &w));
+    double sum = 0.0;
+    for (int q = 0; q < n; ++q) {
+      assert_true(w[q] > 0);
+      assert_true(a[q] > -1 && b[q] > -1 && a[q] + b[q] < 0);
+      sum += w[q];
+    }
+    assert_near(sum, 2.0, 1e-14);
+    for (int i = 0; i <= deg; ++i)
+      for (int j = 0; i + j <= deg; ++j) {
+        double quad = 0.0;
+        for (int q = 0; q < n; ++q) quad += w[q] * pow(0.5 * (1 + a[q]), i) * pow(0.5 * (1 + b[q]), j);
+        assert_near(quad / (4.0 * factorial(i) * factorial(j) / factorial(i + j + 2)), 1.0, 1e-12);
+      }
+    free(a);
+    free(b);
+    free(w);
+  }
+}
+
 static void cubature_of_odd_degree_is_not_exact_beyond_it(void **state) {
   (void)state;
   /* degree 2q-1 uses q points per direction; z^(2q) is then integrated inexactly */
@@ -78,6 +106,7 @@ static void negative_degree_is_rejected(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(triangle_cubature_is_exact_to_its_degree),
       cmocka_unit_test(cubature_is_exact_to_its_degree),
       cmocka_unit_test(cubature_of_odd_degree_is_not_exact_beyond_it),
       cmocka_unit_test(negative_degree_is_rejected),

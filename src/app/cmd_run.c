@@ -89,7 +89,10 @@ static void print_text(const dg_case *c, const dg_run_result *r) {
            "of it waiting %.3f s (rank 0)\n", r->nranks, r->imbalance,
            c->multirate ? " (in RHS evaluations per macro step)" : "", r->cut_faces,
            r->exchange_s, r->exchange_wait_s);
-  printf("  K             %d\n", r->K);
+  if (r->K_curved)
+    printf("  K             %d (%d curved)\n", r->K, r->K_curved);
+  else
+    printf("  K             %d\n", r->K);
   printf("  N             %d (Np = %d)\n", r->N, r->Np);
   printf("  DOFs          %lld\n", r->dofs);
   if (r->first_step) printf("  restarted at  step %d\n", r->first_step);

@@ -109,6 +109,7 @@ static dg_status report(run_state *s, dg_run_result *r) {
 /* What is known before stepping. */
 static void describe(const run_state *s, dg_run_result *r) {
   r->K = s->global->K, r->N = s->ref->N, r->Np = s->ref->Np;
+  r->K_curved = s->global->n_curved;
   r->dofs = 6LL * s->global->K * s->ref->Np;
   r->dt = s->dt;
   r->final_time = s->steps * s->dt;

@@ -14,6 +14,15 @@ dg_status dg_cl_maxwell_create(dg_cl_maxwell **out, dg_device *dev, const dg_max
   return DG_OK;
 }
 
+dg_status dg_cl_maxwell_check_curved(int n_curved) {
+  DG_CHECK(n_curved == 0, DG_ERR_UNSUPPORTED,
+           "the OpenCL backend has no kernels for curved elements yet, and this mesh has %d "
+           "curved (second-order) elements: run it with the reference backend (--backend ref, "
+           "or \"backend\": \"ref\"), or mesh it first order (straight-sided)",
+           n_curved);
+  return DG_OK;
+}
+
 /* What a variant and a problem must satisfy for the operator to be made. */
 static dg_status check_inputs(const dg_device *dev, const dg_maxwell *phys, const dg_variant *v) {
   const int N = phys->geom->N;
@@ -21,6 +30,7 @@ static dg_status check_inputs(const dg_device *dev, const dg_maxwell *phys, cons
   DG_CHECK(dg_variant_check(v, &dev->info, N, why, sizeof why), DG_ERR_INPUT,
            "variant '%s' cannot run on '%s' at N=%d: %s",
            dg_variant_print(v, spec, sizeof spec), dev->info.name, N, why);
+  DG_CALL(dg_cl_maxwell_check_curved(phys->geom->n_curved));
   /* The kernels evaluate the incident field themselves, so it must be a known one. */
   DG_CHECK(!phys->incident || phys->incident == dg_plane_wave_eval, DG_ERR_UNSUPPORTED,
            "OpenCL operator: the incident field must be a plane wave (dg_plane_wave_eval)");

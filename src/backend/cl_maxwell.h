@@ -36,9 +36,15 @@
 
 typedef struct dg_cl_maxwell dg_cl_maxwell;
 
+/* DG_ERR_UNSUPPORTED, saying what to do instead, when n_curved > 0: the kernels know
+ * straight-sided (affine) elements only, with one metric per element and the reference lift
+ * (the reference backend, dg/maxwell.h, runs curved ones). */
+dg_status dg_cl_maxwell_check_curved(int n_curved) DG_NODISCARD;
+
 /* Generate, build and upload. phys (and its geometry) must outlive op. dump_dir non-NULL:
  * the rendered source, options and build log go there (dg_program_build). Fails with
- * DG_ERR_INPUT if the device cannot run the variant (the reason from dg_variant_check). */
+ * DG_ERR_INPUT if the device cannot run the variant (the reason from dg_variant_check), and
+ * with DG_ERR_UNSUPPORTED on a mesh with curved elements (dg_cl_maxwell_check_curved). */
 dg_status dg_cl_maxwell_create(dg_cl_maxwell **out, dg_device *dev, const dg_maxwell *phys,
                                const dg_variant *v, const char *dump_dir) DG_NODISCARD;
 void dg_cl_maxwell_destroy(dg_cl_maxwell **op);

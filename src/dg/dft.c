@@ -234,6 +234,20 @@ static dg_status face_column_sums(const dg_refel *r, double *cs) {
   return DG_OK;
 }
 
+/* The same for curved element row c of g, sJ included: int_face l_j sJ dS by its face rule
+ * (geom.h: Lf, Fq). */
+static void curved_column_sums(const dg_geom *g, int c, double *cs) {
+  const dg_geom_curved *cv = &g->cv;
+  const int Nfp = g->Nfp, nfq = cv->nfq;
+  for (int f = 0; f < 4; ++f)
+    for (int j = 0; j < Nfp; ++j) {
+      double sum = 0;
+      for (int p = 0; p < nfq; ++p)
+        sum += cv->Lf[((size_t)f * nfq + p) * Nfp + j] * cv->Fq[(((size_t)c * 4 + f) * nfq + p) * 4 + 3];
+      cs[f * Nfp + j] = sum;
+    }
+}
+
 dg_status dg_dft_add_surface(dg_dft *d, const dg_geom *g, const unsigned char *sel) {
   DG_CHECK(d->n_surf == 0, DG_ERR_INTERNAL, "dft: surface added twice");
   const int K = g->mesh->K_owned, Nfp = g->Nfp;
@@ -242,7 +256,7 @@ dg_status dg_dft_add_surface(dg_dft *d, const dg_geom *g, const unsigned char *s
     for (int f = 0; f < 4; ++f) nf += sel[4 * k + f] != 0;
   if (nf == 0) return DG_OK;
   const int n = nf * Nfp;
-  double *cs = NULL;
+  double *cs = NULL, *ccs = NULL;
   dg_status st = DG_OK;
   DG_CALL(DG_ALLOC(cs, 4 * Nfp));
   DG_CALL_GOTO(done, face_column_sums(g->ref, cs));
@@ -253,7 +267,16 @@ dg_status dg_dft_add_surface(dg_dft *d, const dg_geom *g, const unsigned char *s
   double *wt;
   DG_CALL_GOTO(done, grow(d, n, 1, &node, &wt));
   int p = 0;
-  for (int k = 0; k < K; ++k)
+  for (int k = 0; k < K; ++k) {
+    /* A curved element: normals at its face nodes, weights int l_j dS from its own face
+     * matrices (column sums of E = M LIFT, geom.h), into ccs. */
+    const int c = dg_geom_curved_row(g, k);
+    int any = 0;
+    for (int f = 0; f < 4; ++f) any |= sel[4 * k + f] != 0;
+    if (c >= 0 && any) {
+      if (!ccs) DG_CALL_GOTO(done, DG_ALLOC(ccs, 4 * Nfp));
+      curved_column_sums(g, c, ccs);
+    }
     for (int f = 0; f < 4; ++f) {
       if (!sel[4 * k + f]) continue;
       const int kf = 4 * k + f;
@@ -262,13 +285,22 @@ dg_status dg_dft_add_surface(dg_dft *d, const dg_geom *g, const unsigned char *s
         node[p] = v, wt[p] = 1;
         d->sxyz[3 * p] = g->x[v], d->sxyz[3 * p + 1] = g->y[v], d->sxyz[3 * p + 2] = g->z[v];
         /* k is outside: the region's outward normal is minus k's. */
+        if (c >= 0) {
+          const size_t at = ((size_t)c * 4 + f) * Nfp + j;
+          d->sn[3 * p] = -g->cv.nx[at], d->sn[3 * p + 1] = -g->cv.ny[at];
+          d->sn[3 * p + 2] = -g->cv.nz[at];
+          d->sw[p] = ccs[f * Nfp + j];
+          continue;
+        }
         d->sn[3 * p] = -g->nx[kf], d->sn[3 * p + 1] = -g->ny[kf], d->sn[3 * p + 2] = -g->nz[kf];
         d->sw[p] = g->sJ[kf] * cs[f * Nfp + j];
       }
     }
+  }
   d->n_surf = n;
 done:
   dg_free(&cs);
+  dg_free(&ccs);
   return st;
 }
 

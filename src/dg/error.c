@@ -40,12 +40,23 @@ dg_status dg_maxwell_l2_error(const dg_geom *g, const double *q, dg_field_fn f, 
   double e2 = 0, n2 = 0;
   for (int k = 0; k < m->K_owned; ++k) { /* ghost copies belong to other ranks */
     const int *v = m->EToV + 4 * k;
+    const int curved = dg_geom_curved_row(g, k) >= 0;
     for (int i = 0; i < nq; ++i) {
       const double l0 = -(qr[i] + qs[i] + qt[i] + 1), l1 = 1 + qr[i], l2 = 1 + qs[i],
                    l3 = 1 + qt[i];
-      const double x = 0.5 * (l0 * m->VX[v[0]] + l1 * m->VX[v[1]] + l2 * m->VX[v[2]] + l3 * m->VX[v[3]]);
-      const double y = 0.5 * (l0 * m->VY[v[0]] + l1 * m->VY[v[1]] + l2 * m->VY[v[2]] + l3 * m->VY[v[3]]);
-      const double z = 0.5 * (l0 * m->VZ[v[0]] + l1 * m->VZ[v[1]] + l2 * m->VZ[v[2]] + l3 * m->VZ[v[3]]);
+      double x = 0.5 * (l0 * m->VX[v[0]] + l1 * m->VX[v[1]] + l2 * m->VX[v[2]] + l3 * m->VX[v[3]]);
+      double y = 0.5 * (l0 * m->VY[v[0]] + l1 * m->VY[v[1]] + l2 * m->VY[v[2]] + l3 * m->VY[v[3]]);
+      double z = 0.5 * (l0 * m->VZ[v[0]] + l1 * m->VZ[v[1]] + l2 * m->VZ[v[2]] + l3 * m->VZ[v[3]]);
+      double Jq = g->J[k];
+      if (curved) { /* the element's own map and its Jacobian at the point */
+        const double rst[3] = {qr[i], qs[i], qt[i]};
+        double xq[3], d[3][3];
+        dg_mesh_elem_map(m, k, rst, xq, d);
+        x = xq[0], y = xq[1], z = xq[2];
+        Jq = d[0][0] * (d[1][1] * d[2][2] - d[2][1] * d[1][2]) -
+             d[1][0] * (d[0][1] * d[2][2] - d[2][1] * d[0][2]) +
+             d[2][0] * (d[0][1] * d[1][2] - d[1][1] * d[0][2]);
+      }
       double e[3], h[3];
       f(ctx, x, y, z, t, e, h);
       const double exact[DG_NFIELDS] = {e[0], e[1], e[2], h[0], h[1], h[2]};
@@ -54,8 +65,8 @@ dg_status dg_maxwell_l2_error(const dg_geom *g, const double *q, dg_field_fn f, 
         double uh = 0;
         for (int j = 0; j < Np; ++j) uh += interp[i * Np + j] * u[j];
         const double d = uh - exact[fld];
-        e2 += qw[i] * g->J[k] * d * d;
-        n2 += qw[i] * g->J[k] * exact[fld] * exact[fld];
+        e2 += qw[i] * Jq * d * d;
+        n2 += qw[i] * Jq * exact[fld] * exact[fld];
       }
     }
   }

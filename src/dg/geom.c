@@ -13,6 +13,7 @@ void dg_geom_destroy(dg_geom **gp) {
   for (size_t i = 0; i < sizeof arrays / sizeof *arrays; ++i) dg_free(arrays[i]);
   dg_free(&g->vmapM);
   dg_free(&g->vmapP);
+  dg_geom_curved_free(g);
   dg_free(gp);
 }
 
@@ -129,6 +130,12 @@ dg_status dg_geom_create(dg_geom **out, const dg_mesh *m, const dg_refel *r) {
   DG_CALL_GOTO(fail, DG_ALLOC(g->vmapP, fnodes));
 
   for (int k = 0; k < g->K; ++k) {
+    if (m->curved && m->curved[k]) { /* its own data: dg_geom_curved_create */
+      for (int i = 0; i < 10; ++i) (*per_elem[i])[k] = NAN;
+      for (int i = 0; i < 5; ++i)
+        for (int f = 0; f < 4; ++f) (*per_face[i])[4 * k + f] = NAN;
+      continue;
+    }
     const int *v = m->EToV + 4 * k;
     for (int i = 0; i < r->Np; ++i) {
       /* x = 0.5 * (-(1+r+s+t) v0 + (1+r) v1 + (1+s) v2 + (1+t) v3) */
@@ -141,6 +148,7 @@ dg_status dg_geom_create(dg_geom **out, const dg_mesh *m, const dg_refel *r) {
     }
     DG_CALL_GOTO(fail, element_metrics(g, k));
   }
+  DG_CALL_GOTO(fail, dg_geom_curved_create(g));
   DG_CALL_GOTO(fail, match_face_nodes(g));
   *out = g;
   return DG_OK;

@@ -84,13 +84,16 @@ dg_status dg_maxwell_add_dipole(dg_maxwell *p, const dg_dipole *d, int elem,
   s->profile = profile;
   for (int c = 0; c < 3; ++c) s->dir[c] = d->dir[c];
   s->pulse = d->pulse;
+  /* An affine element's mass matrix is J M, a curved one's its own. */
+  const int c = dg_geom_curved_row(g, elem);
+  const double *M = c >= 0 ? g->cv.M + (size_t)c * g->Np * g->Np : g->ref->M;
   double pMp = 0;
   for (int i = 0; i < g->Np; ++i) {
     double Mp = 0;
-    for (int j = 0; j < g->Np; ++j) Mp += g->ref->M[i * g->Np + j] * profile[j];
+    for (int j = 0; j < g->Np; ++j) Mp += M[i * g->Np + j] * profile[j];
     pMp += profile[i] * Mp;
   }
-  s->norm = sqrt(fmax(0, g->J[elem] * pMp));
+  s->norm = sqrt(fmax(0, (c >= 0 ? 1 : g->J[elem]) * pMp));
   return DG_OK;
 }
 
@@ -192,6 +195,7 @@ static void rhs_fields(dg_maxwell *p, double t, const double *q, const double *J
 
   for (int e = 0; e < n_elems; ++e) {
     const int k = elems ? elems[e] : e;
+    const int cv = dg_geom_curved_row(g, k); /* a curved element's row, else -1 */
     /* Reference derivatives of all six fields: d = D u as a sum of columns of D (the
      * transposed operators make the inner loop contiguous, which lets it vectorise). */
     for (int f = 0; f < DG_NFIELDS; ++f) {
@@ -220,6 +224,11 @@ static void rhs_fields(dg_maxwell *p, double t, const double *q, const double *J
         const int m = fid * Nfp + i;
         double dE[3], dH[3], ndE[3], ndH[3], a[3], b[3], fe[3], fh[3];
         face_jumps(p, fid, g->vmapM[m], g->vmapP[m], t, q, KNp, dE, dH);
+        if (cv >= 0) { /* a curved element takes the jumps to its face rule's points */
+          for (int c = 0; c < 3; ++c)
+            flux[c][face * Nfp + i] = dE[c], flux[3 + c][face * Nfp + i] = dH[c];
+          continue;
+        }
         cross(n, dE, ndE);
         cross(n, dH, ndH);
         for (int c = 0; c < 3; ++c) {
@@ -242,7 +251,9 @@ static void rhs_fields(dg_maxwell *p, double t, const double *q, const double *J
 #define DZ(f, i) (rz * dr[f][i] + sz * ds[f][i] + tz * dt[f][i])
     /* curl of each field at the nodes, then + LIFT flux (column by column). */
     double *curl = p->work + (size_t)18 * Np + (size_t)24 * Nfp; /* 6 x Np */
-    for (int i = 0; i < Np; ++i) {
+    if (cv >= 0) /* a curved element's curl and lift by quadrature (its own data) */
+      dg_maxwell_curved_terms(p, k, q, flux, p->work, curl);
+    for (int i = 0; i < Np && cv < 0; ++i) {
       curl[DG_EX * Np + i] = DY(DG_HZ, i) - DZ(DG_HY, i);
       curl[DG_EY * Np + i] = DZ(DG_HX, i) - DX(DG_HZ, i);
       curl[DG_EZ * Np + i] = DX(DG_HY, i) - DY(DG_HX, i);
@@ -250,7 +261,7 @@ static void rhs_fields(dg_maxwell *p, double t, const double *q, const double *J
       curl[DG_HY * Np + i] = -(DZ(DG_EX, i) - DX(DG_EZ, i));
       curl[DG_HZ * Np + i] = -(DX(DG_EY, i) - DY(DG_EX, i));
     }
-    for (int f = 0; f < DG_NFIELDS; ++f) {
+    for (int f = 0; f < DG_NFIELDS && cv < 0; ++f) {
       double *acc = curl + (size_t)f * Np;
       for (int j = 0; j < 4 * Nfp; ++j) {
         const double fj = flux[f][j];
@@ -340,15 +351,18 @@ double dg_maxwell_energy(const dg_maxwell *p, const double *q) {
   const size_t KNp = (size_t)g->K * Np;
   double total = 0;
   for (int k = 0; k < g->mesh->K_owned; ++k) { /* ghost copies belong to other ranks */
+    /* An affine element's mass matrix is J M, a curved one's its own. */
+    const int c = dg_geom_curved_row(g, k);
+    const double *M = c >= 0 ? g->cv.M + (size_t)c * Np * Np : g->ref->M;
     for (int f = 0; f < DG_NFIELDS; ++f) {
       const double *u = q + f * KNp + (size_t)k * Np;
       double uMu = 0;
       for (int i = 0; i < Np; ++i) {
         double Mu = 0;
-        for (int j = 0; j < Np; ++j) Mu += g->ref->M[i * Np + j] * u[j];
+        for (int j = 0; j < Np; ++j) Mu += M[i * Np + j] * u[j];
         uMu += u[i] * Mu;
       }
-      total += 0.5 * (f < 3 ? p->eps[k] : p->mu[k]) * g->J[k] * uMu;
+      total += 0.5 * (f < 3 ? p->eps[k] : p->mu[k]) * (c >= 0 ? 1 : g->J[k]) * uMu;
     }
   }
   return total;
@@ -358,7 +372,11 @@ double dg_maxwell_element_dt(const dg_maxwell *p, int k) {
   const dg_geom *g = p->geom;
   const double n1 = g->N + 1.0;
   double fs = 0;
-  for (int f = 0; f < 4; ++f) fs = fmax(fs, g->Fscale[4 * k + f]);
+  const int c = dg_geom_curved_row(g, k);
+  if (c >= 0) /* a curved element: the largest sJ/J at its face nodes */
+    for (int i = 0; i < 4 * g->Nfp; ++i) fs = fmax(fs, g->cv.Fscale[(size_t)c * 4 * g->Nfp + i]);
+  else
+    for (int f = 0; f < 4; ++f) fs = fmax(fs, g->Fscale[4 * k + f]);
   return sqrt(p->eps[k] * p->mu[k]) / (fs * n1 * n1);
 }
 

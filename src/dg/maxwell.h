@@ -26,7 +26,7 @@ typedef void (*dg_field_fn)(void *ctx, double x, double y, double z, double t, d
                             double h[3]);
 
 /* A point current source projected on one element: J = dir g(t) profile at its Np nodes,
- * profile = (1/J_k) M^-1 phi(pos) (dg/source.h). */
+ * profile = (1/J_k) M^-1 phi(pos), or M_k^-1 phi(pos) on a curved element (dg/source.h). */
 typedef struct {
   int elem;
   double *profile;      /* Np values, owned */
@@ -123,6 +123,13 @@ void dg_maxwell_rhs_elems_aux(dg_maxwell *p, double t, const double *q, const do
                               const double *w, double *rhs, double *rhs_w, const int *elems,
                               int n_elems, const int *pml_e, int n_pml);
 
+/* Internal to the right-hand side (maxwell_curved.c): curved element k's curl and lifted
+ * flux, out (6 x Np) = M_k^-1 (volume and face integrals), from the fields q and the jumps
+ * q+ - q- at its face nodes (jump[f] for field f: 4Nfp values, face by face); acc is
+ * scratch of 6 Np values. */
+void dg_maxwell_curved_terms(const dg_maxwell *p, int k, const double *q,
+                             double *const jump[DG_NFIELDS], double *acc, double *out);
+
 /* Discrete electromagnetic energy 1/2 sum_k int (eps |E|^2 + mu |H|^2) dx (mass matrix). */
 double dg_maxwell_energy(const dg_maxwell *p, const double *q);
 /* The same plus the energy the dispersive poles store (dg_dispersion_energy), w the
@@ -130,7 +137,8 @@ double dg_maxwell_energy(const dg_maxwell *p, const double *q);
  * not grow without sources. */
 double dg_maxwell_energy_aux(const dg_maxwell *p, const double *q, const double *w);
 
-/* A stable time step: cfl * min_k sqrt(eps_k mu_k) / (max_f Fscale_kf (N+1)^2).
+/* A stable time step: cfl * min_k sqrt(eps_k mu_k) / (max_f Fscale_kf (N+1)^2), on a
+ * curved element with the largest sJ/J at its face nodes for max_f Fscale_kf.
  * The book's N^2 is unstable at N = 1 on general meshes; (N+1)^2 is not (see docs/METHOD.md).
  * Decays on the negative real axis bound it too: a conductivity decays E at sigma_k/eps_k,
  * the PML's filters at up to beta; dt (sigma_k/eps_k + beta) <= cfl, as for the PML alone.

@@ -110,6 +110,21 @@ void dg_dipole_profile(const dg_geom *g, int elem, const double rst[3], double *
     dg_basis_tet(ref->N, j, &rst[0], &rst[1], &rst[2], 1, &psi);
     for (int i = 0; i < Np; ++i) profile[i] += ref->V[i * Np + j] * psi;
   }
+  const int c = dg_geom_curved_row(g, elem);
+  if (c >= 0) { /* M_k^-1 phi with phi_l = sum_j Vinv[j][l] psi_j, one psi_j at a time */
+    const double *Minv = g->cv.Minv + (size_t)c * Np * Np;
+    for (int i = 0; i < Np; ++i) profile[i] = 0;
+    for (int j = 0; j < Np; ++j) {
+      double psi = 0;
+      dg_basis_tet(ref->N, j, &rst[0], &rst[1], &rst[2], 1, &psi);
+      for (int i = 0; i < Np; ++i) {
+        double sum = 0;
+        for (int l = 0; l < Np; ++l) sum += Minv[i * Np + l] * ref->Vinv[j * Np + l];
+        profile[i] += sum * psi;
+      }
+    }
+    return;
+  }
   const double iJ = 1 / g->J[elem];
   for (int i = 0; i < Np; ++i) profile[i] *= iJ;
 }

@@ -75,7 +75,8 @@ void dg_plane_wave_eval(void *ctx, double x, double y, double z, double t, doubl
 
 /* The DG projection of a unit point current at reference coordinates rst of element elem:
  * profile (Np values) = (1/J_k) M^-1 phi(rst) = (1/J_k) V psi(rst), psi the orthonormal
- * basis (since M^-1 = V V^T and phi = V^-T psi). It integrates the nodal basis exactly:
+ * basis (since M^-1 = V V^T and phi = V^-T psi); on a curved element M_k^-1 phi(rst) with
+ * its own mass matrix M_k (geom.h). It integrates the nodal basis exactly:
  * int_k l_i profile dx = l_i(pos). */
 void dg_dipole_profile(const dg_geom *g, int elem, const double rst[3], double *profile);
 

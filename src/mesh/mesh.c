@@ -9,6 +9,7 @@
 
 /* Must agree with refel.h: face f of the reference tetrahedron has these local vertices. */
 const int dg_face_vertices[4][3] = {{0, 1, 2}, {0, 1, 3}, {1, 2, 3}, {0, 2, 3}};
+const int dg_edge_vertices[6][2] = {{0, 1}, {1, 2}, {0, 2}, {0, 3}, {2, 3}, {1, 3}};
 
 dg_status dg_mesh_alloc(dg_mesh **out, int Nv, int K) {
   *out = NULL;
@@ -37,7 +38,7 @@ void dg_mesh_destroy(dg_mesh **pm) {
   if (!pm || !*pm) return;
   dg_mesh *m = *pm;
   DG_FREE_ALL(&m->VX, &m->VY, &m->VZ, &m->EToV, &m->elem_tag, &m->EToE, &m->EToF, &m->face_tag,
-              &m->iface_tag, &m->phys);
+              &m->iface_tag, &m->phys, &m->curved, &m->edge_xyz);
   dg_free(pm);
 }
 
@@ -86,6 +87,17 @@ static double longest_edge(const dg_mesh *m, int k) {
  * keep their vertex sets. */
 static int flipped_face(int f) { return f == 0 ? 1 : f == 1 ? 0 : f; }
 
+/* The same swap exchanges edges 1=(1,2) and 5=(1,3), and 2=(0,2) and 3=(0,3). */
+static void flip_edge_nodes(double *e) {
+  static const int pairs[2][2] = {{1, 5}, {2, 3}};
+  for (int p = 0; p < 2; p++)
+    for (int c = 0; c < 3; c++) {
+      const double t = e[3 * pairs[p][0] + c];
+      e[3 * pairs[p][0] + c] = e[3 * pairs[p][1] + c];
+      e[3 * pairs[p][1] + c] = t;
+    }
+}
+
 dg_status dg_mesh_orient_src(dg_mesh *m, const dg_mesh_src *src) {
   char name[600];
   /* First check everything, so a rejected mesh is left untouched. */
@@ -132,6 +144,7 @@ dg_status dg_mesh_orient_src(dg_mesh *m, const dg_mesh_src *src) {
     int t = v[2];
     v[2] = v[3];
     v[3] = t;
+    if (m->edge_xyz) flip_edge_nodes(m->edge_xyz + 18 * (size_t)k);
     nflip++;
     if (flipped) flipped[k] = 1;
   }
@@ -184,5 +197,93 @@ void dg_mesh_bbox(const dg_mesh *m, double lo[3], double hi[3]) {
     hi[1] = fmax(hi[1], m->VY[i]);
     lo[2] = fmin(lo[2], m->VZ[i]);
     hi[2] = fmax(hi[2], m->VZ[i]);
+  }
+}
+
+dg_status dg_mesh_set_edge_nodes(dg_mesh *m, double *edge_xyz) {
+  DG_FREE_ALL(&m->curved, &m->edge_xyz);
+  m->n_curved = 0;
+  if (!edge_xyz) return DG_OK;
+  unsigned char *curved = NULL;
+  const dg_status st = DG_ALLOC(curved, m->K + 1);
+  if (st != DG_OK) {
+    dg_free(&edge_xyz);
+    return st;
+  }
+  int n = 0;
+  for (int k = 0; k < m->K; k++) {
+    const int *v = m->EToV + 4 * (size_t)k;
+    const double *e = edge_xyz + 18 * (size_t)k;
+    const double tol = DG_MESH_CURVED_TOL * longest_edge(m, k);
+    for (int j = 0; j < 6 && !curved[k]; j++) {
+      const int a = v[dg_edge_vertices[j][0]], b = v[dg_edge_vertices[j][1]];
+      const double d = hypot(hypot(e[3 * j] - 0.5 * (m->VX[a] + m->VX[b]),
+                                   e[3 * j + 1] - 0.5 * (m->VY[a] + m->VY[b])),
+                             e[3 * j + 2] - 0.5 * (m->VZ[a] + m->VZ[b]));
+      curved[k] = !(d <= tol);
+    }
+    n += curved[k];
+  }
+  if (n == 0) {
+    DG_FREE_ALL(&curved, &edge_xyz);
+    return DG_OK;
+  }
+  m->curved = curved;
+  m->edge_xyz = edge_xyz;
+  m->n_curved = n;
+  return DG_OK;
+}
+
+dg_status dg_mesh_copy_curved(dg_mesh *dst, const dg_mesh *src, const int *l2g) {
+  DG_FREE_ALL(&dst->curved, &dst->edge_xyz);
+  dst->n_curved = 0;
+  if (!src->n_curved) return DG_OK;
+  DG_CALL(DG_ALLOC(dst->curved, dst->K + 1));
+  dg_status st = DG_OK;
+  DG_CALL_GOTO(fail, DG_ALLOC(dst->edge_xyz, 18 * (size_t)dst->K + 1));
+  for (int k = 0; k < dst->K; k++) {
+    const int g = l2g[k];
+    DG_CHECK_GOTO(fail, g >= 0 && g < src->K, DG_ERR_INTERNAL, "element map: %d of %d", g,
+                  src->K);
+    dst->curved[k] = src->curved[g];
+    dst->n_curved += src->curved[g];
+    memcpy(dst->edge_xyz + 18 * (size_t)k, src->edge_xyz + 18 * (size_t)g, 18 * sizeof(double));
+  }
+  return DG_OK;
+fail:
+  DG_FREE_ALL(&dst->curved, &dst->edge_xyz);
+  dst->n_curved = 0;
+  return st;
+}
+
+void dg_mesh_elem_map(const dg_mesh *m, int k, const double rst[3], double x[3],
+                      double dxdr[3][3]) {
+  const int *v = m->EToV + 4 * (size_t)k;
+  /* barycentric coordinates and their (constant) derivatives in r, s, t */
+  const double l[4] = {-0.5 * (1 + rst[0] + rst[1] + rst[2]), 0.5 * (1 + rst[0]),
+                       0.5 * (1 + rst[1]), 0.5 * (1 + rst[2])};
+  static const double dl[4][3] = {
+      {-0.5, -0.5, -0.5}, {0.5, 0, 0}, {0, 0.5, 0}, {0, 0, 0.5}};
+  const int curved = m->curved && m->curved[k];
+  double w[10], dw[10][3], p[10][3];
+  for (int a = 0; a < 4; a++) {
+    p[a][0] = m->VX[v[a]], p[a][1] = m->VY[v[a]], p[a][2] = m->VZ[v[a]];
+    w[a] = curved ? l[a] * (2 * l[a] - 1) : l[a];
+    for (int j = 0; j < 3; j++) dw[a][j] = (curved ? 4 * l[a] - 1 : 1) * dl[a][j];
+  }
+  const int n = curved ? 10 : 4;
+  for (int e = 0; curved && e < 6; e++) {
+    const int a = dg_edge_vertices[e][0], b = dg_edge_vertices[e][1];
+    for (int d = 0; d < 3; d++) p[4 + e][d] = m->edge_xyz[18 * (size_t)k + 3 * e + d];
+    w[4 + e] = 4 * l[a] * l[b];
+    for (int j = 0; j < 3; j++) dw[4 + e][j] = 4 * (l[b] * dl[a][j] + l[a] * dl[b][j]);
+  }
+  for (int d = 0; d < 3; d++) {
+    x[d] = 0;
+    for (int i = 0; i < n; i++) x[d] += w[i] * p[i][d];
+    for (int j = 0; dxdr && j < 3; j++) {
+      dxdr[d][j] = 0;
+      for (int i = 0; i < n; i++) dxdr[d][j] += dw[i][j] * p[i][d];
+    }
   }
 }

@@ -1,6 +1,7 @@
 /* Unstructured tetrahedral meshes: vertices, elements, physical groups, connectivity.
  * No DG and no OpenCL here. Readers: Gmsh .msh 2.2 (ASCII) and 4.1 (ASCII, binary), Gambit
- * neutral .neu, and a built-in structured box mesher.
+ * neutral .neu, and a built-in structured box mesher. Elements are linear tetrahedra or
+ * second-order (10-node) ones, whose mid-edge nodes may bend their edges (curved below).
  *
  * Local faces follow the reference element (refel.h): face 0 = (v0,v1,v2),
  * face 1 = (v0,v1,v3), face 2 = (v1,v2,v3), face 3 = (v0,v2,v3). Elements are stored with
@@ -39,6 +40,15 @@ typedef struct {
   int n_fixed;     /* number of inverted elements that were reoriented */
   int n_unmatched; /* faces inside the domain with no conforming neighbour (hanging nodes,
                       cracks), kept as boundary faces: only with DG_MESH_ALLOW_UNMATCHED */
+  /* Curved (second-order) elements; n_curved = 0 and both arrays NULL when every element is
+   * straight-sided. An element read with mid-edge nodes is curved (curved[k] = 1) when one
+   * of them lies farther than DG_MESH_CURVED_TOL times its longest edge from its straight
+   * edge's midpoint; otherwise it is affine and only its vertices count. edge_xyz holds each
+   * element's six mid-edge nodes, 3 coordinates each (K x 6 x 3; edge e joins local vertices
+   * dg_edge_vertices[e]); an affine element's rows hold its edge midpoints (to that tolerance). */
+  int n_curved;
+  unsigned char *curved;
+  double *edge_xyz;
 } dg_mesh;
 
 /* Reader flags. By default a non-conforming mesh (faces that lie on each other without
@@ -48,6 +58,11 @@ typedef struct {
 enum { DG_MESH_ALLOW_UNMATCHED = 1 };
 
 extern const int dg_face_vertices[4][3];
+/* Edge e of an element joins local vertices dg_edge_vertices[e]: (0,1) (1,2) (0,2) (0,3)
+ * (2,3) (1,3), the order of the mid-edge nodes 4..9 of Gmsh's 10-node tetrahedron. */
+extern const int dg_edge_vertices[6][2];
+/* Relative distance from the straight midpoint beyond which a mid-edge node bends its edge. */
+#define DG_MESH_CURVED_TOL 1e-8
 
 /* Read a mesh file by extension (.msh or .neu), fix orientation and connect. */
 dg_status dg_mesh_read(dg_mesh **out, const char *path) DG_NODISCARD;
@@ -92,7 +107,8 @@ dg_status dg_mesh_connect(dg_mesh *m, int ntri, const int *tri, const int *tri_t
 int dg_mesh_phys_tag(const dg_mesh *m, int dim, const char *name);
 /* Signed volume of element k. */
 double dg_mesh_elem_volume(const dg_mesh *m, int k);
-/* The element containing point x, or -1 if none, and x's reference coordinates rst in it.
+/* The element containing point x, or -1 if none, and x's reference coordinates rst in it
+ * (through a curved element's own map: dg_mesh_elem_map inverted by Newton's method).
  * A point on a shared face or vertex (barycentric coordinates down to -DG_MESH_LOCATE_TOL)
  * goes to the element it is deepest inside; rounding is clamped back into the element.
  * A linear scan: for placing a few probes and sources. */
@@ -108,5 +124,19 @@ dg_status dg_mesh_surface_sides(const dg_mesh *m, int surface_tag, const unsigne
                                 signed char *side) DG_NODISCARD;
 /* Bounding box. */
 void dg_mesh_bbox(const dg_mesh *m, double lo[3], double hi[3]);
+/* Element k's map from the reference tetrahedron (refel.h: vertices (-1,-1,-1), (1,-1,-1),
+ * (-1,1,-1), (-1,-1,1)) to physical space, at reference point rst: x, and when dxdr is not
+ * NULL the derivatives dxdr[d][j] = d x_d / d r_j (r_0 = r, r_1 = s, r_2 = t). Affine on a
+ * straight-sided element; on a curved one the quadratic map through its vertices and
+ * mid-edge nodes (the 10-node tetrahedron's Lagrange basis in barycentric coordinates l:
+ * l_a (2 l_a - 1) at vertex a, 4 l_a l_b on edge (a,b)). */
+void dg_mesh_elem_map(const dg_mesh *m, int k, const double rst[3], double x[3],
+                      double dxdr[3][3]);
+/* Give dst (K elements, allocated) the curved geometry of src's elements: dst's element k is
+ * src's element l2g[k]. Nothing when src has no curved element. */
+dg_status dg_mesh_copy_curved(dg_mesh *dst, const dg_mesh *src, const int *l2g) DG_NODISCARD;
+/* Set edge_xyz (K x 6 x 3, owned by m from now on) and decide curved[] and n_curved from it
+ * (DG_MESH_CURVED_TOL); with no curved element edge_xyz is freed and both stay NULL. */
+dg_status dg_mesh_set_edge_nodes(dg_mesh *m, double *edge_xyz) DG_NODISCARD;
 
 #endif

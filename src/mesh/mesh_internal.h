@@ -92,6 +92,11 @@ typedef struct {
   int *tet;
   int *tet_tag;
   long *tet_id;
+  /* Mid-edge node indices of second-order tetrahedra, 6 per tetrahedron in dg_edge_vertices
+   * order (-1 for a linear one); NULL until the first second-order tetrahedron, then as long
+   * as tet (te_cap). */
+  int *tet_edge;
+  int te_cap;
   /* Boundary triangles, the same. */
   int nf, nf_cap;
   int *tri;
@@ -112,6 +117,10 @@ dg_status dg_builder_index_nodes(dg_builder *b) DG_NODISCARD;
 /* Node index of a tag, or -1. */
 int dg_builder_find_node(const dg_builder *b, long long tag);
 dg_status dg_builder_add_tet(dg_builder *b, const int v[4], int tag, long id) DG_NODISCARD;
+/* A second-order tetrahedron: vertices v, mid-edge nodes e (node indices, dg_edge_vertices
+ * order). */
+dg_status dg_builder_add_tet2(dg_builder *b, const int v[4], const int e[6], int tag,
+                              long id) DG_NODISCARD;
 dg_status dg_builder_add_tri(dg_builder *b, const int v[3], int tag, long id) DG_NODISCARD;
 dg_status dg_builder_add_phys(dg_builder *b, int dim, int tag, const char *name) DG_NODISCARD;
 /* Keep only the vertices used by tetrahedra, orient, connect; *out owns the result. */

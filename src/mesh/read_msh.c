@@ -1,7 +1,15 @@
 /* Gmsh MSH reader: format 2.2 (ASCII) and 4.1 (ASCII and little-endian binary with 8-byte
- * size_t). Keeps linear tetrahedra (type 4) and the triangles (type 2) that carry a physical
- * tag; points, lines and other surface elements are skipped; any other volume element
- * (hexahedra, curved tetrahedra, ...) is rejected, since dropping it would leave a hole.
+ * size_t). Keeps linear and second-order tetrahedra (types 4 and 11) and the linear and
+ * second-order triangles (types 2 and 9) that carry a physical tag (a triangle's vertices
+ * are what counts: its mid-edge nodes are the tetrahedra's); points, lines and other surface
+ * elements are skipped; any other volume element (hexahedra, tetrahedra of order 3 and
+ * more, ...) is rejected, since dropping it would leave a hole, and so are triangles of
+ * order 3 and more, which belong to such meshes.
+ *
+ * Node order of the 10-node tetrahedron (Gmsh reference manual, "Node ordering"): the four
+ * vertices, then the mid-edge nodes of edges (0,1) (1,2) (0,2) (0,3) (2,3) (1,3), which is
+ * dg_edge_vertices' order (mesh.h); note 8 = (2,3) and 9 = (1,3), the reverse of the
+ * lexicographic pair order. The 6-node triangle: vertices, then (0,1) (1,2) (2,0).
  *
  * Physical tags: in 2.2 the first element tag; in 4.1 the first physical tag of the
  * element's entity in $Entities (0 when it has none, or when there is no $Entities). */
@@ -405,16 +413,29 @@ static dg_status read_nodes_v4(msh_reader *r) {
 
 /* ------------------------------------------------------------------ $Elements */
 
-/* Decide what to do with an element type: 1 keep (tetrahedron, triangle), 0 skip, or an
- * error for volume elements we cannot use. */
+/* The element types kept: tetrahedra and triangles, linear or second-order. */
+static int is_tet(int type) { return type == 4 || type == 11; }
+static int kept(int type) { return is_tet(type) || type == 2 || type == 9; }
+/* The most nodes a kept element has. */
+enum { MAX_KEPT_NODES = 10 };
+
+/* Decide what to do with an element type: keep (kept()), skip, or an error for volume
+ * elements we cannot use and for triangles of such meshes. */
 static dg_status classify(msh_reader *r, int type, dg_gmsh_type *info) {
   *info = dg_gmsh_element_type(type);
   if (info->nodes == 0)
     return dg_text_fail(&r->t, DG_ERR_UNSUPPORTED, "element type %d is not supported", type);
-  if (info->dim == 3 && type != 4)
+  if (info->dim == 3 && !is_tet(type))
     return dg_text_fail(&r->t, DG_ERR_UNSUPPORTED,
-                        "element type %d (%s) is not supported; only linear 4-node tetrahedra "
-                        "(type 4) can be used",
+                        "element type %d (%s) is not supported; only tetrahedra can be used, "
+                        "linear (type 4) or second-order (type 11): mesh the volume with "
+                        "tetrahedra only, at Mesh.ElementOrder 1 or 2 (gmsh -order 1 or -order 2)",
+                        type, info->name);
+  if (type >= 20 && type <= 25)
+    return dg_text_fail(&r->t, DG_ERR_UNSUPPORTED,
+                        "element type %d (%s) is not supported; dgtd reads linear and "
+                        "second-order meshes only: mesh with Mesh.ElementOrder 1 or 2 (gmsh "
+                        "-order 2)",
                         type, info->name);
   return DG_OK;
 }
@@ -422,8 +443,8 @@ static dg_status classify(msh_reader *r, int type, dg_gmsh_type *info) {
 /* Resolve node tags and hand a tetrahedron or triangle to the builder. */
 static dg_status add_element(msh_reader *r, int type, const long long *tags, int phys,
                              long long id) {
-  int v[4];
-  int nv = type == 4 ? 4 : 3;
+  int v[MAX_KEPT_NODES];
+  const int nv = dg_gmsh_element_type(type).nodes;
   for (int j = 0; j < nv; j++) {
     v[j] = dg_builder_find_node(&r->b, tags[j]);
     if (v[j] < 0)
@@ -433,10 +454,17 @@ static dg_status add_element(msh_reader *r, int type, const long long *tags, int
   long lid = id > LONG_MAX ? LONG_MAX : (long)id;
   if (type == 4) {
     DG_CALL(dg_builder_add_tet(&r->b, v, phys, lid));
+  } else if (type == 11) {
+    DG_CALL(dg_builder_add_tet2(&r->b, v, v + 4, phys, lid));
   } else if (phys > 0) {
     DG_CALL(dg_builder_add_tri(&r->b, v, phys, lid));
   }
   return DG_OK;
+}
+
+/* What a kept element is called in messages. */
+static const char *kept_name(int type, const dg_gmsh_type *info) {
+  return type == 4 ? "tetrahedron" : type == 2 ? "triangle" : info->name;
 }
 
 static dg_status read_elements_v2(msh_reader *r) {
@@ -466,9 +494,9 @@ static dg_status read_elements_v2(msh_reader *r) {
     int left = dg_text_tokens_left(t);
     if (left != info.nodes)
       return dg_text_fail(t, DG_ERR_PARSE, "expected %d node tags for a %s, got %d", info.nodes,
-                          type == 4 ? "tetrahedron" : type == 2 ? "triangle" : info.name, left);
-    if (type != 4 && type != 2) continue; /* points, lines, quads: nothing to keep */
-    long long tags[4];
+                          kept_name(type, &info), left);
+    if (!kept(type)) continue; /* points, lines, quads: nothing to keep */
+    long long tags[MAX_KEPT_NODES];
     for (int j = 0; j < info.nodes; j++) DG_CALL(dg_text_long(t, &tags[j], "a node tag"));
     DG_CALL(add_element(r, type, tags, phys, id));
   }
@@ -498,10 +526,10 @@ static dg_status read_elements_v4(msh_reader *r) {
                           "element block holds %lld elements, but only %lld of the %lld announced "
                           "remain",
                           n, total - filled, total);
-    int keep = type == 4 || type == 2, phys = 0;
+    int keep = kept(type), phys = 0;
     if (keep) DG_CALL(entity_phys(r, edim, etag, &phys));
     for (long long i = 0; i < n; i++) {
-      long long id, tags[4];
+      long long id, tags[MAX_KEPT_NODES];
       if (r->binary) {
         DG_CALL(bin_size(t, &id, "an element tag"));
         if (!keep) {
@@ -516,7 +544,7 @@ static dg_status read_elements_v4(msh_reader *r) {
         int left = dg_text_tokens_left(t);
         if (left != info.nodes)
           return dg_text_fail(t, DG_ERR_PARSE, "expected %d node tags for a %s, got %d", info.nodes,
-                              type == 4 ? "tetrahedron" : type == 2 ? "triangle" : info.name, left);
+                              kept_name(type, &info), left);
         if (!keep) continue;
         for (int j = 0; j < info.nodes; j++) DG_CALL(dg_text_long(t, &tags[j], "a node tag"));
       }

@@ -83,6 +83,7 @@ dg_status dg_dist_mesh_create(dg_dist_mesh **out, const dg_mesh *global, int npa
     m->elem_tag[k] = global->elem_tag[ge];
     d->l2g[k] = ge;
   }
+  DG_CALL_GOTO(fail, dg_mesh_copy_curved(m, global, d->l2g));
   if (own->nphys) {
     DG_CALL_GOTO(fail, DG_ALLOC(m->phys, own->nphys));
     memcpy(m->phys, own->phys, sizeof *m->phys * (size_t)own->nphys);

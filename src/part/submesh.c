@@ -165,6 +165,7 @@ dg_status dg_submesh_create(dg_submesh **out, const dg_mesh *m, int nparts, cons
     for (int a = 0; a < 4; a++) sm->EToV[4 * (size_t)k + a] = vg2l[m->EToV[4 * (size_t)g + a]];
     sm->elem_tag[k] = m->elem_tag[g];
   }
+  DG_CALL_GOTO(fail, dg_mesh_copy_curved(sm, m, s->elem_l2g));
   /* n_fixed describes how the file was read, not this part: left 0. */
   if (m->nphys > 0) {
     DG_CALL_GOTO(fail, DG_ALLOC(sm->phys, m->nphys));

@@ -1,4 +1,5 @@
-/* Collapsed-coordinate (conical product) Gauss rule on the reference tetrahedron.
+/* Collapsed-coordinate (conical product) Gauss rules on the reference tetrahedron and
+ * triangle.
  *
  * With r = (1+a)(1-b)(1-c)/4 - 1, s = (1+b)(1-c)/2 - 1, t = c the tet is the image of the
  * cube [-1,1]^3 and dr ds dt = ((1-b)/2) ((1-c)/2)^2 da db dc. A polynomial of total degree
@@ -66,6 +67,47 @@ done:
   free(rr);
   free(ss);
   free(tt);
+  free(ww);
+  return st;
+}
+
+/* The triangle the same way: a = (1+u)(1-v)/2 - 1, b = v maps the square onto it with
+ * da db = ((1-v)/2) du dv; Gauss-Legendre in u, Gauss-Jacobi with weight (1-v) in v. */
+dg_status dg_cubature_tri(int degree, int *n, double **a, double **b, double **w) {
+  *n = 0;
+  *a = *b = *w = NULL;
+  DG_CHECK(degree >= 0 && degree <= CUBATURE_MAX_DEGREE, DG_ERR_INPUT,
+           "cubature degree must be in 0..%d, got %d", CUBATURE_MAX_DEGREE, degree);
+  const int q = degree / 2 + 1, np = q * q;
+  dg_status st = DG_OK;
+  double *xu = NULL, *wu = NULL, *xv = NULL, *wv = NULL, *aa = NULL, *bb = NULL, *ww = NULL;
+  DG_CALL_GOTO(done, DG_ALLOC(xu, q));
+  DG_CALL_GOTO(done, DG_ALLOC(wu, q));
+  DG_CALL_GOTO(done, DG_ALLOC(xv, q));
+  DG_CALL_GOTO(done, DG_ALLOC(wv, q));
+  DG_CALL_GOTO(done, DG_ALLOC(aa, np));
+  DG_CALL_GOTO(done, DG_ALLOC(bb, np));
+  DG_CALL_GOTO(done, DG_ALLOC(ww, np));
+  DG_CALL_GOTO(done, dg_jacobi_gq(0.0, 0.0, q - 1, xu, wu));
+  DG_CALL_GOTO(done, dg_jacobi_gq(1.0, 0.0, q - 1, xv, wv));
+  for (int i = 0, m = 0; i < q; ++i)
+    for (int j = 0; j < q; ++j, ++m) {
+      aa[m] = 0.5 * (1 + xu[i]) * (1 - xv[j]) - 1;
+      bb[m] = xv[j];
+      ww[m] = wu[i] * wv[j] * 0.5; /* the Jacobi weight carries (1-v); the half remains */
+    }
+  *n = np;
+  *a = aa;
+  *b = bb;
+  *w = ww;
+  aa = bb = ww = NULL;
+done:
+  free(xu);
+  free(wu);
+  free(xv);
+  free(wv);
+  free(aa);
+  free(bb);
   free(ww);
   return st;
 }

@@ -55,6 +55,10 @@ void dg_grad_basis_tet(int N, int j, const double *r, const double *s, const dou
 dg_status dg_cubature_tet(int degree, int *n, double **r, double **s, double **t,
                           double **w) DG_NODISCARD;
 
+/* Quadrature on the reference triangle {a, b >= -1, a + b <= 0} (a face's parameter
+ * triangle, as LIFT uses it) exact for total degree <= degree; weights sum to its area 2. */
+dg_status dg_cubature_tri(int degree, int *n, double **a, double **b, double **w) DG_NODISCARD;
+
 /* Dense helpers on row-major matrices (LAPACKE underneath). */
 dg_status dg_mat_inverse(int n, double *A) DG_NODISCARD; /* in place */
 void dg_matmul(int m, int n, int k, const double *A, const double *B, double *C); /* C=A*B */
