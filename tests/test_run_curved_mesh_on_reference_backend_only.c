@@ -1,7 +1,8 @@
 /* A case on a mesh with curved elements runs on the reference backend, with a probe in the
- * sliver between a wall facet and the round wall (inside the curved mesh only), and on 2
- * MPI ranks it gives one rank's probe and energy series (1e-12); the OpenCL backend and
- * multirate time stepping refuse it before any work, saying what to do. */
+ * sliver between a wall facet and the round wall (inside the curved mesh only), and with a
+ * dispersive (Drude) material in its curved elements; on 2 MPI ranks it gives one rank's
+ * probe and energy series (1e-12); the OpenCL backend and multirate time stepping refuse it
+ * before any work, saying what to do. */
 #include "test_util.h"
 
 #include "app/simulate.h"
@@ -25,6 +26,21 @@ static void runs_on_reference_backend(void **state) {
   assert_dg_ok(dg_run(&c, &r));
   assert_int_equal(r.K, 56);
   assert_true(r.energy_end > 0);
+  dg_case_free(&c);
+}
+
+/* The poles' energy on a curved element takes its own mass matrix (it was NaN: the run
+ * stopped as non-finite). */
+static void dispersive_material_in_curved_elements(void **state) {
+  const test_scratch *s = *state;
+  dg_case c;
+  dg_run_result r;
+  dg_case_default(&c);
+  assert_dg_ok(dg_case_read(&c, "tests/fixtures/curved_dispersive_case.json"));
+  c.quiet = 1;
+  snprintf(c.output_dir, sizeof c.output_dir, "%s/dispersive", s->dir);
+  assert_dg_ok(dg_run(&c, &r));
+  assert_true(isfinite(r.energy_end) && r.energy_end > 0);
   dg_case_free(&c);
 }
 
@@ -101,6 +117,7 @@ static int setup(void **state) { return test_scratch_setup(state, "unused"); }
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(runs_on_reference_backend),
+      cmocka_unit_test(dispersive_material_in_curved_elements),
       cmocka_unit_test(opencl_and_multirate_refused),
       cmocka_unit_test(two_ranks_match_one),
   };

@@ -187,16 +187,18 @@ void dg_dispersion_apply(const dg_maxwell *p, const double *q, const double *w, 
   }
 }
 
-/* u^T M u J_k for one element's nodal values u. */
+/* u^T M u J_k for one element's nodal values u (a curved element: u^T M_k u, its own mass
+ * matrix, geom.h). */
 static double mass_norm2(const dg_geom *g, int k, const double *u) {
-  const int Np = g->Np;
+  const int Np = g->Np, c = dg_geom_curved_row(g, k);
+  const double *M = c >= 0 ? g->cv.M + (size_t)c * Np * Np : g->ref->M;
   double uMu = 0;
   for (int i = 0; i < Np; ++i) {
     double Mu = 0;
-    for (int j = 0; j < Np; ++j) Mu += g->ref->M[i * Np + j] * u[j];
+    for (int j = 0; j < Np; ++j) Mu += M[i * Np + j] * u[j];
     uMu += u[i] * Mu;
   }
-  return g->J[k] * uMu;
+  return (c >= 0 ? 1 : g->J[k]) * uMu;
 }
 
 double dg_dispersion_energy(const dg_maxwell *p, const double *w) {
