@@ -47,30 +47,30 @@ set title 'kernels that spill (all families, float and double)'
 set ylabel 'kernels with spill or scratch > 0'
 set yrange [0:*]
 plot '-' with linespoints title 'amd-gfx90a', '-' with linespoints title 'intel-dg2', '-' with linespoints title 'intel-pvc', '-' with linespoints title 'nvidia-sm90'
-1 10
-2 11
-3 11
-4 11
-5 6
-6 5
+1 12
+2 13
+3 13
+4 13
+5 8
+6 7
 7 3
 8 3
 e
-1 11
-2 12
-3 12
-4 12
-5 8
-6 4
+1 13
+2 14
+3 14
+4 14
+5 10
+6 6
 7 2
 8 2
 e
-1 37
-2 39
-3 40
-4 40
-5 26
-6 22
+1 45
+2 48
+3 47
+4 47
+5 33
+6 29
 7 9
 8 9
 e
