@@ -133,10 +133,12 @@ void mr_complete_levels(__global real_t *restrict q, __global real_t *restrict q
  * of level top: P + 1 states and P right-hand sides (P = 2^(top - level)), point-major, then
  * field, then node. Work-item (node, entry). */
 
-/* Trajectory points of a synchronous evaluation for the entries first .. first + n at
- * sub-time m, p = (m mod span) >> lvl (span = 2^top): the right-hand side f at point p and,
- * where m starts the step of level top, the state q at point 0. (The state after a completed
- * step is recorded by mr_prepare.) */
+/* Trajectory points for the entries first .. first + n at sub-time m, p = (m mod span) >>
+ * lvl (span = 2^top):
+ *   f NULL: the state q after a completed step, at point p, or P where m ends the step of
+ *   level top;
+ *   f given: the right-hand side f at point p, and where m starts the step of level top
+ *   also the state q at point 0. */
 __kernel void mr_traj_record(__global real_t *restrict tq, __global real_t *restrict tf,
                              __global const real_t *restrict q, __global const real_t *restrict f,
                              const int fs, __global const int *restrict ent, const int first,
@@ -146,9 +148,37 @@ __kernel void mr_traj_record(__global real_t *restrict tq, __global real_t *rest
   const int j = E[MR_LVL], span = 1 << E[MR_TOP], r = m & (span - 1);
   const int base = mr_node(E[MR_SLOT], n);
   __global real_t *Q = tq + E[MR_OFFQ] + n, *Fp = tf + E[MR_OFFF] + n;
+  if (!f) {
+    const int p = r ? r >> j : span >> j;
+    for (int c = 0; c < 6; ++c) Q[(p * 6 + c) * NP] = q[c * fs + base];
+    return;
+  }
   for (int c = 0; c < 6; ++c) Fp[((r >> j) * 6 + c) * NP] = f[c * fs + base];
   if (!r)
     for (int c = 0; c < 6; ++c) Q[c * NP] = q[c * fs + base];
+}
+
+/* qe of the entries list[first ..] at sub-time tau, inside the step of level l that starts
+ * at sub-time T: the quadratic through the state and f at the trajectory point before tau
+ * and the state at the one after (dg/stepper_multirate.c, traj_eval); h0 the finest step. */
+__kernel void mr_traj_eval(__global real_t *restrict qe, __global const real_t *restrict tq,
+                           __global const real_t *restrict tf, const int fs,
+                           __global const int *restrict ent, __global const int *restrict list,
+                           const int first, const int T, const real_t tau, const real_t h0) {
+  const int n = get_global_id(0);
+  __global const int *E = ent + MR_ENT * list[first + get_global_id(1)];
+  const int j = E[MR_LVL], top = E[MR_TOP], P = 1 << (top - j), tb = (T >> top) << top;
+  int p = (int)floor((tau - (real_t)tb) / (real_t)(1 << j));
+  p = p < 0 ? 0 : p > P - 1 ? P - 1 : p;
+  const real_t hj = h0 * (real_t)(1 << j);
+  const real_t x = (tau - (real_t)tb - (real_t)(p << j)) * h0, r = x / hj;
+  const int base = mr_node(E[MR_SLOT], n);
+  __global const real_t *Q = tq + E[MR_OFFQ] + n, *Fp = tf + E[MR_OFFF] + n;
+  for (int f = 0; f < 6; ++f) {
+    const real_t qa = Q[(p * 6 + f) * NP], qb = Q[((p + 1) * 6 + f) * NP];
+    const real_t fa = Fp[(p * 6 + f) * NP];
+    qe[f * fs + base] = qa + fa * x + (qb - qa - fa * hj) * r * r;
+  }
 }
 
 /* The AB3 polynomials of elements of several levels at once (mr_dense for each level): the
@@ -177,90 +207,33 @@ __kernel void mr_dense_at(__global real_t *restrict qe, __global const real_t *r
   }
 }
 
-/* ---- multirate LSERK4 in few launches (src/backend/cl_multirate.c, mr_rk_macro_step) ----
- * mr_prepare is everything a level's evaluation needs before its right-hand side, in one
- * launch of work-items (node n, element item y, row r) over NP x (no + nf + nd) x rows:
- *   y < no: the element in slot k0 + y of the own levels, r its field (0..5), or, rows 6..,
- *     the auxiliary arrays (stride ws) of the PML element y of the levels' nw (from node j0):
- *       F given: the previous stage's update, deferred to here: res = a res + dt F,
- *         q += b res, qe = q (w, wres, wF likewise, no evaluation copy); with rec_m >= 0
- *         the new state of an element with a trajectory (eslot[slot] >= 0: its entry) is
- *         also recorded as after a completed step at sub-time rec_m (point p as in
- *         mr_traj_record with f NULL);
- *       F NULL: the step start of the due levels: qe = q and qs = q;
- *   then nf entries flist[ff ..] (finer neighbours) at sub-time tau of the step of level top
- *   that starts at or before T (as mr_traj_eval), and nd coarser slots dlist[df ..] by their
- *   AB3 polynomials (as mr_dense_at), field r.
- * The three kinds write qe of disjoint elements (own levels, finer, coarser) and read no qe,
- * so no work-item reads what another writes. No division by NP: Oclgrind cannot run the
- * `freeze` that LLVM pairs a division and remainder with (see energy.cl). */
-__kernel void mr_prepare(__global real_t *restrict q, __global real_t *restrict qe,
-                         __global real_t *restrict qs, __global real_t *restrict res,
-                         __global const real_t *restrict F, const int fs, const int k0,
-                         const int no, __global real_t *restrict w,
-                         __global real_t *restrict wres, __global const real_t *restrict wF,
-                         const int ws, const int j0, const int nw, const real_t a,
-                         const real_t dt, const real_t b, __global real_t *restrict tq,
-                         __global real_t *restrict tf, __global const int *restrict ent,
-                         __global const int *restrict eslot, const int rec_m,
-                         __global const int *restrict flist, const int ff, const int nf,
-                         const int T, const real_t tau, const real_t h0,
-                         __global const real_t *restrict h0b, __global const real_t *restrict h1b,
-                         __global const real_t *restrict h2b, __global const int *restrict dlist,
-                         const int df, const int nd, __global const int *restrict bnd,
-                         const int heads) {
-  const int n = get_global_id(0), y = get_global_id(1), row = get_global_id(2);
-  if (row >= 6) { /* the PML's auxiliary arrays of the levels */
-    if (y >= nw) return;
-    const int j = (row - 6) * ws + j0 + y * NP + n;
+/* One LSERK4 stage of a level in multirate LSERK4, fields and PML auxiliary fields in one
+ * launch: rows 0..5 of dimension 1 are the fields over items [i0, i1) (res = a res + dt F,
+ * q += b res, qe = q: the next stage evaluates qe), rows 6.. the auxiliary arrays (stride
+ * ws) over PML items [j0, j1) (w, wres, wF; no evaluation copy). Dimension 0 counts items
+ * from i0 and from j0 alike (no global offset). */
+__kernel __attribute__((reqd_work_group_size(WG1, 1, 1)))
+void mr_stage(__global real_t *restrict q, __global real_t *restrict qe,
+              __global real_t *restrict res, __global const real_t *restrict F, const int fs,
+              const int i0, const int i1, __global real_t *restrict w,
+              __global real_t *restrict wres, __global const real_t *restrict wF, const int ws,
+              const int j0, const int j1, const real_t a, const real_t dt, const real_t b) {
+  const int x = get_global_id(0), row = get_global_id(1);
+  if (row < 6) {
+    const int i = i0 + x;
+    if (i >= i1) return;
+    const int j = row * fs + i;
+    const real_t r = dt * F[j] + (a != (real_t)0 ? a * res[j] : (real_t)0);
+    res[j] = r;
+    const real_t y = q[j] + b * r;
+    q[j] = y;
+    qe[j] = y;
+  } else {
+    const int i = j0 + x;
+    if (i >= j1) return;
+    const int j = (row - 6) * ws + i;
     const real_t r = dt * wF[j] + (a != (real_t)0 ? a * wres[j] : (real_t)0);
     wres[j] = r;
     w[j] += b * r;
-    return;
-  }
-  if (y < no) {
-    const int k = k0 + y, j = row * fs + mr_node(k, n);
-    if (!F) {
-      qe[j] = q[j];
-      qs[j] = q[j];
-      return;
-    }
-    const real_t r = dt * F[j] + (a != (real_t)0 ? a * res[j] : (real_t)0);
-    res[j] = r;
-    const real_t v = q[j] + b * r;
-    q[j] = v;
-    qe[j] = v;
-    const int e = rec_m >= 0 ? eslot[k] : -1;
-    if (e < 0) return;
-    __global const int *E = ent + MR_ENT * e;
-    const int lv = E[MR_LVL], span = 1 << E[MR_TOP], rr = rec_m & (span - 1);
-    const int p = rr ? rr >> lv : span >> lv;
-    tq[E[MR_OFFQ] + (p * 6 + row) * NP + n] = v;
-    return;
-  }
-  if (y < no + nf) { /* a finer neighbour from its trajectory */
-    __global const int *E = ent + MR_ENT * flist[ff + y - no];
-    const int lv = E[MR_LVL], top = E[MR_TOP], P = 1 << (top - lv), tb = (T >> top) << top;
-    int p = (int)floor((tau - (real_t)tb) / (real_t)(1 << lv));
-    p = p < 0 ? 0 : p > P - 1 ? P - 1 : p;
-    const real_t hj = h0 * (real_t)(1 << lv);
-    const real_t x = (tau - (real_t)tb - (real_t)(p << lv)) * h0, r = x / hj;
-    __global const real_t *Q = tq + E[MR_OFFQ] + n, *Fp = tf + E[MR_OFFF] + n;
-    const real_t qa = Q[(p * 6 + row) * NP], qb = Q[((p + 1) * 6 + row) * NP];
-    const real_t fa = Fp[(p * 6 + row) * NP];
-    qe[row * fs + mr_node(E[MR_SLOT], n)] = qa + fa * x + (qb - qa - fa * hj) * r * r;
-    return;
-  }
-  if (y >= no + nf + nd) return;
-  { /* a coarser neighbour from its AB3 polynomial */
-    const int k = dlist[df + y - no - nf];
-    const int l = mr_level_of(bnd, k * NPP), tc = (T >> l) << l;
-    const real_t th = (tau - (real_t)tc) / (real_t)(1 << l), t2 = th * th, t3 = t2 * th;
-    const real_t h = h0 * (real_t)(1 << l);
-    const real_t c0 = h * (t3 / 6 + (real_t)0.75 * t2 + th), c1 = -h * (t3 / 3 + t2),
-                 c2 = h * (t3 / 6 + (real_t)0.25 * t2);
-    const int j = row * fs + mr_node(k, n);
-    qe[j] = qs[j] + c0 * mr_hist(h0b, h1b, h2b, heads, l, 0)[j] +
-            c1 * mr_hist(h0b, h1b, h2b, heads, l, 1)[j] + c2 * mr_hist(h0b, h1b, h2b, heads, l, 2)[j];
   }
 }

@@ -11,9 +11,6 @@
  *     relative L2 difference of the state <= 1e-10 in double, <= 2e-5 in float (a few
  *     hundred float roundings of O(1) values); the energy from the device matches the
  *     reference's to the same tolerance, and the RHS element-evaluations counted match;
- *   - with the middle level lowered onto the finest (dg_multirate_lump: levels 0 and 2,
- *     neighbours two levels apart), the default split kernels in float and fuse=res in
- *     double, both schemes, to the same tolerances;
  *   - the operator grouped by level gives the same right-hand side as the ungrouped one
  *     (element order is the host's in both);
  *     Both schemes; LSERK4 also through the finer levels' trajectories and the coarser
@@ -39,17 +36,7 @@
 
 static dg_mr_scheme scheme = DG_MR_AB3; /* of the comparisons */
 
-static double lump_rho = 0; /* > 0: the middle level lowered (dg_multirate_lump) */
-
-static dg_status make(setup *s, int N) {
-  DG_CALL(setup_make(s, N, 1.0, 8, scheme));
-  if (lump_rho > 0) {
-    const dg_mr_costs c = {.rho = lump_rho, .launches = 10};
-    DG_CHECK(dg_multirate_lump(&s->plan, s->level, s->m->K, &c) == 1 && !s->plan.count[1],
-             DG_ERR_INTERNAL, "test: the middle level was not lowered");
-  }
-  return DG_OK;
-}
+static dg_status make(setup *s, int N) { return setup_make(s, N, 1.0, 8, scheme); }
 
 static void destroy(setup *s) { setup_destroy(s); }
 
@@ -191,36 +178,6 @@ static void every_variant_matches_reference(void **state) {
     }
   scheme = DG_MR_AB3;
   test_require_ran("multirate variants", ran, want, (3 * want + 3) / 4);
-}
-
-/* Levels 0 and 2 only, the middle one lowered onto the finest (dg_multirate_lump): an empty
- * level between two, and neighbours two levels apart, on both backends alike. */
-static void lowered_level_matches_reference(void **state) {
-  dg_device *dev = *state;
-  if (!dev) skip();
-  static const char *const specs[] = {"prec=float", "kb=2,unroll=full,fuse=res,prec=double"};
-  lump_rho = 1e6;
-  for (int sc = 0; sc < 2; ++sc)
-    for (int i = 0; i < 2; ++i) {
-      scheme = sc ? DG_MR_LSERK4 : DG_MR_AB3;
-      dg_variant v;
-      char why[128];
-      assert_dg_ok(dg_variant_parse(specs[i], &v));
-      if (!dg_variant_check(&v, &dev->info, 2, why, sizeof why)) {
-        test_skip_part("%s: %s", specs[i], why);
-        continue;
-      }
-      double diff = 0, ediff = 0;
-      int same = 0;
-      assert_dg_ok(compare(dev, &v, 2, &diff, &ediff, &same));
-      printf("# lowered middle level, %s %s: state %.2e, energy %.2e\n",
-             sc ? "LSERK4" : "AB3", specs[i], diff, ediff);
-      assert_true(same);
-      assert_true(diff <= tolerance(v.precision));
-      assert_true(ediff <= tolerance(v.precision));
-    }
-  lump_rho = 0;
-  scheme = DG_MR_AB3;
 }
 
 static void grouped_operator_has_the_same_rhs(void **state) {
@@ -367,7 +324,6 @@ int main(int argc, char **argv) {
   if (argc > 2 && !strcmp(argv[1], "--child")) return child(argc - 2, argv + 2);
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(every_variant_matches_reference),
-      cmocka_unit_test(lowered_level_matches_reference),
       cmocka_unit_test(grouped_operator_has_the_same_rhs),
       cmocka_unit_test(energy_never_grows_on_device),
       cmocka_unit_test(clean_under_oclgrind),

@@ -14,14 +14,7 @@
  *   - the work: RHS element-evaluations counted by the stepper equal the plan's count
  *     (5 per element step for LSERK4);
  *   - the base step: with local steps 1 : 1.9 it is lowered below the smallest local step so
- *     the slower half steps twice as long (less work), every step within its limit;
- *   - lowering levels (dg_multirate_lump): nothing moves without a launch cost; with one,
- *     the kept levels are the cheapest subset by an independent enumeration of the macro
- *     step's cost (levels' steps x (evaluations + rho launches)) over random histograms,
- *     the finest and coarsest levels with elements always kept, every element moved only
- *     down, to the nearest kept finer level, and the counts follow. */
-#include <string.h>
-
+ *     the slower half steps twice as long (less work), every step within its limit. */
 #include "test_multirate_util.h"
 #include "test_util.h"
 
@@ -194,71 +187,6 @@ static void energy_never_grows(void **state) {
  * others', just short of a level. Lowering the base step by 1.9/2 puts them on level 1: the
  * plan must do that (less work per unit time than with the base at the smallest step), and
  * still keep every element's step within its local limit. */
-/* The cost of a macro step with only the levels in keep (a bit per level) stepping, each
- * dropped level's elements on the next kept finer one: counted here on its own. */
-static double cost_keeping(const int *count, int L, unsigned keep, double per_step, double rho,
-                           double launches) {
-  double moved[DG_MR_MAX_LEVELS] = {0}, cost = 0;
-  for (int l = 0, into = -1; l < L; ++l) {
-    if (keep >> l & 1) into = l;
-    moved[into] += count[l];
-  }
-  for (int l = 0; l < L; ++l)
-    if (moved[l] > 0) cost += ldexp(1, L - 1 - l) * (per_step * moved[l] + rho * launches);
-  return cost;
-}
-
-static void lump_keeps_the_cheapest_levels(void **state) {
-  (void)state;
-  srand(7);
-  for (int trial = 0; trial < 400; ++trial) {
-    dg_mr_plan plan;
-    memset(&plan, 0, sizeof plan);
-    plan.scheme = trial & 1 ? DG_MR_LSERK4 : DG_MR_AB3;
-    plan.n_levels = 2 + trial % 6;
-    const int L = plan.n_levels;
-    int K = 0;
-    for (int l = 0; l < L; ++l) {
-      plan.count[l] = rand() % 4 == 0 ? 0 : rand() % (l == 0 ? 20 : 3000);
-      K += plan.count[l];
-    }
-    if (!K) continue;
-    int *level = malloc((size_t)K * sizeof *level), *before = malloc((size_t)K * sizeof *level);
-    for (int l = 0, k = 0; l < L; ++l)
-      for (int i = 0; i < plan.count[l]; ++i) level[k] = before[k] = l, ++k;
-    const dg_mr_plan orig = plan;
-    const dg_mr_costs none = {.rho = 0, .launches = 30};
-    assert_int_equal(dg_multirate_lump(&plan, level, K, &none), 0);
-    assert_memory_equal(&plan, &orig, sizeof plan);
-    const dg_mr_costs c = {.rho = (double)(rand() % 400), .launches = 5 + rand() % 40};
-    const double per_step = plan.scheme == DG_MR_LSERK4 ? 5 : 1;
-    const int lowered = dg_multirate_lump(&plan, level, K, &c);
-    /* the best subset that keeps the finest and coarsest occupied levels */
-    int lo = 0, hi = L - 1;
-    while (!orig.count[lo]) ++lo;
-    while (!orig.count[hi]) --hi;
-    double best = INFINITY;
-    for (unsigned keep = 0; keep < (1u << L); ++keep)
-      if ((keep >> lo & 1) && (keep >> hi & 1))
-        best = fmin(best, cost_keeping(orig.count, L, keep, per_step, c.rho, c.launches));
-    const double got = dg_multirate_macro_cost(&plan, &c);
-    assert_true(fabs(got - best) <= 1e-9 * best);
-    assert_true(plan.count[lo] > 0 && plan.count[hi] > 0);
-    int emptied = 0, n[DG_MR_MAX_LEVELS] = {0};
-    for (int l = 0; l < L; ++l) emptied += orig.count[l] && !plan.count[l];
-    assert_int_equal(lowered, emptied);
-    for (int k = 0; k < K; ++k) {
-      assert_true(level[k] <= before[k]);
-      assert_true(plan.count[level[k]] > 0);
-      for (int l = level[k] + 1; l <= before[k]; ++l) assert_int_equal(plan.count[l], 0);
-      ++n[level[k]];
-    }
-    for (int l = 0; l < L; ++l) assert_int_equal(n[l], plan.count[l]);
-    free(level);
-    free(before);
-  }
-}
-
 static void base_lowered_when_it_saves_work(void **state) {
   (void)state;
   const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
@@ -303,7 +231,6 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(levels_follow_local_steps),
       cmocka_unit_test(base_lowered_when_it_saves_work),
-      cmocka_unit_test(lump_keeps_the_cheapest_levels),
       cmocka_unit_test(third_order_in_time),
       cmocka_unit_test(same_error_as_global_lserk4),
       cmocka_unit_test(energy_never_grows),

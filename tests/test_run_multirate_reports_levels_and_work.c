@@ -8,14 +8,12 @@
  *     sums to K over >= 2 levels, the work is the histogram's count and less than global
  *     AB3 at the finest step would do, and the final energy agrees with global LSERK4's to 1e-4
  *     relative (both integrate the same semi-discrete system); the OpenCL backend's multirate
- *     run in double (time_stepping.lower_levels false) has the same levels, steps and work and
- *     its final energy is the reference multirate run's to 1e-9; multirate LSERK4 has the
- *     same levels, 5 evaluations per element step (less work than global LSERK4) and the
- *     same final energy to 1e-4, and on the OpenCL backend in double the reference's to 1e-9;
- *     with its levels lowered where launches cost more (the default), the same steps, every
- *     element on its level or a finer one, at least as much work, the energy to 1e-4;
- *   - bad settings are refused naming the key: unknown keys, schemes, level counts, a
- *     lower_levels that is not a boolean, and on the command line. */
+ *     run in double has the same levels, steps and work and its final energy is the
+ *     reference multirate run's to 1e-9; multirate LSERK4 has the same levels, 5 evaluations
+ *     per element step (less work than global LSERK4) and the same final energy to 1e-4, and
+ *     on the OpenCL backend in double the reference's to 1e-9;
+ *   - bad settings are refused naming the key: unknown keys, schemes, level counts, the
+ *     and on the command line. */
 #include "test_util.h"
 
 
@@ -123,8 +121,8 @@ static void two_materials_two_levels(void **state) {
   } else {
     dg_run_result o;
     snprintf(json, sizeof json,
-             "%s, \"time_stepping\": {\"scheme\": \"multirate\", \"lower_levels\": false}, "
-             "\"precision\": \"double\", \"tune\": \"never\"}", base);
+             "%s, \"time_stepping\": {\"scheme\": \"multirate\"}, \"precision\": \"double\", "
+             "\"tune\": \"never\"}", base);
     char cl[1100];
     const char *b = strstr(json, "\"ref\"");
     assert_non_null(b);
@@ -139,8 +137,8 @@ static void two_materials_two_levels(void **state) {
       fail_msg("OpenCL final energy %.12e vs reference %.12e", o.energy_end, m.energy_end);
     /* and multirate LSERK4 */
     snprintf(json, sizeof json,
-             "%s, \"time_stepping\": {\"scheme\": \"multirate-lserk4\", \"lower_levels\": false}, "
-             "\"precision\": \"double\", \"tune\": \"never\"}", base);
+             "%s, \"time_stepping\": {\"scheme\": \"multirate-lserk4\"}, \"precision\": "
+             "\"double\", \"tune\": \"never\"}", base);
     b = strstr(json, "\"ref\"");
     snprintf(cl, sizeof cl, "%.*s\"opencl\"%s", (int)(b - json), json, b + 5);
     run_json(cl, &o);
@@ -149,29 +147,6 @@ static void two_materials_two_levels(void **state) {
     assert_int_equal(o.rhs_evals, k.rhs_evals);
     if (!(fabs(o.energy_end / k.energy_end - 1) <= 1e-9))
       fail_msg("OpenCL multirate LSERK4 final energy %.12e vs reference %.12e", o.energy_end, k.energy_end);
-    /* with the levels lowered where launches cost more than the work (the default): the same
-     * steps, elements only moved to finer levels (more work), the same energy to the time
-     * error */
-    snprintf(json, sizeof json,
-             "%s, \"time_stepping\": {\"scheme\": \"multirate-lserk4\"}, \"precision\": "
-             "\"double\", \"tune\": \"never\"}", base);
-    b = strstr(json, "\"ref\"");
-    snprintf(cl, sizeof cl, "%.*s\"opencl\"%s", (int)(b - json), json, b + 5);
-    dg_run_result w;
-    run_json(cl, &w);
-    printf("# OpenCL multirate LSERK4, levels lowered: %d %d %d %d, RHS work %lld; energy %.12e\n",
-           w.level_count[0], w.level_count[1], w.level_count[2], w.level_count[3], w.rhs_evals,
-           w.energy_end);
-    assert_int_equal(w.steps, k.steps);
-    assert_int_equal(w.n_levels, k.n_levels);
-    for (int l = 0, above = 0, above_k = 0; l < k.n_levels; ++l) { /* elements only move down */
-      above += w.level_count[k.n_levels - 1 - l], above_k += k.level_count[k.n_levels - 1 - l];
-      assert_true(above <= above_k);
-      if (l == k.n_levels - 1) assert_int_equal(above, above_k);
-    }
-    assert_true(w.rhs_evals >= k.rhs_evals);
-    if (!(fabs(w.energy_end / k.energy_end - 1) <= 1e-4))
-      fail_msg("lowered levels: final energy %.12e vs reference %.12e", w.energy_end, k.energy_end);
   }
 }
 
@@ -187,14 +162,11 @@ static void bad_settings_refused(void **state) {
                   "time_stepping.max_levels");
   assert_dg_error(dg_case_parse(&c, "{\"time_stepping\": \"multirate\"}", "x.json"), DG_ERR_INPUT,
                   "time_stepping: expected an object");
-  assert_dg_error(dg_case_parse(&c, "{\"time_stepping\": {\"lower_levels\": 2}}", "x.json"),
-                  DG_ERR_INPUT, "time_stepping.lower_levels");
   assert_dg_ok(dg_case_parse(&c, "{\"default_boundary\": \"pec\", \"time_stepping\": {\"scheme\": \"multirate\"}}",
                              "x.json"));
   assert_int_equal(c.multirate, 1);
   assert_int_equal(c.mr_scheme, DG_MR_AB3);
   assert_int_equal(c.max_levels, DG_CASE_MAX_LEVELS);
-  assert_int_equal(c.mr_lower, 1);
   dg_case_free(&c);
   dg_case_default(&c);
   assert_dg_ok(dg_case_parse(&c, "{\"default_boundary\": \"pec\", "

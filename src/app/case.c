@@ -33,7 +33,6 @@ void dg_case_default(dg_case *c) {
   c->cfl = 1.0;
   c->alpha = 1.0;
   c->max_levels = DG_CASE_MAX_LEVELS;
-  c->mr_lower = 1;
   c->has_default_bc = 1;
   c->default_bc = DG_BC_PEC;
   c->has_cavity_mode = 1;
@@ -585,7 +584,7 @@ static dg_status parse_checkpoint(const dg_schema *x, const cJSON *v, dg_case *c
 }
 
 static dg_status parse_time_stepping(const dg_schema *x, const cJSON *v, dg_case *c) {
-  static const char *const keys[] = {"scheme", "max_levels", "lower_levels", NULL};
+  static const char *const keys[] = {"scheme", "max_levels", NULL};
   static const char *const schemes[] = {"lserk4", "multirate", "multirate-lserk4", NULL};
   DG_CALL(section(x, v, "time_stepping", keys));
   int choice = -1;
@@ -594,7 +593,6 @@ static dg_status parse_time_stepping(const dg_schema *x, const cJSON *v, dg_case
     c->multirate = choice > 0;
     c->mr_scheme = choice == 2 ? DG_MR_LSERK4 : DG_MR_AB3;
   }
-  DG_CALL(dg_schema_opt_bool(x, v, "time_stepping", "lower_levels", &c->mr_lower));
   return dg_schema_opt_int(x, v, "time_stepping", "max_levels", 1, DG_MR_MAX_LEVELS,
                            &c->max_levels);
 }

@@ -101,8 +101,6 @@ typedef struct {
   int multirate;            /* time_stepping.scheme: 0 lserk4, 1 multirate (dg/multirate.h) */
   dg_mr_scheme mr_scheme;   /* multirate: "multirate" is AB3, "multirate-lserk4" LSERK4 */
   int max_levels;           /* time_stepping.max_levels: rate levels at most (multirate) */
-  int mr_lower;             /* time_stepping.lower_levels: on OpenCL, levels whose launches
-                             * cost more than their work step with a finer one (default 1) */
   /* media and boundaries */
   int n_materials;
   dg_case_material *materials;

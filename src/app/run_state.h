@@ -107,10 +107,6 @@ dg_status run_fetch_state(run_state *s) DG_NODISCARD;
 /* multirate.c: local time stepping (time_stepping.scheme "multirate") */
 dg_status run_multirate_time_step(run_state *s, double *dt_max) DG_NODISCARD;
 dg_status run_multirate_stepper(run_state *s, dg_run_result *r) DG_NODISCARD;
-/* On an OpenCL device with variant v: levels whose steps would cost more in kernel launches
- * than their elements' extra evaluations step with the next finer level (dg_multirate_lump;
- * h_0 and the macro step stay). Before the operator is grouped by s->mr_level. */
-dg_status run_multirate_lump(run_state *s, const dg_variant *v) DG_NODISCARD;
 /* The OpenCL multirate stepper over op (created grouped by s->mr_level; owned from now on). */
 dg_status run_multirate_cl_stepper(run_state *s, dg_cl_maxwell *op) DG_NODISCARD;
 /* The level histogram and the work against global LSERK4 (collective over the ranks). */

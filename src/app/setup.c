@@ -728,7 +728,6 @@ static dg_status start_opencl(run_state *s, dg_run_result *r) {
   DG_CALL(choose_variant(s, r, &v));
   dg_variant_print(&v, r->variant, sizeof r->variant);
   r->precision = v.precision;
-  if (c->multirate && c->mr_lower) DG_CALL(run_multirate_lump(s, &v));
   if (c->multirate) /* each rate level a contiguous range of the layout (app/multirate.c) */
     DG_CALL(dg_cl_maxwell_create_grouped(&op, s->dev, s->phys, &v,
                                          c->dump_dir[0] ? c->dump_dir : NULL, s->mr_level,

@@ -32,9 +32,9 @@ enum { LS_Q, LS_RES, LS_F, LS_FS, LS_I1, LS_A, LS_DT, LS_B };
 enum { DA_QE, DA_Q, DA_H0, DA_H1, DA_H2, DA_FS, DA_LIST, DA_FIRST, DA_BND, DA_HEADS, DA_T, DA_TAU,
        DA_STEP };
 enum { TR_TQ, TR_TF, TR_Q, TR_F, TR_FS, TR_ENT, TR_FIRST, TR_M };
-enum { PR_Q, PR_QE, PR_QS, PR_RES, PR_F, PR_FS, PR_K0, PR_NO, PR_W, PR_WRES, PR_WF, PR_WS, PR_J0,
-       PR_NW, PR_A, PR_DT, PR_B, PR_TQ, PR_TF, PR_ENT, PR_ESLOT, PR_RECM, PR_FLIST, PR_FF, PR_NF,
-       PR_T, PR_TAU, PR_H0, PR_H0B, PR_H1B, PR_H2B, PR_DLIST, PR_DF, PR_ND, PR_BND, PR_HEADS };
+enum { ST_Q, ST_QE, ST_RES, ST_F, ST_FS, ST_I0, ST_I1, ST_W, ST_WRES, ST_WF, ST_WS, ST_J0, ST_J1,
+       ST_A, ST_DT, ST_B };
+enum { TE_QE, TE_TQ, TE_TF, TE_FS, TE_ENT, TE_LIST, TE_FIRST, TE_T, TE_TAU, TE_H0 };
 
 typedef struct {
   dg_cl_maxwell *op; /* owned */
@@ -60,11 +60,11 @@ typedef struct {
    * the step start, qe: the operator's state); F, wF = a level's stage right-hand side; the
    * trajectory entries d_ent (elements next to a coarser level, sorted by level: level l's
    * are rfirst[l] .. rfirst[l+1]; MR_ENT ints each) and their states tq and right-hand
-   * sides tf (multirate.cl), d_eslot each slot's entry (or -1); finer[l] (entries) and
-   * coarser[l] by their level lc (slots) in d_finer and d_coarser */
+   * sides tf (multirate.cl); finer[l] (entries) and coarser[l] by their level lc (slots) in
+   * d_finer and d_coarser */
   dg_mr_scheme scheme;
-  cl_mem d_qw, d_F, d_wF, d_tq, d_tf, d_ent, d_finer, d_coarser, d_eslot;
-  cl_kernel k_trec, k_dense_at, k_prep;
+  cl_mem d_qw, d_F, d_wF, d_tq, d_tf, d_ent, d_finer, d_coarser;
+  cl_kernel k_trec, k_teval, k_dense_at, k_stage;
   int rfirst[DG_CL_MAX_GROUPS + 1], ffirst[DG_CL_MAX_GROUPS], fcount[DG_CL_MAX_GROUPS];
   int cfirst[DG_CL_MAX_GROUPS][DG_CL_MAX_GROUPS], ccount[DG_CL_MAX_GROUPS][DG_CL_MAX_GROUPS];
 } clmr;
@@ -368,59 +368,32 @@ static dg_status lserk_macro_step(clmr *s, double t, double H) {
 
 /* ---- multirate LSERK4 ---------------------------------------------------------------- */
 
-/* What a level's evaluation needs before its right-hand side, in one launch (multirate.cl,
- * mr_prepare): over the own slots of levels l0..l1-1 either the deferred LSERK4 stage (F
- * given: res = a res + h F, q += b res, qe = q, the PML's auxiliary fields likewise, and
- * with rec_m >= 0 the trajectory points of a completed step at sub-time rec_m) or the step
- * start (F NULL: qe = qs = q); then the nf finer entries d_finer[ff ..] from their
- * trajectories and the nd coarser slots dlist[df ..] from their AB3 polynomials, at
- * sub-time tau of the step that starts at or before T. */
-typedef struct {
-  int l0, l1;
-  cl_mem F, wF;
-  double a, h, b;
-  int rec_m, ff, nf, T;
-  double tau;
-  cl_mem dlist;
-  int df, nd;
-} prep_t;
-
-static dg_status prepare(clmr *s, const prep_t *p, double h0) {
-  cl_kernel k = s->k_prep;
-  const int k0 = s->lay.gfirst[p->l0], no = s->lay.gfirst[p->l1] - k0;
-  /* the PML elements of the levels (their nodes j0 ..) */
-  const int j0 = s->lay.npn && p->F ? s->lay.pfirst[p->l0] : 0;
-  const int nw = s->lay.npn && p->F ? (s->lay.pfirst[p->l1] - j0) / s->lay.NP : 0;
-  const int n = no + p->nf + p->nd, ny = n > nw ? n : nw;
-  if (ny <= 0) return DG_OK;
-  DG_CALL(DG_KERNEL_ARG(k, PR_F, p->F));
-  DG_CALL(DG_KERNEL_ARG(k, PR_K0, k0));
-  DG_CALL(DG_KERNEL_ARG(k, PR_NO, no));
-  DG_CALL(DG_KERNEL_ARG(k, PR_WF, p->wF));
-  DG_CALL(DG_KERNEL_ARG(k, PR_J0, j0));
-  DG_CALL(DG_KERNEL_ARG(k, PR_NW, nw));
-  DG_CALL(real_arg(s, k, PR_A, p->a));
-  DG_CALL(real_arg(s, k, PR_DT, p->h));
-  DG_CALL(real_arg(s, k, PR_B, p->b));
-  DG_CALL(DG_KERNEL_ARG(k, PR_RECM, p->rec_m));
-  DG_CALL(DG_KERNEL_ARG(k, PR_FF, p->ff));
-  DG_CALL(DG_KERNEL_ARG(k, PR_NF, p->nf));
-  DG_CALL(DG_KERNEL_ARG(k, PR_T, p->T));
-  DG_CALL(real_arg(s, k, PR_TAU, p->tau));
-  DG_CALL(real_arg(s, k, PR_H0, h0));
-  DG_CALL(DG_KERNEL_ARG(k, PR_DLIST, p->dlist));
-  DG_CALL(DG_KERNEL_ARG(k, PR_DF, p->df));
-  DG_CALL(DG_KERNEL_ARG(k, PR_ND, p->nd));
-  const int heads = heads_bits(s);
-  DG_CALL(DG_KERNEL_ARG(k, PR_HEADS, heads));
-  const size_t g[3] = {(size_t)s->lay.NP, (size_t)ny, 6 + (nw > 0 ? (size_t)DG_PML_AUX : 0)};
-  DG_CALL(dg_kernel_run_at(s->lay.dev, k, 3, NULL, g, NULL, NULL));
+/* One LSERK4 stage of level l: res = a res + h F, q += b res and qe = q (fields), and the
+ * PML aux likewise (no evaluation copy: only their own element reads them); one launch. */
+static dg_status stage_update(clmr *s, int l, cl_mem F, cl_mem wF, double a, double h, double b) {
+  cl_kernel k = s->k_stage;
+  const int i0 = s->lay.gfirst[l] * s->lay.NPP, i1 = s->lay.gfirst[l + 1] * s->lay.NPP;
+  const int j0 = s->lay.npn ? s->lay.pfirst[l] : 0, j1 = s->lay.npn ? s->lay.pfirst[l + 1] : 0;
+  const int n = i1 - i0 > j1 - j0 ? i1 - i0 : j1 - j0;
+  if (n <= 0) return DG_OK;
+  DG_CALL(DG_KERNEL_ARG(k, ST_F, F));
+  DG_CALL(DG_KERNEL_ARG(k, ST_WF, wF));
+  DG_CALL(DG_KERNEL_ARG(k, ST_I0, i0));
+  DG_CALL(DG_KERNEL_ARG(k, ST_I1, i1));
+  DG_CALL(DG_KERNEL_ARG(k, ST_J0, j0));
+  DG_CALL(DG_KERNEL_ARG(k, ST_J1, j1));
+  DG_CALL(real_arg(s, k, ST_A, a));
+  DG_CALL(real_arg(s, k, ST_DT, h));
+  DG_CALL(real_arg(s, k, ST_B, b));
+  const size_t g[2] = {((size_t)n + WG1 - 1) / WG1 * WG1, 6 + (j1 > j0 ? (size_t)DG_PML_AUX : 0)};
+  const size_t lw[2] = {WG1, 1};
+  DG_CALL(launch(s, k, NULL, g, lw, NULL));
   return DG_OK;
 }
 
-/* Trajectory points of the entries of levels l0..l1-1 at the synchronous evaluation of
- * sub-time m (multirate.cl, mr_traj_record): their right-hand sides f and, at a step start,
- * their states q. */
+/* Trajectory points of the entries of levels l0..l1-1 at sub-time m (multirate.cl,
+ * mr_traj_record): the states q after a completed step (f NULL), or the right-hand sides f
+ * of a synchronous evaluation and, at a step start, the states q. */
 static dg_status traj_record(clmr *s, int l0, int l1, cl_mem q, cl_mem f, int m) {
   const int e0 = s->rfirst[l0], n = s->rfirst[l1] - e0;
   if (n <= 0) return DG_OK;
@@ -434,27 +407,34 @@ static dg_status traj_record(clmr *s, int l0, int l1, cl_mem q, cl_mem f, int m)
   return DG_OK;
 }
 
-/* Stages 2-5 of level l's step [m - 2^l, m] (dg/stepper_multirate.c, rk_complete_level).
- * Each stage's update is deferred to the next launch of mr_prepare (the first stage's from
- * the synchronous evaluation, the last one's to a prepare of the level alone that also
- * records its trajectory points): per stage one prepare and the right-hand side. */
+/* Stages 2-5 of level l's step [m - 2^l, m] (dg/stepper_multirate.c, rk_complete_level). */
 static dg_status rk_complete_level(clmr *s, int l, int m, double t, double h0) {
   const int span = 1 << l, T = m - span;
   const double h = h0 * span;
-  prep_t p = {.l0 = l, .l1 = l + 1, .F = s->d_hist[s->f0[l]], .wF = s->d_whist[s->f0[l]],
-              .h = h, .rec_m = -1, .T = T, .dlist = s->d_coarser};
   for (int st = 1; st < DG_LSERK_STAGES; ++st) {
-    p.a = dg_lserk_a[st - 1], p.b = dg_lserk_b[st - 1];
-    p.tau = T + dg_lserk_c[st] * span;
-    p.ff = s->ffirst[l], p.nf = s->fcount[l];
-    p.df = l + 1 < s->L ? s->cfirst[l][l + 1] : 0;
-    p.nd = l + 1 < s->L ? s->cfirst[l][s->L - 1] + s->ccount[l][s->L - 1] - p.df : 0;
-    DG_CALL(prepare(s, &p, h0));
-    DG_CALL(levels_rhs(s, l, l + 1, t + p.tau * h0, s->d_F, s->d_wF, &p.F, &p.wF, NULL));
+    const double tau = T + dg_lserk_c[st] * span;
+    /* qe of the level itself: its stage state, which stage_update writes there too; before
+     * stage 2 the finer levels' stages since the step began may have left dense outputs */
+    if (st == 1) DG_CALL(copy_range(s, s->lay.q, NULL, s->d_qw, l, l + 1, NULL));
+    if (s->fcount[l]) {
+      cl_kernel k = s->k_teval;
+      DG_CALL(DG_KERNEL_ARG(k, TE_FIRST, s->ffirst[l]));
+      DG_CALL(DG_KERNEL_ARG(k, TE_T, T));
+      DG_CALL(real_arg(s, k, TE_TAU, tau));
+      DG_CALL(real_arg(s, k, TE_H0, h0));
+      const size_t g[2] = {(size_t)s->lay.NP, (size_t)s->fcount[l]};
+      DG_CALL(launch(s, k, NULL, g, NULL, NULL));
+    }
+    if (l + 1 < s->L) {
+      const int first = s->cfirst[l][l + 1];
+      DG_CALL(dense_at(s, s->d_coarser, first,
+                       s->cfirst[l][s->L - 1] + s->ccount[l][s->L - 1] - first, T, tau, h0));
+    }
+    cl_mem F = NULL, wF = NULL;
+    DG_CALL(levels_rhs(s, l, l + 1, t + tau * h0, s->d_F, s->d_wF, &F, &wF, NULL));
+    DG_CALL(stage_update(s, l, F, wF, dg_lserk_a[st], h, dg_lserk_b[st]));
   }
-  p.a = dg_lserk_a[DG_LSERK_STAGES - 1], p.b = dg_lserk_b[DG_LSERK_STAGES - 1];
-  p.rec_m = m, p.nf = 0, p.nd = 0;
-  DG_CALL(prepare(s, &p, h0));
+  DG_CALL(traj_record(s, l, l + 1, s->d_qw, NULL, m));
   return DG_OK;
 }
 
@@ -467,17 +447,15 @@ static dg_status mr_rk_macro_step(clmr *s, double t, double H) {
       for (int l = 0; l <= d; ++l) DG_CALL(rk_complete_level(s, l, m, t, h0));
     if (m == s->M) break;
     /* the due levels' state into qe (coarser levels' stages left values there) and into
-     * qs, their steps' start; the coarser elements next to them by their AB3 polynomials */
-    prep_t p = {.l0 = 0, .l1 = d + 1, .rec_m = -1, .T = m, .tau = m, .dlist = s->d_border};
-    if (d + 1 < s->L) {
-      p.df = s->bfirst[d][d + 1];
-      p.nd = s->bfirst[d][s->L - 1] + s->bcount[d][s->L - 1] - p.df;
-    }
-    DG_CALL(prepare(s, &p, h0));
+     * qs, their steps' start */
+    DG_CALL(copy_range(s, s->lay.q, s->d_qs, s->d_qw, 0, d + 1, NULL));
+    DG_CALL(dense_borders(s, d, m, h0));
     const int c = (s->cbase + m) % 3;
     DG_CALL(evaluate(s, 0, d + 1, t + m * h0, c, NULL, NULL));
-    /* the first stage's update waits for each level's next prepare */
     DG_CALL(traj_record(s, 0, d + 1, s->d_qw, s->d_hist[c], m));
+    for (int l = 0; l <= d; ++l)
+      DG_CALL(stage_update(s, l, s->d_hist[c], s->d_whist[c], dg_lserk_a[0], h0 * (1 << l),
+                           dg_lserk_b[0]));
   }
   s->cbase = (s->cbase + s->M) % 3;
   /* the coarser levels' last stages left interpolated values in qe: between macro steps it
@@ -536,17 +514,16 @@ static void clmr_destroy(void *impl) {
   clmr *s = impl;
   if (!s) return;
   dg_cl_maxwell_destroy(&s->op);
-  cl_kernel *ks[] = {&s->k_complete, &s->k_dense,      &s->k_copy, &s->k_lserk,
-                     &s->k_advance,  &s->k_complete_lv, &s->k_trec, &s->k_dense_at,
-                     &s->k_prep};
+  cl_kernel *ks[] = {&s->k_complete, &s->k_dense,      &s->k_copy,  &s->k_lserk,
+                     &s->k_advance,  &s->k_complete_lv, &s->k_trec,  &s->k_teval,
+                     &s->k_dense_at, &s->k_stage};
   for (size_t i = 0; i < sizeof ks / sizeof ks[0]; ++i) dg_kernel_release(ks[i]);
   dg_program_release(&s->prog);
   cl_mem *bs[] = {&s->d_border,   &s->d_qs,       &s->d_res,     &s->d_hist[0],
                   &s->d_hist[1],  &s->d_hist[2],  &s->d_wres,    &s->d_whist[0],
                   &s->d_whist[1], &s->d_whist[2], &s->d_bnd_f,   &s->d_bnd_p,
                   &s->d_qw,       &s->d_F,        &s->d_wF,      &s->d_tq,
-                  &s->d_tf,       &s->d_ent,      &s->d_finer,   &s->d_coarser,
-                  &s->d_eslot};
+                  &s->d_tf,       &s->d_ent,      &s->d_finer,   &s->d_coarser};
   for (size_t i = 0; i < sizeof bs / sizeof bs[0]; ++i) dg_buffer_release(bs[i]);
   dg_free(&s);
 }
@@ -595,8 +572,9 @@ static dg_status build_kernels(clmr *s) {
   DG_CALL_GOTO(done, dg_kernel_create(s->prog, "mr_advance", &s->k_advance));
   DG_CALL_GOTO(done, dg_kernel_create(s->prog, "mr_complete_levels", &s->k_complete_lv));
   DG_CALL_GOTO(done, dg_kernel_create(s->prog, "mr_traj_record", &s->k_trec));
+  DG_CALL_GOTO(done, dg_kernel_create(s->prog, "mr_traj_eval", &s->k_teval));
   DG_CALL_GOTO(done, dg_kernel_create(s->prog, "mr_dense_at", &s->k_dense_at));
-  DG_CALL_GOTO(done, dg_kernel_create(s->prog, "mr_prepare", &s->k_prep));
+  DG_CALL_GOTO(done, dg_kernel_create(s->prog, "mr_stage", &s->k_stage));
 done:
   dg_free(&src);
   return st;
@@ -617,27 +595,25 @@ static dg_status set_static_args(clmr *s) {
   DG_CALL(DG_KERNEL_ARG(s->k_dense_at, DA_FS, fs));
   DG_CALL(DG_KERNEL_ARG(s->k_dense_at, DA_BND, s->d_bnd_f));
   if (s->scheme == DG_MR_LSERK4) {
-    cl_kernel r = s->k_trec, p = s->k_prep;
+    cl_kernel r = s->k_trec, e = s->k_teval, u = s->k_stage;
     DG_CALL(DG_KERNEL_ARG(r, TR_TQ, s->d_tq));
     DG_CALL(DG_KERNEL_ARG(r, TR_TF, s->d_tf));
     DG_CALL(DG_KERNEL_ARG(r, TR_FS, fs));
     DG_CALL(DG_KERNEL_ARG(r, TR_ENT, s->d_ent));
     const int ws = s->lay.npn;
-    DG_CALL(DG_KERNEL_ARG(p, PR_Q, s->d_qw));
-    DG_CALL(DG_KERNEL_ARG(p, PR_QE, s->lay.q));
-    DG_CALL(DG_KERNEL_ARG(p, PR_QS, s->d_qs));
-    DG_CALL(DG_KERNEL_ARG(p, PR_RES, s->d_res));
-    DG_CALL(DG_KERNEL_ARG(p, PR_FS, fs));
-    DG_CALL(DG_KERNEL_ARG(p, PR_W, s->lay.w));
-    DG_CALL(DG_KERNEL_ARG(p, PR_WRES, s->d_wres));
-    DG_CALL(DG_KERNEL_ARG(p, PR_WS, ws));
-    DG_CALL(DG_KERNEL_ARG(p, PR_TQ, s->d_tq));
-    DG_CALL(DG_KERNEL_ARG(p, PR_TF, s->d_tf));
-    DG_CALL(DG_KERNEL_ARG(p, PR_ENT, s->d_ent));
-    DG_CALL(DG_KERNEL_ARG(p, PR_ESLOT, s->d_eslot));
-    DG_CALL(DG_KERNEL_ARG(p, PR_FLIST, s->d_finer));
-    for (int i = 0; i < 3; ++i) DG_CALL(DG_KERNEL_ARG(p, PR_H0B + (cl_uint)i, s->d_hist[i]));
-    DG_CALL(DG_KERNEL_ARG(p, PR_BND, s->d_bnd_f));
+    DG_CALL(DG_KERNEL_ARG(u, ST_Q, s->d_qw));
+    DG_CALL(DG_KERNEL_ARG(u, ST_QE, s->lay.q));
+    DG_CALL(DG_KERNEL_ARG(u, ST_RES, s->d_res));
+    DG_CALL(DG_KERNEL_ARG(u, ST_FS, fs));
+    DG_CALL(DG_KERNEL_ARG(u, ST_W, s->lay.w));
+    DG_CALL(DG_KERNEL_ARG(u, ST_WRES, s->d_wres));
+    DG_CALL(DG_KERNEL_ARG(u, ST_WS, ws));
+    DG_CALL(DG_KERNEL_ARG(e, TE_QE, s->lay.q));
+    DG_CALL(DG_KERNEL_ARG(e, TE_TQ, s->d_tq));
+    DG_CALL(DG_KERNEL_ARG(e, TE_TF, s->d_tf));
+    DG_CALL(DG_KERNEL_ARG(e, TE_FS, fs));
+    DG_CALL(DG_KERNEL_ARG(e, TE_ENT, s->d_ent));
+    DG_CALL(DG_KERNEL_ARG(e, TE_LIST, s->d_finer));
   }
   return DG_OK;
 }
@@ -648,7 +624,7 @@ static dg_status rk_setup(clmr *s, const int *level) {
   const dg_mesh *m = s->lay.phys->geom->mesh;
   const int K = m->K, Ko = m->K_owned, L = s->L, NP = s->lay.NP;
   dg_status st = DG_OK;
-  int *top = NULL, *eidx = NULL, *next = NULL, *tr = NULL, *fl = NULL, *cl = NULL, *es = NULL;
+  int *top = NULL, *eidx = NULL, *next = NULL, *tr = NULL, *fl = NULL, *cl = NULL;
   void *zeros = NULL;
   DG_CALL_GOTO(done, DG_ALLOC(top, K + 1));
   DG_CALL_GOTO(done, DG_ALLOC(eidx, K + 1));
@@ -700,11 +676,6 @@ static dg_status rk_setup(clmr *s, const int *level) {
                                       (MR_ENT * (size_t)ne + 1) * sizeof(int), tr, &s->d_ent));
   DG_CALL_GOTO(done, dg_buffer_create(s->lay.dev, CL_MEM_READ_ONLY, (size_t)(nf + 1) * sizeof(int),
                                       fl, &s->d_finer));
-  DG_CALL_GOTO(done, DG_ALLOC(es, (size_t)s->lay.Kpad + 1)); /* each slot's entry, or -1 */
-  for (int i = 0; i <= s->lay.Kpad; ++i) es[i] = -1;
-  for (int k = 0; k < Ko; ++k) es[s->lay.slot[k]] = eidx[k];
-  DG_CALL_GOTO(done, dg_buffer_create(s->lay.dev, CL_MEM_READ_ONLY,
-                                      ((size_t)s->lay.Kpad + 1) * sizeof(int), es, &s->d_eslot));
   DG_CALL_GOTO(done, dg_buffer_create(s->lay.dev, CL_MEM_READ_ONLY, (size_t)(nc + 1) * sizeof(int),
                                       cl, &s->d_coarser));
   /* zero-filled: the fused fuse=res kernel reads its result buffer even at a = 0 (0 x a
@@ -727,7 +698,6 @@ done:
   dg_free(&tr);
   dg_free(&fl);
   dg_free(&cl);
-  dg_free(&es);
   return st;
 }
 

@@ -60,27 +60,6 @@ typedef struct {
 dg_status dg_multirate_levels(const dg_maxwell *p, dg_mr_scheme scheme, int max_levels,
                               int *level, dg_mr_plan *plan) DG_NODISCARD;
 
-/* What a level step costs beyond its elements' evaluations, for dg_multirate_lump: rho =
- * one kernel launch in element right-hand-side evaluations (0 on the reference backend,
- * which launches nothing), launches = the launches of one level step (its stages, updates,
- * neighbour states and its share of the synchronous evaluation). */
-typedef struct {
-  double rho, launches;
-} dg_mr_costs;
-
-/* The predicted cost of one macro step of the plan, in element evaluations: per level with
- * elements, its steps per macro step times (its evaluations per step + rho launches). */
-double dg_multirate_macro_cost(const dg_mr_plan *plan, const dg_mr_costs *c);
-
-/* Lower whole levels onto finer ones where that costs less (dg_multirate_macro_cost): a
- * level of few elements pays the launches of each of its steps for little work, and its
- * elements can take the next finer kept level's steps (a smaller step than theirs is stable)
- * at the price of their extra evaluations. The finest and the coarsest level with elements
- * are kept (so h_0 and the macro step stay); the rest is the cheapest subset (at most 2^10
- * to try). level (K of them) and plan->count change; returns the number of levels lowered.
- * With rho = 0 nothing changes. */
-int dg_multirate_lump(dg_mr_plan *plan, int *level, int K, const dg_mr_costs *c);
-
 /* The macro step 2^(n_levels-1) h_0 with h_0 = cfl R dt_min (the base), R = DG_MRAB3_CFL
  * for AB3 and 1 for LSERK4 (the global LSERK4 step rule, dg_maxwell_dt). */
 double dg_multirate_macro_dt(const dg_mr_plan *plan, double cfl);

@@ -661,49 +661,6 @@ double dg_multirate_macro_dt(const dg_mr_plan *plan, double cfl) {
   return cfl * rule * plan->dt_min * (double)(1 << (plan->n_levels - 1));
 }
 
-double dg_multirate_macro_cost(const dg_mr_plan *plan, const dg_mr_costs *c) {
-  const double per_step = plan->scheme == DG_MR_LSERK4 ? DG_LSERK_STAGES : 1;
-  double cost = 0;
-  for (int l = 0; l < plan->n_levels; ++l)
-    if (plan->count[l])
-      cost += (double)(1 << (plan->n_levels - 1 - l)) *
-              (per_step * plan->count[l] + c->rho * c->launches);
-  return cost;
-}
-
-int dg_multirate_lump(dg_mr_plan *plan, int *level, int K, const dg_mr_costs *c) {
-  const int L = plan->n_levels;
-  int lo = 0, hi = L - 1;
-  while (lo < L && !plan->count[lo]) ++lo;
-  while (hi > lo && !plan->count[hi]) --hi;
-  if (!(c->rho > 0) || hi - lo < 2 || hi - lo - 1 > 10) return 0;
-  /* keep: bit i set = level lo + 1 + i kept; a dropped level goes to the next kept finer */
-  const int inner = hi - lo - 1;
-  int best_keep = (1 << inner) - 1, to[DG_MR_MAX_LEVELS];
-  double best = dg_multirate_macro_cost(plan, c);
-  for (int keep = 0; keep < (1 << inner); ++keep) {
-    dg_mr_plan t = *plan;
-    for (int l = lo + 1, into = lo; l < hi; ++l) {
-      if (keep >> (l - lo - 1) & 1) { into = l; continue; }
-      t.count[into] += t.count[l];
-      t.count[l] = 0;
-    }
-    const double cost = dg_multirate_macro_cost(&t, c);
-    if (cost < best * (1 - 1e-9)) best = cost, best_keep = keep;
-  }
-  int lowered = 0;
-  for (int l = 0; l < L; ++l) to[l] = l;
-  for (int l = lo + 1, into = lo; l < hi; ++l) {
-    if (best_keep >> (l - lo - 1) & 1) { into = l; continue; }
-    to[l] = into;
-    lowered += plan->count[l] > 0;
-    plan->count[into] += plan->count[l];
-    plan->count[l] = 0;
-  }
-  for (int k = 0; k < K; ++k) level[k] = to[level[k]];
-  return lowered;
-}
-
 double dg_multirate_evals_per_time(const dg_mr_plan *plan, double H) {
   double per_macro = 0;
   for (int l = 0; l < plan->n_levels; ++l)
