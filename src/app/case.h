@@ -152,6 +152,7 @@ typedef struct {
   char dump_dir[DG_CASE_PATH];
   /* terminal */
   int quiet;
+  int profile;  /* --profile: device time per kernel while stepping (OpenCL) */
   int json;
 } dg_case;
 

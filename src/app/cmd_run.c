@@ -59,10 +59,34 @@ static void run_usage(FILE *f) {
           "  --restart FILE         continue from a checkpoint of the same case\n"
           "  --json                 print one JSON summary object on stdout\n"
           "  --quiet                no progress output on stderr\n"
+          "  --profile              device time per kernel while stepping (OpenCL; every launch\n"
+          "                         is waited for, so the run itself is slower)\n"
           "  --help                 this text\n"
           "  --                     end of the options: what follows is the case file\n\n"
           "exit status: 0 ok, 2 bad input or mesh, 3 file error, 4 numerical failure (blow-up,\n"
           "failed verification), 5 OpenCL failure, 1 other\n");
+}
+
+/* --profile: the kernels by device time, largest first. */
+static void print_profile(const dg_kernel_profile *p) {
+  double total = p->other_seconds;
+  int order[DG_KERNEL_PROFILE_MAX];
+  for (int i = 0; i < p->n; ++i) total += p->seconds[i], order[i] = i;
+  for (int i = 1; i < p->n; ++i) /* insertion sort, by seconds descending */
+    for (int j = i; j > 0 && p->seconds[order[j]] > p->seconds[order[j - 1]]; --j) {
+      const int t = order[j];
+      order[j] = order[j - 1], order[j - 1] = t;
+    }
+  printf("  kernels       device time while stepping (--profile: every launch waited for): "
+         "%.3f s\n", total);
+  printf("      %-28s %9s %10s %6s %11s\n", "kernel", "launches", "seconds", "%", "us/launch");
+  for (int i = 0; i < p->n; ++i) {
+    const int k = order[i];
+    printf("      %-28s %9lld %10.4f %6.1f %11.1f\n", p->name[k], p->launches[k], p->seconds[k],
+           total > 0 ? 100 * p->seconds[k] / total : 0, 1e6 * p->seconds[k] / (double)p->launches[k]);
+  }
+  if (p->other_launches)
+    printf("      %-28s %9lld %10.4f\n", "(other kernels)", p->other_launches, p->other_seconds);
 }
 
 static void print_text(const dg_case *c, const dg_run_result *r) {
@@ -116,6 +140,7 @@ static void print_text(const dg_case *c, const dg_run_result *r) {
     printf("  time stepping lserk4; RHS work %lld element evaluations\n", r->rhs_evals);
   }
   printf("  energy        %.10g -> %.10g\n", r->energy_start, r->energy_end);
+  if (r->profiled) print_profile(&r->kernels);
   const int ref = c->backend == DG_BACKEND_REF || r->multirate;
   if (r->dft_on)
     printf("  dft           %d frequencies x %d samples%s: %.3f s summing, %.1f%% of the stepping "
@@ -222,6 +247,16 @@ static void print_json(const dg_case *c, const dg_run_result *r) {
     cJSON_AddItemToObject(o, "amplitudes", cJSON_CreateDoubleArray(r->amp, 3));
     cJSON_AddNumberToObject(o, "omega", r->omega);
   }
+  if (r->profiled) {
+    cJSON *kp = cJSON_AddArrayToObject(o, "kernel_profile");
+    for (int i = 0; i < r->kernels.n; ++i) {
+      cJSON *e = cJSON_CreateObject();
+      cJSON_AddStringToObject(e, "kernel", r->kernels.name[i]);
+      cJSON_AddNumberToObject(e, "launches", (double)r->kernels.launches[i]);
+      cJSON_AddNumberToObject(e, "seconds", r->kernels.seconds[i]);
+      cJSON_AddItemToArray(kp, e);
+    }
+  }
   char *text = cJSON_PrintUnformatted(o);
   if (text) printf("%s\n", text);
   free(text);
@@ -301,7 +336,7 @@ static dg_status parse_time_stepping(const char *s, dg_case *c) {
 static dg_status parse_args(int argc, char **argv, dg_case *c, int *help) {
   enum { O_BACKEND = 256, O_MESH, O_BOX, O_ORDER, O_TFINAL, O_STEPS, O_CFL, O_MODE, O_FLUX,
          O_JSON, O_QUIET, O_HELP, O_PRECISION, O_VARIANT, O_DEVICE, O_DUMP, O_OUTPUT,
-         O_CHECKPOINT, O_RESTART, O_TUNE, O_TUNE_BUDGET, O_TIME_STEPPING };
+         O_CHECKPOINT, O_RESTART, O_TUNE, O_TUNE_BUDGET, O_TIME_STEPPING, O_PROFILE };
   static const struct option opts[] = {
       {"backend", required_argument, 0, O_BACKEND},   {"mesh", required_argument, 0, O_MESH},
       {"box", required_argument, 0, O_BOX},           {"order", required_argument, 0, O_ORDER},
@@ -314,7 +349,8 @@ static dg_status parse_args(int argc, char **argv, dg_case *c, int *help) {
       {"output", required_argument, 0, O_OUTPUT},     {"checkpoint-every", required_argument, 0, O_CHECKPOINT},
       {"restart", required_argument, 0, O_RESTART},   {"tune", required_argument, 0, O_TUNE},
       {"tune-budget", required_argument, 0, O_TUNE_BUDGET},
-      {"time-stepping", required_argument, 0, O_TIME_STEPPING}, {0, 0, 0, 0}};
+      {"time-stepping", required_argument, 0, O_TIME_STEPPING},
+      {"profile", no_argument, 0, O_PROFILE}, {0, 0, 0, 0}};
   opterr = 0;
   /* Pass 1: find --help and the case file. */
   optind = 1;
@@ -392,6 +428,7 @@ static dg_status parse_args(int argc, char **argv, dg_case *c, int *help) {
       break;
     case O_JSON: c->json = 1; break;
     case O_QUIET: c->quiet = 1; break;
+    case O_PROFILE: c->profile = 1; break;
     default: return dg_cli_bad_option(o, argv[prev], "run", "option");
     }
   }

@@ -181,7 +181,9 @@ dg_status dg_run(const dg_case *c, dg_run_result *r) {
   signal_guard guard;
   catch_signals(&guard);
   int step = s.first_step;
+  if (c->profile && s.dev) s.dev->profile = &r->kernels, r->profiled = 1;
   st = step_all(&s, r, &step);
+  if (s.dev) s.dev->profile = NULL;
   release_signals(&guard);
   if (st != DG_OK) {
     run_outputs_abort(&s, st, step);

@@ -8,6 +8,7 @@
 #include "app/case.h"
 #include "backend/variant.h"
 #include "core/status.h"
+#include "device/device.h"
 
 enum { DG_RUN_FF_SHOWN = 8 }; /* far-field frequencies the run result keeps figures of */
 
@@ -65,6 +66,8 @@ typedef struct {
   int programs_built;         /* OpenCL programs compiled from source by this run */
   int programs_loaded;        /* ... and loaded from the binary cache instead */
   double verify_rel_diff;  /* the variant's RHS vs the reference, on random fields */
+  int profiled;               /* --profile: kernels holds the stepping's device time */
+  dg_kernel_profile kernels;
 } dg_run_result;
 
 dg_status dg_run(const dg_case *c, dg_run_result *r) DG_NODISCARD;

@@ -44,6 +44,18 @@ typedef struct {
 
 struct dg_binary_cache;
 
+/* Device time per kernel (dgtd run --profile): every launch through dg_kernel_run(_at) is
+ * waited for and its event's start-to-end time added under the kernel's name. Waiting
+ * serialises host and device, so a profiled run is slower than an unprofiled one; the
+ * times are the device's. */
+enum { DG_KERNEL_PROFILE_MAX = 48 };
+typedef struct {
+  int n;           /* kernels named so far (at most DG_KERNEL_PROFILE_MAX; later ones in other) */
+  char name[DG_KERNEL_PROFILE_MAX][64];
+  long long launches[DG_KERNEL_PROFILE_MAX], other_launches;
+  double seconds[DG_KERNEL_PROFILE_MAX], other_seconds;
+} dg_kernel_profile;
+
 /* An opened device: one context and one in-order queue with profiling enabled. */
 typedef struct {
   dg_device_info info;
@@ -53,6 +65,7 @@ typedef struct {
    * builds every program from source. */
   struct dg_binary_cache *binaries;
   long long launches; /* kernels enqueued through dg_kernel_run(_at) so far (for profiles) */
+  dg_kernel_profile *profile; /* borrowed; when set, every launch is timed into it */
 } dg_device;
 
 /* All devices of all platforms, in P:D order; free *list with dg_free(list). No platform
