@@ -3,6 +3,10 @@
  * from the Maxwell kernels launched over one rate level's range of element slots; these
  * kernels combine them. Built as its own small program after common.cl (real_t, VL, NPP).
  *
+ * The kernels over lists of elements (dense, traj_record, traj_eval, dense_at) are launched
+ * NP x count, in work-groups of NP x (WG1 / NP) (not the runtime's choice, which may be NP
+ * items alone: thousands of tiny groups on a CPU device), the count rounded up to them.
+ *
  * Ranged kernels (complete, copy, lserk) are launched 2D: dimension 0 over the slots' nodes
  * [i0, i1) of a field (global offset i0; a level's slots are contiguous in each field,
  * dg_cl_maxwell_create_grouped), dimension 1 over the 6 fields; the global size is rounded
@@ -35,8 +39,9 @@ __kernel void mr_dense(__global real_t *restrict qe, __global const real_t *rest
                        __global const real_t *restrict f0, __global const real_t *restrict f1,
                        __global const real_t *restrict f2, const int fs,
                        __global const int *restrict list, const int first,
-                       const real_t c0, const real_t c1, const real_t c2) {
+                       const real_t c0, const real_t c1, const real_t c2, const int count) {
   const int n = get_global_id(0);
+  if ((int)get_global_id(1) >= count) return;
   const int base = mr_node(list[first + get_global_id(1)], n);
   for (int f = 0; f < 6; ++f) {
     const int j = f * fs + base;
@@ -142,8 +147,9 @@ void mr_complete_levels(__global real_t *restrict q, __global real_t *restrict q
 __kernel void mr_traj_record(__global real_t *restrict tq, __global real_t *restrict tf,
                              __global const real_t *restrict q, __global const real_t *restrict f,
                              const int fs, __global const int *restrict ent, const int first,
-                             const int m) {
+                             const int m, const int count) {
   const int n = get_global_id(0);
+  if ((int)get_global_id(1) >= count) return;
   __global const int *E = ent + MR_ENT * (first + (int)get_global_id(1));
   const int j = E[MR_LVL], span = 1 << E[MR_TOP], r = m & (span - 1);
   const int base = mr_node(E[MR_SLOT], n);
@@ -164,8 +170,10 @@ __kernel void mr_traj_record(__global real_t *restrict tq, __global real_t *rest
 __kernel void mr_traj_eval(__global real_t *restrict qe, __global const real_t *restrict tq,
                            __global const real_t *restrict tf, const int fs,
                            __global const int *restrict ent, __global const int *restrict list,
-                           const int first, const int T, const real_t tau, const real_t h0) {
+                           const int first, const int T, const real_t tau, const real_t h0,
+                           const int count) {
   const int n = get_global_id(0);
+  if ((int)get_global_id(1) >= count) return;
   __global const int *E = ent + MR_ENT * list[first + get_global_id(1)];
   const int j = E[MR_LVL], top = E[MR_TOP], P = 1 << (top - j), tb = (T >> top) << top;
   int p = (int)floor((tau - (real_t)tb) / (real_t)(1 << j));
@@ -190,7 +198,8 @@ __kernel void mr_dense_at(__global real_t *restrict qe, __global const real_t *r
                           __global const real_t *restrict h2b, const int fs,
                           __global const int *restrict list, const int first,
                           __global const int *restrict bnd, const int heads, const int T,
-                          const real_t tau, const real_t h0) {
+                          const real_t tau, const real_t h0, const int count) {
+  if ((int)get_global_id(1) >= count) return;
   const int n = get_global_id(0), k = list[first + get_global_id(1)];
   const int l = mr_level_of(bnd, k * NPP), tc = (T >> l) << l;
   const real_t th = (tau - (real_t)tc) / (real_t)(1 << l), t2 = th * th, t3 = t2 * th;

@@ -24,17 +24,17 @@
 #include "dg/pml.h"
 
 enum { CO_Q, CO_QE, CO_F0, CO_F1, CO_F2, CO_FS, CO_I1, CO_C0, CO_C1, CO_C2 };
-enum { DE_QE, DE_Q, DE_F0, DE_F1, DE_F2, DE_FS, DE_LIST, DE_FIRST, DE_C0, DE_C1, DE_C2 };
+enum { DE_QE, DE_Q, DE_F0, DE_F1, DE_F2, DE_FS, DE_LIST, DE_FIRST, DE_C0, DE_C1, DE_C2, DE_N };
 enum { CP_DST, CP_SRC, CP_FS, CP_I1, CP_DST2 };
 enum { AD_W, AD_F0, AD_F1, AD_F2, AD_FS, AD_I1, AD_C0, AD_C1, AD_C2 };
 enum { CL_Q, CL_QE, CL_H0, CL_H1, CL_H2, CL_FS, CL_I1, CL_BND, CL_HEADS, CL_C0, CL_C1, CL_C2 };
 enum { LS_Q, LS_RES, LS_F, LS_FS, LS_I1, LS_A, LS_DT, LS_B };
 enum { DA_QE, DA_Q, DA_H0, DA_H1, DA_H2, DA_FS, DA_LIST, DA_FIRST, DA_BND, DA_HEADS, DA_T, DA_TAU,
-       DA_STEP };
-enum { TR_TQ, TR_TF, TR_Q, TR_F, TR_FS, TR_ENT, TR_FIRST, TR_M };
+       DA_STEP, DA_N };
+enum { TR_TQ, TR_TF, TR_Q, TR_F, TR_FS, TR_ENT, TR_FIRST, TR_M, TR_N };
 enum { ST_Q, ST_QE, ST_RES, ST_F, ST_FS, ST_I0, ST_I1, ST_W, ST_WRES, ST_WF, ST_WS, ST_J0, ST_J1,
        ST_A, ST_DT, ST_B };
-enum { TE_QE, TE_TQ, TE_TF, TE_FS, TE_ENT, TE_LIST, TE_FIRST, TE_T, TE_TAU, TE_H0 };
+enum { TE_QE, TE_TQ, TE_TF, TE_FS, TE_ENT, TE_LIST, TE_FIRST, TE_T, TE_TAU, TE_H0, TE_N };
 
 typedef struct {
   dg_cl_maxwell *op; /* owned */
@@ -113,6 +113,16 @@ static dg_status launch_pml(clmr *s, cl_kernel k, cl_uint fs_arg, cl_uint i1_arg
   if (!s->lay.npn) return DG_OK;
   const int j0 = l < 0 ? 0 : s->lay.pfirst[l], j1 = l < 0 ? s->lay.npn : s->lay.pfirst[l + 1];
   DG_CALL(launch_items(s, k, fs_arg, i1_arg, (size_t)j0, (size_t)j1, s->lay.npn, DG_PML_AUX, acc));
+  return DG_OK;
+}
+
+/* A kernel over n listed elements (argument n_arg their count): NP x n work-items in groups
+ * of NP x ly, about WG1 items (multirate.cl). */
+static dg_status launch_list(clmr *s, cl_kernel k, cl_uint n_arg, int n, double *acc) {
+  const size_t np = (size_t)s->lay.NP, ly = WG1 / np > 0 ? WG1 / np : 1;
+  const size_t g[2] = {np, ((size_t)n + ly - 1) / ly * ly}, l[2] = {np, ly};
+  DG_CALL(DG_KERNEL_ARG(k, n_arg, n));
+  DG_CALL(launch(s, k, NULL, g, l, acc));
   return DG_OK;
 }
 
@@ -264,8 +274,7 @@ static dg_status dense(clmr *s, cl_mem list, int first, int n, int l, double th,
   DG_CALL(real_arg(s, k, DE_C0, h * (t3 / 6 + 0.75 * t2 + th)));
   DG_CALL(real_arg(s, k, DE_C1, h * -(t3 / 3 + t2)));
   DG_CALL(real_arg(s, k, DE_C2, h * (t3 / 6 + 0.25 * t2)));
-  const size_t g[2] = {(size_t)s->lay.NP, (size_t)n};
-  DG_CALL(launch(s, k, NULL, g, NULL, s->prof ? &s->prof->ab_s[l] : NULL));
+  DG_CALL(launch_list(s, k, DE_N, n, s->prof ? &s->prof->ab_s[l] : NULL));
   return DG_OK;
 }
 
@@ -282,8 +291,7 @@ static dg_status dense_at(clmr *s, cl_mem list, int first, int n, int T, double 
   DG_CALL(DG_KERNEL_ARG(k, DA_T, T));
   DG_CALL(real_arg(s, k, DA_TAU, tau));
   DG_CALL(real_arg(s, k, DA_STEP, h0));
-  const size_t g[2] = {(size_t)s->lay.NP, (size_t)n};
-  DG_CALL(launch(s, k, NULL, g, NULL, NULL));
+  DG_CALL(launch_list(s, k, DA_N, n, NULL));
   return DG_OK;
 }
 
@@ -402,8 +410,7 @@ static dg_status traj_record(clmr *s, int l0, int l1, cl_mem q, cl_mem f, int m)
   DG_CALL(DG_KERNEL_ARG(k, TR_F, f));
   DG_CALL(DG_KERNEL_ARG(k, TR_FIRST, e0));
   DG_CALL(DG_KERNEL_ARG(k, TR_M, m));
-  const size_t g[2] = {(size_t)s->lay.NP, (size_t)n};
-  DG_CALL(launch(s, k, NULL, g, NULL, NULL));
+  DG_CALL(launch_list(s, k, TR_N, n, NULL));
   return DG_OK;
 }
 
@@ -422,8 +429,7 @@ static dg_status rk_complete_level(clmr *s, int l, int m, double t, double h0) {
       DG_CALL(DG_KERNEL_ARG(k, TE_T, T));
       DG_CALL(real_arg(s, k, TE_TAU, tau));
       DG_CALL(real_arg(s, k, TE_H0, h0));
-      const size_t g[2] = {(size_t)s->lay.NP, (size_t)s->fcount[l]};
-      DG_CALL(launch(s, k, NULL, g, NULL, NULL));
+      DG_CALL(launch_list(s, k, TE_N, s->fcount[l], NULL));
     }
     if (l + 1 < s->L) {
       const int first = s->cfirst[l][l + 1];
