@@ -10,7 +10,11 @@
  *   wrote no snapshot at all after them);
  * - `--dump-kernels DIR`: the OpenCL source that was built, with its options, and each
  *   kernel's sizes, for every program of the run;
- * - `--quiet`: nothing on stderr from a run that without it prints its progress. */
+ * - `--quiet`: nothing on stderr from a run that without it prints its progress;
+ * - `--profile`: every kernel launch while stepping is counted under its kernel's name (4
+ *   steps of 5 stages: 20 launches of each of the split variant's volume, flux and lift
+ *   kernels), each with a positive device time, all of them within the run's wall time,
+ *   in the JSON and the text report; without it the JSON has no profile. */
 #include "test_util.h"
 
 #include <dirent.h>
@@ -207,6 +211,40 @@ static void dump_kernels_and_quiet(void **state) {
   assert_non_null(strstr(out, "step 3/3"));
 }
 
+static void profile_counts_every_launch(void **state) {
+  (void)state;
+  if (dgtd("run --box 2 --order 2 --steps 4 --tune never --quiet --json "
+           "--variant work=vec,vw=4,lift=fused-update,prec=float --profile 2>&1") != 0)
+    fail_msg("dgtd run --profile:\n%s", out);
+  const double wall = json_number("wall_s");
+  const char *p = strstr(out, "\"kernel_profile\":[");
+  assert_non_null(p);
+  int stage_kernels = 0;
+  double total = 0;
+  for (const char *k = strstr(p, "\"kernel\":\""); k; k = strstr(k + 1, "\"kernel\":\"")) {
+    char name[64] = "";
+    long launches = 0;
+    double secs = -1;
+    assert_int_equal(sscanf(k, "\"kernel\":\"%63[^\"]\",\"launches\":%ld,\"seconds\":%lf", name,
+                            &launches, &secs), 3);
+    printf("# --profile: %-20s %3ld launches %.6f s\n", name, launches, secs);
+    assert_true(secs > 0);
+    total += secs;
+    if (!strncmp(name, "volume", 6) || !strncmp(name, "flux", 4) || !strncmp(name, "liftupdate", 10)) {
+      assert_int_equal(launches, 20);
+      ++stage_kernels;
+    }
+  }
+  assert_int_equal(stage_kernels, 3);
+  assert_true(total <= wall);
+  if (dgtd("run --box 2 --order 2 --steps 4 --tune never --quiet --profile 2>&1") != 0)
+    fail_msg("dgtd run --profile:\n%s", out);
+  assert_non_null(strstr(out, "device time while stepping"));
+  if (dgtd("run --box 2 --order 2 --steps 4 --tune never --quiet --json 2>&1") != 0)
+    fail_msg("dgtd run:\n%s", out);
+  assert_null(strstr(out, "kernel_profile"));
+}
+
 static int setup(void **state) { return test_scratch_setup(state, "unused"); }
 
 int main(void) {
@@ -215,6 +253,7 @@ int main(void) {
                                       test_scratch_teardown),
       cmocka_unit_test_setup_teardown(probe_every_and_vtu_times, setup, test_scratch_teardown),
       cmocka_unit_test_setup_teardown(dump_kernels_and_quiet, setup, test_scratch_teardown),
+      cmocka_unit_test(profile_counts_every_launch),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
