@@ -12,6 +12,10 @@
  *     reference multirate run's to 1e-9; multirate LSERK4 has the same levels, 5 evaluations
  *     per element step (less work than global LSERK4) and the same final energy to 1e-4, and
  *     on the OpenCL backend in double the reference's to 1e-9;
+ *   - time_stepping "auto": global LSERK4 on the one-level box (predicted gain exactly 1) and
+ *     with checkpoints, multirate LSERK4 on the two materials (reference backend: gain > 1.2),
+ *     then the same levels, steps, work and energy as "multirate-lserk4"; the predicted gain
+ *     against a hand count of evaluations and stages, with and without a cost per stage;
  *   - bad settings are refused naming the key: unknown keys, schemes, level counts, the
  *     and on the command line. */
 #include "test_util.h"
@@ -20,6 +24,7 @@
 #include "app/case.h"
 #include "app/simulate.h"
 #include "device/device.h"
+#include "dg/multirate.h"
 
 static void run_json(const char *json, dg_run_result *r) {
   dg_case c;
@@ -150,6 +155,68 @@ static void two_materials_two_levels(void **state) {
   }
 }
 
+/* time_stepping "auto": global LSERK4 on one level, where multirate cannot run (checkpoints)
+ * and where its predicted gain is under DG_AUTO_MIN_GAIN; multirate LSERK4 where it is above,
+ * then the very run "multirate-lserk4" is (same levels, steps, work and energy). */
+static void auto_chooses_by_predicted_gain(void **state) {
+  (void)state;
+  dg_run_result a, k;
+  const char *box = "{\"backend\": \"ref\", \"order\": 2, \"default_boundary\": \"pec\", "
+                    "\"initial\": {\"type\": \"cavity_mode\", \"mode\": [1, 1, 1]}, \"final_time\": 0.1, "
+                    "\"time_stepping\": {\"scheme\": \"auto\"}}";
+  run_json(box, &a);
+  assert_int_equal(a.multirate, 0);
+  assert_true(fabs(a.auto_gain - 1) < 1e-12); /* one level: the same work, the same stages */
+  const char *base =
+      "{\"backend\": \"ref\", \"order\": 2, \"mesh\": {\"file\": \"two_materials.msh\"},"
+      " \"materials\": [{\"volume\": \"right\", \"eps\": 3, \"mu\": 3}],"
+      " \"default_boundary\": \"pec\", \"final_time\": 0.3, "
+      " \"sources\": [{\"type\": \"dipole\", \"position\": [0.3, 0.5, 0.5], \"direction\": [0, 0, 1],"
+      " \"pulse\": {\"shape\": \"gaussian\", \"frequency\": 2, \"delay\": 0.3}}]";
+  char json[1024];
+  snprintf(json, sizeof json, "%s, \"time_stepping\": {\"scheme\": \"auto\"}}", base);
+  run_json(json, &a);
+  snprintf(json, sizeof json, "%s, \"time_stepping\": {\"scheme\": \"multirate-lserk4\"}}", base);
+  run_json(json, &k);
+  printf("# auto on two materials (reference backend): predicted %.3fx, multirate %d; "
+         "multirate LSERK4 work %lld vs global %.0f\n", a.auto_gain, a.multirate, k.rhs_evals,
+         k.rhs_evals_global);
+  /* on the reference backend the prediction is the work saved once started */
+  assert_true(a.auto_gain > 1.2);
+  assert_int_equal(a.multirate, 1);
+  assert_int_equal(a.mr_scheme, DG_MR_LSERK4);
+  assert_int_equal(a.n_levels, k.n_levels);
+  for (int l = 0; l < k.n_levels; ++l) assert_int_equal(a.level_count[l], k.level_count[l]);
+  assert_int_equal(a.steps, k.steps);
+  assert_int_equal(a.rhs_evals, k.rhs_evals);
+  assert_true(a.energy_end == k.energy_end);
+  /* checkpoints: global LSERK4 whatever the gain */
+  char dir[] = "/tmp/dgtd-auto-XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  snprintf(json, sizeof json, "%s, \"time_stepping\": {\"scheme\": \"auto\"}, "
+           "\"checkpoint\": {\"every_steps\": 1000}, \"output\": {\"directory\": \"%s\"}}", base,
+           dir);
+  run_json(json, &a);
+  assert_int_equal(a.multirate, 0);
+  char cmd[128];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  assert_int_equal(system(cmd), 0);
+  /* a large cost per stage (a device's kernels, as on the graded box through PoCL) turns the
+   * same histogram into a loss: the model's other side */
+  dg_mr_plan plan;
+  memset(&plan, 0, sizeof plan);
+  plan.scheme = DG_MR_LSERK4, plan.n_levels = 3, plan.dt_min = 0.01;
+  plan.count[0] = 10, plan.count[1] = 10, plan.count[2] = 1000;
+  const double g0 = dg_multirate_predicted_gain(&plan, 1.0, 0.01, 0);
+  /* by hand: global 5 K / dt = 5 1020 / 0.01; multirate 5 (10/0.01 + 10/0.02 + 1000/0.04) */
+  assert_true(fabs(g0 - (5.0 * 1020 / 0.01) / (5.0 * (1000 + 500 + 25000))) < 1e-12);
+  const double w = 2000;
+  const double g1 = dg_multirate_predicted_gain(&plan, 1.0, 0.01, w);
+  assert_true(fabs(g1 - (5.0 * 1020 / 0.01 + w * 5 / 0.01) /
+                            (5.0 * (1000 + 500 + 25000) + w * 5 * (100 + 50 + 25))) < 1e-12);
+  assert_true(g1 < g0 && g1 < 1.2);
+}
+
 static void bad_settings_refused(void **state) {
   (void)state;
   dg_case c;
@@ -158,6 +225,10 @@ static void bad_settings_refused(void **state) {
                   "did you mean \"max_levels\"");
   assert_dg_error(dg_case_parse(&c, "{\"time_stepping\": {\"scheme\": \"rk3\"}}", "x.json"), DG_ERR_INPUT,
                   "time_stepping.scheme");
+  assert_dg_ok(dg_case_parse(&c, "{\"default_boundary\": \"pec\", \"time_stepping\": {\"scheme\": \"auto\"}}",
+                             "x.json"));
+  assert_int_equal(c.mr_auto, 1);
+  assert_int_equal(c.multirate, 0);
   assert_dg_error(dg_case_parse(&c, "{\"time_stepping\": {\"max_levels\": 0}}", "x.json"), DG_ERR_INPUT,
                   "time_stepping.max_levels");
   assert_dg_error(dg_case_parse(&c, "{\"time_stepping\": \"multirate\"}", "x.json"), DG_ERR_INPUT,
@@ -192,6 +263,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(cavity_one_level),
       cmocka_unit_test(two_materials_two_levels),
+      cmocka_unit_test(auto_chooses_by_predicted_gain),
       cmocka_unit_test(bad_settings_refused),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

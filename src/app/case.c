@@ -585,13 +585,14 @@ static dg_status parse_checkpoint(const dg_schema *x, const cJSON *v, dg_case *c
 
 static dg_status parse_time_stepping(const dg_schema *x, const cJSON *v, dg_case *c) {
   static const char *const keys[] = {"scheme", "max_levels", NULL};
-  static const char *const schemes[] = {"lserk4", "multirate", "multirate-lserk4", NULL};
+  static const char *const schemes[] = {"lserk4", "multirate", "multirate-lserk4", "auto", NULL};
   DG_CALL(section(x, v, "time_stepping", keys));
   int choice = -1;
   DG_CALL(dg_schema_opt_choice(x, v, "time_stepping", "scheme", schemes, &choice));
   if (choice >= 0) {
-    c->multirate = choice > 0;
-    c->mr_scheme = choice == 2 ? DG_MR_LSERK4 : DG_MR_AB3;
+    c->mr_auto = choice == 3;
+    c->multirate = choice == 1 || choice == 2;
+    c->mr_scheme = choice == 1 ? DG_MR_AB3 : DG_MR_LSERK4;
   }
   return dg_schema_opt_int(x, v, "time_stepping", "max_levels", 1, DG_MR_MAX_LEVELS,
                            &c->max_levels);

@@ -100,6 +100,8 @@ typedef struct {
   double alpha;             /* flux: 1 upwind, 0 central */
   int multirate;            /* time_stepping.scheme: 0 lserk4, 1 multirate (dg/multirate.h) */
   dg_mr_scheme mr_scheme;   /* multirate: "multirate" is AB3, "multirate-lserk4" LSERK4 */
+  int mr_auto;              /* "auto": the run chooses lserk4 or multirate-lserk4
+                             * (app/multirate.c, run_time_stepping_auto) */
   int max_levels;           /* time_stepping.max_levels: rate levels at most (multirate) */
   /* media and boundaries */
   int n_materials;

@@ -45,11 +45,12 @@ static void run_usage(FILE *f) {
           "  --final-time T         simulated time (default 1)\n"
           "  --steps N              take exactly N steps of the automatic time step instead\n"
           "  --cfl C                factor on the automatic time step (default 1)\n"
-          "  --time-stepping lserk4|multirate[:L]|multirate-lserk4[:L]  global LSERK4 (default),\n"
-          "                         or multirate Adams-Bashforth 3, or multirate LSERK4 (1.6x\n"
-          "                         less work than AB3), on at most L power-of-two rate levels\n"
-          "                         (default 6); the step is then the macro step of the\n"
-          "                         coarsest level\n"
+          "  --time-stepping lserk4|auto|multirate[:L]|multirate-lserk4[:L]  global LSERK4\n"
+          "                         (default), or the one of global and multirate LSERK4\n"
+          "                         predicted faster (auto), or multirate Adams-Bashforth 3, or\n"
+          "                         multirate LSERK4 (1.6x less work than AB3), on at most L\n"
+          "                         power-of-two rate levels (default 6); the step is then the\n"
+          "                         macro step of the coarsest level\n"
           "  --mode m,n,p[:A,B,C]   start from this cavity mode (and report the error against it);\n"
           "                         amplitudes must be divergence-free; default A=B=1 and C from\n"
           "                         div E = 0, or (0,0,1) when p = 0\n"
@@ -111,7 +112,7 @@ static void print_text(const dg_case *c, const dg_run_result *r) {
   if (r->nranks > 1)
     printf("  MPI           %d ranks, partition imbalance %.3f%s, %d cut faces; exchange %.3f s, "
            "of it waiting %.3f s (rank 0)\n", r->nranks, r->imbalance,
-           c->multirate ? " (in RHS evaluations per macro step)" : "", r->cut_faces,
+           r->multirate ? " (in RHS evaluations per macro step)" : "", r->cut_faces,
            r->exchange_s, r->exchange_wait_s);
   if (r->K_curved)
     printf("  K             %d (%d curved)\n", r->K, r->K_curved);
@@ -127,7 +128,7 @@ static void print_text(const dg_case *c, const dg_run_result *r) {
   printf("  DOF/s         %.4g (DOFs x RHS evaluations / s)\n", r->dofs_per_s);
   if (r->multirate) {
     printf("  time stepping multirate %s, %d level%s (at most %d), finest step %.6g, macro step %.6g\n",
-           c->mr_scheme == DG_MR_LSERK4 ? "LSERK4" : "AB3", r->n_levels, r->n_levels > 1 ? "s" : "",
+           r->mr_scheme == DG_MR_LSERK4 ? "LSERK4" : "AB3", r->n_levels, r->n_levels > 1 ? "s" : "",
            c->max_levels, r->h0, r->dt);
     printf("  levels       ");
     for (int l = 0; l < r->n_levels; ++l)
@@ -211,8 +212,9 @@ static void print_json(const dg_case *c, const dg_run_result *r) {
                              {"dofs_per_s", r->dofs_per_s}};
   add_numbers(o, run, 10);
   cJSON_AddStringToObject(o, "time_stepping", !r->multirate ? "lserk4"
-                                              : c->mr_scheme == DG_MR_LSERK4 ? "multirate-lserk4"
+                                              : r->mr_scheme == DG_MR_LSERK4 ? "multirate-lserk4"
                                                                              : "multirate");
+  if (r->auto_gain > 0) cJSON_AddNumberToObject(o, "auto_predicted_gain", r->auto_gain);
   cJSON_AddNumberToObject(o, "rhs_evals", (double)r->rhs_evals);
   cJSON_AddNumberToObject(o, "rhs_evals_global", r->rhs_evals_global);
   if (r->multirate) {
@@ -317,15 +319,17 @@ static dg_status parse_checkpoint(const char *s, dg_case *c) {
 
 /* --time-stepping lserk4 | multirate[:L] | multirate-lserk4[:L] (L: the most rate levels). */
 static dg_status parse_time_stepping(const char *s, dg_case *c) {
-  if (!strcmp(s, "lserk4")) {
+  if (!strcmp(s, "lserk4") || !strcmp(s, "auto")) {
     c->multirate = 0;
+    c->mr_auto = !strcmp(s, "auto");
     return DG_OK;
   }
   const char *levels;
   DG_CHECK(dg_cli_multirate(s, &c->mr_scheme, &levels), DG_ERR_INPUT,
-           "--time-stepping: expected lserk4, multirate[:MAX_LEVELS] or "
+           "--time-stepping: expected lserk4, auto, multirate[:MAX_LEVELS] or "
            "multirate-lserk4[:MAX_LEVELS], got '%s'", s);
   c->multirate = 1;
+  c->mr_auto = 0;
   if (levels)
     DG_CALL(dg_cli_int("--time-stepping max levels", levels, 1, DG_MR_MAX_LEVELS, &c->max_levels));
   return DG_OK;

@@ -6,6 +6,8 @@
 #include "app/run_state.h"
 #include "backend/cl_multirate.h"
 #include "core/alloc.h"
+#include "core/log.h"
+#include "device/device.h"
 #include "dg/lserk.h"
 
 dg_status run_multirate_time_step(run_state *s, double *dt_max) {
@@ -15,6 +17,68 @@ dg_status run_multirate_time_step(run_state *s, double *dt_max) {
     DG_CALL(dg_multirate_levels(s->phys, c->mr_scheme, c->max_levels, s->mr_level, &s->mr_plan));
   }
   *dt_max = dg_multirate_macro_dt(&s->mr_plan, c->cfl);
+  return DG_OK;
+}
+
+/* What one stage costs beyond its elements' evaluations, in element evaluations
+ * (dg_multirate_predicted_gain), from runs of the sphere case (configs/sphere_plane_wave.json
+ * to t = 1, N = 2) and the graded box (docs/TIME_STEPPING.md): on the reference backend
+ * nothing to speak of; on a CPU device through PoCL about 500 (its many small kernels per
+ * level stage: 2.3-2.7x measured against a work ratio of 3.73 on the sphere, 0.5x against
+ * 2.86 on the graded box); on a GPU about 1000 (the H100: 1.7x on the sphere case). */
+static double stage_overhead(const run_state *s) {
+  const dg_case *c = s->c;
+  if (c->backend != DG_BACKEND_OPENCL) return 0;
+  dg_device_info *list = NULL;
+  int n = 0, i = -1;
+  double omega = 500;
+  if (dg_device_list(&list, &n) == DG_OK && n > 0 &&
+      dg_device_select(list, n, c->device[0] ? c->device : NULL, &i) == DG_OK &&
+      (list[i].type & CL_DEVICE_TYPE_GPU))
+    omega = 1000;
+  dg_error_clear(); /* no device: the run itself will say so */
+  dg_free(&list);
+  return omega;
+}
+
+/* Why time_stepping "auto" cannot take multirate LSERK4 here, or NULL. */
+static const char *auto_refusal(const run_state *s) {
+  const dg_case *c = s->c;
+  if (s->size > 1) return "the run has several MPI ranks";
+  if (c->checkpoint_every || c->checkpoint_seconds > 0 || c->restart[0])
+    return "the run takes or starts from checkpoints";
+  if (s->phys->disp_K) return "the mesh has dispersive elements";
+  if (s->global->n_curved) return "the mesh has curved elements";
+  return NULL;
+}
+
+dg_status run_time_stepping_auto(run_state *s, dg_case *own, dg_run_result *r) {
+  if (!own->mr_auto) return DG_OK;
+  const char *why = auto_refusal(s);
+  if (why) {
+    if (s->rank == 0 && !own->quiet)
+      dg_note("time stepping auto: global LSERK4 (%s)", why);
+    return DG_OK;
+  }
+  own->mr_scheme = DG_MR_LSERK4;
+  DG_CALL(DG_ALLOC(s->mr_level, s->mesh->K + 1));
+  DG_CALL(dg_multirate_levels(s->phys, DG_MR_LSERK4, own->max_levels, s->mr_level, &s->mr_plan));
+  const double dt_g = dg_maxwell_dt(s->phys, own->cfl), omega = stage_overhead(s);
+  const double gain = dg_multirate_predicted_gain(&s->mr_plan, own->cfl, dt_g, omega);
+  const double work = dg_multirate_predicted_gain(&s->mr_plan, own->cfl, dt_g, 0);
+  r->auto_gain = gain;
+  own->multirate = gain >= DG_AUTO_MIN_GAIN;
+  int occupied = 0;
+  for (int l = 0; l < s->mr_plan.n_levels; ++l) occupied += s->mr_plan.count[l] > 0;
+  if (occupied < 2 && s->rank == 0 && !own->quiet)
+    dg_note("time stepping auto: global LSERK4 (every element on one rate level: nothing for "
+            "multirate to save)");
+  else if (s->rank == 0 && !own->quiet)
+    dg_note("time stepping auto: %s (multirate LSERK4 on %d levels: %.2fx less work, predicted "
+            "%.2fx %s than global LSERK4%s)", own->multirate ? "multirate LSERK4" : "global LSERK4",
+            s->mr_plan.n_levels, work, gain >= 1 ? gain : 1 / gain, gain >= 1 ? "faster" : "slower",
+            own->multirate ? "" : "; it takes multirate from 1.2x");
+  if (!own->multirate) dg_free(&s->mr_level);
   return DG_OK;
 }
 
@@ -38,6 +102,7 @@ dg_status run_multirate_report(const run_state *s, dg_run_result *r) {
   const double K = s->global->K, T = r->steps * s->dt;
   double dt_lserk = dg_maxwell_dt(s->phys, s->c->cfl);
   r->multirate = s->c->multirate;
+  r->mr_scheme = s->c->mr_scheme;
   if (!r->multirate) {
     r->rhs_evals = (long long)(K * DG_LSERK_STAGES * r->steps);
     r->rhs_evals_global = (double)r->rhs_evals;

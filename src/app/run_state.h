@@ -106,6 +106,13 @@ dg_status run_fetch_state(run_state *s) DG_NODISCARD;
 
 /* multirate.c: local time stepping (time_stepping.scheme "multirate") */
 dg_status run_multirate_time_step(run_state *s, double *dt_max) DG_NODISCARD;
+/* time_stepping "auto" (own->mr_auto; own is the run's copy of the case, s->c): multirate
+ * LSERK4 (own->multirate = 1, s->mr_level and s->mr_plan set) where its predicted speed-up
+ * over global LSERK4 is at least DG_AUTO_MIN_GAIN and it can run (one process, no
+ * checkpoints, no poles, no curved elements), else global LSERK4; one note says which and
+ * why. After the problem is set up, before the time step. */
+#define DG_AUTO_MIN_GAIN 1.2
+dg_status run_time_stepping_auto(run_state *s, dg_case *own, dg_run_result *r) DG_NODISCARD;
 dg_status run_multirate_stepper(run_state *s, dg_run_result *r) DG_NODISCARD;
 /* The OpenCL multirate stepper over op (created grouped by s->mr_level; owned from now on). */
 dg_status run_multirate_cl_stepper(run_state *s, dg_cl_maxwell *op) DG_NODISCARD;

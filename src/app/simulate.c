@@ -152,11 +152,15 @@ static void run_state_free(run_state *s) {
   dg_mesh_destroy(&s->mesh);
 }
 
-dg_status dg_run(const dg_case *c, dg_run_result *r) {
+dg_status dg_run(const dg_case *given, dg_run_result *r) {
   dg_status st = DG_OK;
   run_state s;
   memset(&s, 0, sizeof s);
   memset(r, 0, sizeof *r);
+  /* the run's copy (shallow: it shares and never frees the case's arrays), whose time
+   * stepping "auto" resolves */
+  dg_case own = *given;
+  const dg_case *c = &own;
   s.c = c;
   DG_CHECK(c->cfl > 0, DG_ERR_INPUT, "the CFL factor must be positive, got %g", c->cfl);
   DG_CHECK(c->steps > 0 || c->final_time > 0, DG_ERR_INPUT, "the final time must be positive, got %g",
@@ -167,6 +171,7 @@ dg_status dg_run(const dg_case *c, dg_run_result *r) {
   DG_CALL(run_check_output_dir(&s));
 
   DG_CALL_GOTO(done, run_setup_problem(&s, r));
+  DG_CALL_GOTO(done, run_time_stepping_auto(&s, &own, r));
   DG_CALL_GOTO(done, run_setup_time_step(&s));
   DG_CALL_GOTO(done, run_dft_check(&s));
   if (c->restart[0]) DG_CALL_GOTO(done, run_read_restart(&s));

@@ -33,7 +33,10 @@ typedef struct {
   int nranks, rank;        /* rank: this process's */
   double imbalance;        /* largest part / mean part (rank 0) */
   /* time stepping (app/multirate.c) */
-  int multirate;           /* 1: multirate AB3 on rate levels; 0: global LSERK4 */
+  int multirate;           /* 1: multirate on rate levels (mr_scheme); 0: global LSERK4 */
+  dg_mr_scheme mr_scheme;
+  double auto_gain;        /* time_stepping "auto": multirate LSERK4's predicted speed-up
+                            * over global LSERK4 (0: no prediction) */
   int n_levels;            /* multirate: levels in use, and elements per level */
   int level_count[DG_MR_MAX_LEVELS];
   double h0;               /* multirate: the finest level's step (dt is the macro step) */

@@ -69,6 +69,16 @@ double dg_multirate_macro_dt(const dg_mr_plan *plan, double cfl);
  * largest power of two dividing m. */
 int dg_multirate_due_top(int m, int n_levels);
 
+/* Multirate LSERK4's predicted speed-up over global LSERK4 at step dt_global, per unit of
+ * simulated time once started: (E_g + omega S_g) / (E_mr + omega S_mr), E the element
+ * evaluations (5 K / dt; sum_l 5 K_l / h_l with h_l = 2^l cfl dt_min), S the stages (5 / dt;
+ * 5 / h_l summed over the levels with elements), omega what a stage costs beyond its
+ * elements, in element evaluations (kernel launches, small ranges, host work: measured per
+ * kind of device, docs/TIME_STEPPING.md "Choosing automatically"). plan->scheme must be
+ * DG_MR_LSERK4. */
+double dg_multirate_predicted_gain(const dg_mr_plan *plan, double cfl, double dt_global,
+                                   double omega);
+
 /* Element right-hand-side evaluations per unit of simulated time at macro step H, once the
  * history is started (sum_l K_l 2^(L-1-l) / H), and those of global LSERK4 at step dt
  * (5 K / dt). */

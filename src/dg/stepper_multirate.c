@@ -661,6 +661,21 @@ double dg_multirate_macro_dt(const dg_mr_plan *plan, double cfl) {
   return cfl * rule * plan->dt_min * (double)(1 << (plan->n_levels - 1));
 }
 
+double dg_multirate_predicted_gain(const dg_mr_plan *plan, double cfl, double dt_global,
+                                   double omega) {
+  const double h0 = cfl * plan->dt_min, S = DG_LSERK_STAGES;
+  double K = 0, e_mr = 0, s_mr = 0;
+  for (int l = 0; l < plan->n_levels; ++l) {
+    if (!plan->count[l]) continue;
+    const double h = ldexp(h0, l);
+    K += plan->count[l];
+    e_mr += S * plan->count[l] / h;
+    s_mr += S / h;
+  }
+  const double e_g = S * K / dt_global, s_g = S / dt_global;
+  return e_mr + omega * s_mr > 0 ? (e_g + omega * s_g) / (e_mr + omega * s_mr) : 1;
+}
+
 double dg_multirate_evals_per_time(const dg_mr_plan *plan, double H) {
   double per_macro = 0;
   for (int l = 0; l < plan->n_levels; ++l)
