@@ -1,6 +1,8 @@
 /* Issue 16: run-aware tuning (both branches, the run's cost injected, no timing), the cost
  * model's fit and ranking, seeds from the nearest known device, size buckets in the cache
- * (old files load as "large"), and the cross-device report. */
+ * (old files load as "large"), and the cross-device report; the run's estimate counts a PML
+ * element's kernels as DG_PML_ELEMENT_STAGES stages (half the elements in a PML: exactly
+ * 1 + DG_PML_ELEMENT_STAGES / 2 times the estimate without). */
 #include <math.h>
 #include <unistd.h>
 
@@ -75,6 +77,12 @@ static void short_run_skips_tuning(void **state) {
   assert_dg_ok(dg_tune_choose(dev, 2, &how, &ch));
   assert_true(ch.est_run_s > 0 && isfinite(ch.est_run_s));
   assert_int_equal(ch.skipped, 1); /* 182 steps of 384 elements: well under 200 s */
+  /* Half of them in a PML: each PML element's kernels count DG_PML_ELEMENT_STAGES stages. */
+  const double plain = ch.est_run_s;
+  how.pml_K = how.K / 2;
+  assert_dg_ok(dg_tune_choose(dev, 2, &how, &ch));
+  assert_true(fabs(ch.est_run_s / plain - (1 + 0.5 * DG_PML_ELEMENT_STAGES)) < 1e-9);
+  how.pml_K = 0;
   unsetenv("DGTD_CACHE_DIR");
   unsetenv("DGTD_TUNING_DIR");
   tt_rmrf(root);

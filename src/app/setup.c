@@ -684,7 +684,8 @@ static dg_status choose_variant(run_state *s, dg_run_result *r, dg_variant *v) {
     /* The run's size and length: its bucket, and how much tuning it can pay for. */
     const dg_tune_choice how = {.spec = c->variant, .precision = c->precision, .mode = c->tune,
                                 .budget_s = c->tune_budget, .log = c->quiet ? NULL : stderr,
-                                .K = s->mesh->K, .steps = (double)(s->steps - s->first_step)};
+                                .K = s->mesh->K, .pml_K = s->phys->pml_K,
+                                .steps = (double)(s->steps - s->first_step)};
     dg_tune_chosen chosen;
     st = dg_tune_choose(s->dev, s->ref->N, &how, &chosen);
     if (st == DG_OK) {

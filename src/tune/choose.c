@@ -94,7 +94,8 @@ dg_status dg_tune_choose(dg_device *dev, int N, const dg_tune_choice *how, dg_tu
         if (dg_known_collect(&paths, &dev->info, N, how->precision, (dg_bucket)bucket, hash,
                              &known) != DG_OK)
           dg_error_clear();
-        est = dg_tune_estimate_run_s(&dev->info, &known, N, how->precision, how->K, how->steps);
+        est = dg_tune_estimate_run_s(&dev->info, &known, N, how->precision, how->K, how->pml_K,
+                                     how->steps);
         dg_known_free(&known);
       }
       const double frac = how->fraction > 0 ? how->fraction : 0.10;

@@ -26,6 +26,7 @@ typedef struct {
    * and its estimated cost with the default variant. K <= 0: unknown (large bucket, the
    * whole budget_s as before). */
   long K;                /* elements (this rank's) */
+  long pml_K;            /* of them, in a PML (DG_PML_ELEMENT_STAGES each in the estimate) */
   double steps;          /* LSERK4 steps still to run */
   double fraction;       /* share of the run's estimated time tuning may take (<= 0: 0.10) */
   double min_tune_s;     /* below this allowance tuning is not worth starting (<= 0: 20 s) */

@@ -418,7 +418,7 @@ int dg_tune_run_budget(double est_run_s, double fraction, double budget_cap_s, d
 }
 
 double dg_tune_estimate_run_s(const dg_device_info *info, const dg_known *k, int N,
-                              dg_precision p, long K, double steps) {
+                              dg_precision p, long K, long pml_K, double steps) {
   dg_cost_model m;
   const dg_device_limits *l = k && k->have_self_limits ? &k->self_limits
                               : k && k->have_other_limits ? &k->other_limits
@@ -426,5 +426,7 @@ double dg_tune_estimate_run_s(const dg_device_info *info, const dg_known *k, int
   dg_model_init(&m, info, l);
   if (k && k->n) dg_model_fit(&m, k->s, k->n);
   const dg_variant v = dg_variant_default(info, N, p);
-  return dg_model_predict_ns(&m, &v, N, p, K) * 1e-9 * 5 * (steps > 0 ? steps : 0);
+  const double stage_s = dg_model_predict_ns(&m, &v, N, p, K) * 1e-9;
+  const double pml = K > 0 ? 1 + DG_PML_ELEMENT_STAGES * (double)pml_K / (double)K : 1;
+  return stage_s * pml * 5 * (steps > 0 ? steps : 0);
 }

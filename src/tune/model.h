@@ -129,9 +129,16 @@ void dg_known_free(dg_known *k);
 int dg_tune_run_budget(double est_run_s, double fraction, double budget_cap_s, double min_s,
                        double *budget_s);
 
-/* Estimated seconds of a run of `steps` LSERK4 steps (5 stages each) of K elements with the
- * device default variant, from the cost model trained on what is known (no timing). */
+/* A PML element's kernels (pml, pmlsave) cost about this many element stages of the whole
+ * right-hand side: `dgtd bench --order 2 --pml 2 --elements 6000` on PoCL (float) measured
+ * 875-910 ns per PML element against 340-370 ns per element for the tuned stage (each PML
+ * node moves its 18 auxiliary fields, their residuals and 12 coefficients). */
+#define DG_PML_ELEMENT_STAGES 2.5
+
+/* Estimated seconds of a run of `steps` LSERK4 steps (5 stages each) of K elements, pml_K of
+ * them in a PML, with the device default variant, from the cost model trained on what is
+ * known (no timing). */
 double dg_tune_estimate_run_s(const dg_device_info *info, const dg_known *k, int N,
-                              dg_precision p, long K, double steps);
+                              dg_precision p, long K, long pml_K, double steps);
 
 #endif
