@@ -45,6 +45,7 @@ void KNAME(pml)(__global real_t *out_a, __global real_t *out_b, __global const r
     alpha[d] = coef[(6 + d) * npn + j];
     gam[d] = coef[(9 + d) * npn + j];
   }
+#pragma unroll
   for (int f = 0; f < 6; ++f) {
     const int d = f % 3, a = (d + 1) % 3, b = (d + 2) % 3;
 #if RESULT_IN_RES
