@@ -12,7 +12,8 @@
 #           needs the bundle made with bench/libparanumal/build.sh's tree)
 #           dump:PREC:ORDERS (tuned winners' source, build log with -cl-nv-verbose, and
 #           CL_KERNEL_* info) mpi variants:PREC:N:SPEC[;SPEC...] (bench of extra variants)
-#           multirate (the sphere case under global LSERK4, MRAB3 and multirate LSERK4)
+#           multirate (the sphere case under global LSERK4, MRAB3 and multirate LSERK4, two of
+#           them again with --profile, and what --time-stepping auto chooses)
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 res=${RESULTS:-/tmp/dgtd-results}
@@ -92,13 +93,23 @@ for s in "$@"; do
     for v in "${specs[@]}"; do args+=(--variant "$v"); done
     stage "variants $a N=$b" 200 dgtd bench --order "$b" --precision "$a" "${args[@]}" \
       --save "$res/variants-$a-N$b.json" > "$res/variants-$a-N$b.txt" 2>&1 ;;
-  multirate) # the shipped sphere case to t = 1, each scheme (issue 18), float, tuned variant
+  multirate) # the shipped sphere case to t = 1, each scheme (issue 37), float, tuned variant,
+    # no snapshots (their count differs between schemes); then global and multirate LSERK4
+    # once more with each kernel's device time (--profile), and what auto predicts
     for ts in lserk4 multirate multirate-lserk4; do
       stage "multirate $ts" 240 dgtd run configs/sphere_plane_wave.json --final-time 1 \
-        --precision float --time-stepping "$ts" --output "$res/mr-$ts" --quiet --json \
-        > "$res/multirate-$ts.json" 2>&1
-      rm -rf "$res/mr-$ts" # VTU snapshots: too big to bring back
-    done ;;
+        --precision float --time-stepping "$ts" --output "$res/mr-$ts" --vtu-every 0 --quiet \
+        --json > "$res/multirate-$ts.json" 2>&1
+    done
+    for ts in lserk4 multirate-lserk4; do
+      stage "multirate $ts profiled" 240 dgtd run configs/sphere_plane_wave.json --final-time 1 \
+        --precision float --time-stepping "$ts" --output "$res/mr-$ts" --vtu-every 0 --profile \
+        > "$res/multirate-$ts-profile.txt" 2>&1
+    done
+    stage "multirate auto" 120 dgtd run configs/sphere_plane_wave.json --final-time 0.05 \
+      --precision float --time-stepping auto --output "$res/mr-auto" --vtu-every 0 \
+      > "$res/multirate-auto.txt" 2>&1
+    rm -rf "$res"/mr-* ;;
   mpi)
     stage "mpi 1 rank" 60 dgtd run --quiet --json --order 3 --box 8 > "$res/mpi-1.json" 2>&1
     stage "mpi 2 ranks" 90 mpiexec.mpich -n 2 dgtd run --quiet --json --order 3 --box 8 \

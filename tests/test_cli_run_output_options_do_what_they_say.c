@@ -14,7 +14,9 @@
  * - `--profile`: every kernel launch while stepping is counted under its kernel's name (4
  *   steps of 5 stages: 20 launches of each of the split variant's volume, flux and lift
  *   kernels), each with a positive device time, all of them within the run's wall time,
- *   in the JSON and the text report; without it the JSON has no profile. */
+ *   in the JSON and the text report; without it the JSON has no profile;
+ * - `--vtu-every N`: snapshots at steps 0, N, 2N, ... (4 steps, N = 2: 3 of them), and 0
+ *   writes none, also where the case asks for them by output.vtu_every and vtu_times. */
 #include "test_util.h"
 
 #include <dirent.h>
@@ -245,6 +247,26 @@ static void profile_counts_every_launch(void **state) {
   assert_null(strstr(out, "kernel_profile"));
 }
 
+static void vtu_every_option(void **state) {
+  const test_scratch *s = *state;
+  char args[1024], json[400];
+  snprintf(args, sizeof args, "run --box 1 --order 1 --steps 4 --tune never --quiet --json "
+           "--vtu-every 2 --output %s/v2 2>&1", s->dir);
+  if (dgtd(args) != 0) fail_msg("dgtd %s:\n%s", args, out);
+  assert_int_equal((int)json_number("vtu_snapshots"), 3);
+  snprintf(json, sizeof json, "%s/snap.json", s->dir);
+  write_file(json, "{\"order\": 1, \"default_boundary\": \"pec\", \"final_time\": 0.1,\n"
+                   " \"initial\": {\"type\": \"cavity_mode\", \"mode\": [1, 1, 1]},\n"
+                   " \"output\": {\"directory\": \"out\", \"vtu_every\": 1, \"vtu_times\": [0.05]}}\n");
+  snprintf(args, sizeof args, "run %s --tune never --quiet --json --vtu-every 0 --output %s/v0 2>&1",
+           json, s->dir);
+  if (dgtd(args) != 0) fail_msg("dgtd %s:\n%s", args, out);
+  assert_int_equal((int)json_number("vtu_snapshots"), 0);
+  snprintf(args, sizeof args, "run %s --tune never --quiet --json --output %s/v1 2>&1", json, s->dir);
+  if (dgtd(args) != 0) fail_msg("dgtd %s:\n%s", args, out);
+  assert_true(json_number("vtu_snapshots") >= 2); /* the case's own: every step */
+}
+
 static int setup(void **state) { return test_scratch_setup(state, "unused"); }
 
 int main(void) {
@@ -254,6 +276,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(probe_every_and_vtu_times, setup, test_scratch_teardown),
       cmocka_unit_test_setup_teardown(dump_kernels_and_quiet, setup, test_scratch_teardown),
       cmocka_unit_test(profile_counts_every_launch),
+      cmocka_unit_test_setup_teardown(vtu_every_option, setup, test_scratch_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -56,6 +56,8 @@ static void run_usage(FILE *f) {
           "                         div E = 0, or (0,0,1) when p = 0\n"
           "  --flux upwind|central  numerical flux (default upwind)\n"
           "  --output DIR           directory for VTU/PVD, probes.csv, energy.csv, checkpoints\n"
+          "  --vtu-every N          a VTU snapshot every N steps (0: none, the case's\n"
+          "                         output.vtu_times too)\n"
           "  --checkpoint-every N[s]  write DIR/checkpoint.chk every N steps (or N seconds)\n"
           "  --restart FILE         continue from a checkpoint of the same case\n"
           "  --json                 print one JSON summary object on stdout\n"
@@ -340,7 +342,7 @@ static dg_status parse_time_stepping(const char *s, dg_case *c) {
 static dg_status parse_args(int argc, char **argv, dg_case *c, int *help) {
   enum { O_BACKEND = 256, O_MESH, O_BOX, O_ORDER, O_TFINAL, O_STEPS, O_CFL, O_MODE, O_FLUX,
          O_JSON, O_QUIET, O_HELP, O_PRECISION, O_VARIANT, O_DEVICE, O_DUMP, O_OUTPUT,
-         O_CHECKPOINT, O_RESTART, O_TUNE, O_TUNE_BUDGET, O_TIME_STEPPING, O_PROFILE };
+         O_CHECKPOINT, O_RESTART, O_TUNE, O_TUNE_BUDGET, O_TIME_STEPPING, O_PROFILE, O_VTU_EVERY };
   static const struct option opts[] = {
       {"backend", required_argument, 0, O_BACKEND},   {"mesh", required_argument, 0, O_MESH},
       {"box", required_argument, 0, O_BOX},           {"order", required_argument, 0, O_ORDER},
@@ -354,7 +356,8 @@ static dg_status parse_args(int argc, char **argv, dg_case *c, int *help) {
       {"restart", required_argument, 0, O_RESTART},   {"tune", required_argument, 0, O_TUNE},
       {"tune-budget", required_argument, 0, O_TUNE_BUDGET},
       {"time-stepping", required_argument, 0, O_TIME_STEPPING},
-      {"profile", no_argument, 0, O_PROFILE}, {0, 0, 0, 0}};
+      {"profile", no_argument, 0, O_PROFILE},
+      {"vtu-every", required_argument, 0, O_VTU_EVERY}, {0, 0, 0, 0}};
   opterr = 0;
   /* Pass 1: find --help and the case file. */
   optind = 1;
@@ -433,6 +436,10 @@ static dg_status parse_args(int argc, char **argv, dg_case *c, int *help) {
     case O_JSON: c->json = 1; break;
     case O_QUIET: c->quiet = 1; break;
     case O_PROFILE: c->profile = 1; break;
+    case O_VTU_EVERY: /* 0: no snapshots at all, the case's vtu_times too */
+      DG_CALL(dg_cli_int("--vtu-every", optarg, 0, 1 << 30, &c->vtu_every));
+      if (!c->vtu_every) c->n_vtu_times = 0;
+      break;
     default: return dg_cli_bad_option(o, argv[prev], "run", "option");
     }
   }
