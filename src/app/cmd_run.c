@@ -319,7 +319,7 @@ static dg_status parse_checkpoint(const char *s, dg_case *c) {
   return dg_cli_int("--checkpoint-every", s, 1, 1 << 30, &c->checkpoint_every);
 }
 
-/* --time-stepping lserk4 | multirate[:L] | multirate-lserk4[:L] (L: the most rate levels). */
+/* --time-stepping lserk4 | auto | multirate[:L] | multirate-lserk4[:L] (L: the most rate levels). */
 static dg_status parse_time_stepping(const char *s, dg_case *c) {
   if (!strcmp(s, "lserk4") || !strcmp(s, "auto")) {
     c->multirate = 0;
