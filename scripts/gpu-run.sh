@@ -12,6 +12,7 @@
 #           needs the bundle made with bench/libparanumal/build.sh's tree)
 #           dump:PREC:ORDERS (tuned winners' source, build log with -cl-nv-verbose, and
 #           CL_KERNEL_* info) mpi variants:PREC:N:SPEC[;SPEC...] (bench of extra variants)
+#           pml:PREC[:ORDERS[:LIMIT[:CELLS]]] (bench --pml: the PML kernels per PML element)
 #           multirate (the sphere case under global LSERK4, MRAB3 and multirate LSERK4, two of
 #           them again with --profile, and what --time-stepping auto chooses)
 set -uo pipefail
@@ -75,6 +76,10 @@ for s in "$@"; do
     stage "bench $a ${b:-1-8}${e:+ at $e DOFs}" "${c:-150}" dgtd bench --order "${b:-1-8}" \
       --precision "$a" ${e:+--dofs "$e"} --save "$res/$f.json" --plot "$res/$f" \
       > "$res/$f.txt" 2>&1 ;;
+  pml) # what the CFS-PML costs per PML element beside the stage (the largest kernel of the
+    # open-region cases on PoCL): bench's --pml rows, CELLS cells of layer (default 2)
+    stage "pml $a ${b:-2-4}" "${c:-150}" dgtd bench --order "${b:-2-4}" --precision "$a" \
+      --pml "${e:-2}" > "$res/pml-$a.txt" 2>&1 ;;
   libp)
     # libparanumal's tree must sit where it was built (it compiles its path in): unpack once
     if [ ! -e "$here/libp.tar.gz" ]; then log "libp: not in this bundle"; continue; fi
