@@ -183,7 +183,8 @@ static void print_text(const bench_mr *b, const dg_bench_mr_options *o, FILE *ou
                                                      b->evals_gl);
   fprintf(out, "  launches: multirate %lld (%.0f per macro step), LSERK4 %lld (%.0f per step); "
                "multirate's wall beyond its work at LSERK4's cost: %.4f s, %.1f us per extra "
-               "launch\n",
+               "launch (its own kernels and the host together: `dgtd run --profile` tells "
+               "them apart)\n",
           b->launch_mr, (double)b->launch_mr / o->steps, b->launch_gl,
           (double)b->launch_gl / b->n_global, beyond, extra > 0 ? 1e6 * beyond / extra : 0.0);
   if (!ab3) return;
