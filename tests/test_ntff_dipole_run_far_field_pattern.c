@@ -15,7 +15,10 @@
  * TF/SF box run twice: the rcs columns agree to 1e-9 relative; the incident amplitude is the
  * plane wave's pulse spectrum, divided by itself after normalisation).
  * Also: "far_field" without a surface DFT, an RCS without a plane wave, and malformed keys
- * are refused naming the key. */
+ * are refused naming the key; a surface with an object outside it (the eps = 4 sphere of
+ * configs/sphere_rcs_eps4.json when the surface encloses the air alone) is refused naming the
+ * element and the material, while a material inside it (the shipped case itself, one step)
+ * runs. */
 #include "test_device.h"
 
 #include "app/case.h"
@@ -199,6 +202,40 @@ static void bad_far_field_refused(void **state) {
   }
 }
 
+/* The eps = 4 sphere's case with its surface DFT replaced: `surface` JSON, one step on the
+ * reference backend at order 1. */
+static dg_status sphere_eps4_run(const char *dir, const char *surface) {
+  char json[2048];
+  snprintf(json, sizeof json,
+           "{\"mesh\": {\"file\": \"meshes/sphere_rcs_eps4.msh\"}, \"order\": 1, \"backend\": \"ref\","
+           " \"steps\": 1, \"materials\": [{\"volume\": \"sphere\", \"eps\": 4.0}],"
+           " \"boundaries\": [{\"surface\": \"outer\", \"type\": \"pec\"}],"
+           " \"pml\": {\"volumes\": [\"pml\"]}, \"tfsf\": {\"surface\": \"tfsf\"},"
+           " \"sources\": [{\"type\": \"plane_wave\", \"direction\": [1, 0, 0],"
+           "   \"polarization\": [0, 0, 1], \"origin\": [-0.8, 0, 0], \"formulation\": \"total-field\","
+           "   \"pulse\": {\"shape\": \"gaussian\", \"frequency\": 0.6, \"delay\": 2.0}}],"
+           " \"dft\": {\"frequencies\": [0.3], \"surface\": %s},"
+           " \"far_field\": {\"planes\": [\"xz\"], \"step\": 30, \"rcs\": true},"
+           " \"output\": {\"directory\": \"%s\"}}", surface, dir);
+  dg_case c;
+  dg_case_default(&c);
+  c.quiet = 1;
+  dg_status st = dg_case_parse(&c, json, "configs/eps4_ff.json");
+  dg_run_result r;
+  if (st == DG_OK) st = dg_run(&c, &r);
+  dg_case_free(&c);
+  return st;
+}
+
+static void objects_outside_the_surface_refused(void **state) {
+  const test_scratch *s = *state;
+  char dir[300];
+  snprintf(dir, sizeof dir, "%s/eps4_ff", s->dir);
+  assert_dg_ok(sphere_eps4_run(dir, "{\"name\": \"ntff\"}"));
+  assert_dg_error(sphere_eps4_run(dir, "{\"enclosing\": [\"air\"]}"), DG_ERR_INPUT,
+                  "outside the dft surface, is in materials[0] (eps = 4");
+}
+
 static int setup(void **state) { return test_scratch_setup(state, "x"); }
 
 int main(void) {
@@ -206,6 +243,7 @@ int main(void) {
       cmocka_unit_test(dipole_pattern_from_a_run),
       cmocka_unit_test(rcs_independent_of_normalisation),
       cmocka_unit_test(bad_far_field_refused),
+      cmocka_unit_test(objects_outside_the_surface_refused),
   };
   return cmocka_run_group_tests(tests, setup, test_scratch_teardown);
 }

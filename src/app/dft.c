@@ -36,7 +36,8 @@ static dg_status volume_set(const run_state *s, const dg_group_ref *g, int n, co
 
 /* The faces of a named closed interior surface, on this rank's part; its sides are found
  * as the TF/SF surface's (run_surface_sides). */
-static dg_status named_surface_faces(const run_state *s, unsigned char *sel_local) {
+static dg_status named_surface_faces(const run_state *s, unsigned char *sel_local,
+                                     unsigned char *outside) {
   const dg_case *c = s->c;
   const dg_mesh *m = s->global; /* the sides need the whole mesh (and its iface_tag) */
   int stag;
@@ -51,6 +52,7 @@ static dg_status named_surface_faces(const run_state *s, unsigned char *sel_loca
   for (int k = 0; k < s->mesh->K_owned; ++k) { /* this rank's part */
     const int g = s->dist ? s->dist->l2g[k] : k;
     memcpy(sel_local + 4 * (size_t)k, sel + 4 * (size_t)g, 4);
+    outside[k] = side[g] < 0;
   }
 done:
   dg_free(&sel);
@@ -58,11 +60,43 @@ done:
   return st;
 }
 
+/* The far field (dg/ntff.h) radiates the surface's equivalent currents with the free-space
+ * Green's function, so with far_field on everything outside the surface must be vacuum (or
+ * the PML, which stands for it): an element outside (outside[k]) in a material with eps,
+ * mu != 1, sigma != 0 or poles is refused, naming it, where it is and the material. The
+ * inside may hold anything (the tangential fields sampled on the surface are continuous).
+ * Each rank its own elements; the first complaint of any rank stops every rank. */
+static dg_status check_outside_in_vacuum(const run_state *s, const unsigned char *outside) {
+  const dg_case *c = s->c;
+  const dg_mesh *m = s->mesh;
+  dg_status st = DG_OK;
+  for (int k = 0; k < m->K_owned && st == DG_OK; ++k) {
+    const int mat = s->material[k];
+    if (!outside[k] || mat < 0) continue;
+    const dg_case_material *cm = &c->materials[mat];
+    if (cm->eps == 1 && cm->mu == 1 && cm->sigma == 0 && !cm->disp.n_poles) continue;
+    double x[3] = {0, 0, 0};
+    for (int v = 0; v < 4; ++v) {
+      const int n = m->EToV[4 * k + v];
+      x[0] += m->VX[n] / 4, x[1] += m->VY[n] / 4, x[2] += m->VZ[n] / 4;
+    }
+    st = DG_ERROR(DG_ERR_INPUT,
+                  "%s: far_field: element %d (centroid %.4g, %.4g, %.4g), outside the dft "
+                  "surface, is in materials[%d] (eps = %g, mu = %g, sigma = %g%s): the "
+                  "near-to-far-field transform radiates the surface's fields into vacuum, so "
+                  "every object must lie inside the surface; enlarge the surface (or the "
+                  "enclosing volumes) around it", c->source, k + 1, x[0], x[1], x[2], mat,
+                  cm->eps, cm->mu, cm->sigma, cm->disp.n_poles ? ", with poles" : "");
+  }
+  DG_CALL(run_share_status(s, st, "checking the far-field surface"));
+  return DG_OK;
+}
+
 static dg_status add_samples(run_state *s) {
   const dg_case *c = s->c;
   const dg_case_dft *cd = &c->dft;
   const dg_mesh *m = s->mesh;
-  unsigned char *in_set = NULL, *sel = NULL;
+  unsigned char *in_set = NULL, *sel = NULL, *outside = NULL;
   dg_status st = DG_OK;
   if (cd->probes) DG_CALL(dg_dft_add_probes(s->dft, s->probes->n, s->probes->elem, s->probes->w));
   if (cd->all_volumes || cd->n_volumes) {
@@ -74,13 +108,16 @@ static dg_status add_samples(run_state *s) {
   }
   if (cd->surface) {
     DG_CALL_GOTO(done, DG_ALLOC(sel, 4 * (size_t)m->K));
+    DG_CALL_GOTO(done, DG_ALLOC(outside, m->K));
     if (cd->surface == DG_DFT_SURFACE_NAMED) {
-      DG_CALL_GOTO(done, named_surface_faces(s, sel));
+      DG_CALL_GOTO(done, named_surface_faces(s, sel, outside));
     } else {
       DG_CALL_GOTO(done, DG_ALLOC(in_set, m->K));
       DG_CALL_GOTO(done, volume_set(s, cd->enclosing, cd->n_enclosing, "dft.surface.enclosing", in_set));
       dg_dft_faces_enclosing(m, in_set, sel);
+      for (int k = 0; k < m->K; ++k) outside[k] = !in_set[k];
     }
+    if (c->far_field.on) DG_CALL_GOTO(done, check_outside_in_vacuum(s, outside));
     DG_CALL_GOTO(done, dg_dft_add_surface(s->dft, s->geom, sel));
     double n = s->dft->n_surf; /* over all ranks */
     DG_CALL_GOTO(done, run_sum(s, &n));
@@ -93,6 +130,7 @@ static dg_status add_samples(run_state *s) {
 done:
   dg_free(&in_set);
   dg_free(&sel);
+  dg_free(&outside);
   return st;
 }
 
