@@ -2,8 +2,8 @@
  * sliver between a wall facet and the round wall (inside the curved mesh only), and with a
  * dispersive (Drude) material in its curved elements; on 2 MPI ranks it gives one rank's
  * probe and energy series (1e-12); on the OpenCL backend (curved.cl) it gives the
- * reference's series (1e-12 of their scale in double, 1e-5 in float), on one rank and on
- * two, and its kernels run clean under Oclgrind (no race, uninitialized read or API error in
+ * reference's series (1e-12 of their scale in double, 1e-5 in float), on one rank, on two
+ * and with the dispersive material, and its kernels run clean under Oclgrind (no race, uninitialized read or API error in
  * a verification and a step); multirate time stepping refuses it before any work, saying
  * what to do. */
 #include "test_device.h"
@@ -101,14 +101,20 @@ static void compare(const char *dir_a, const char *dir_b, const char *what, doub
   }
 }
 
-/* dgtd run of the case on P ranks (P = 1: no launcher) with extra options into s->dir/name. */
-static void run_ranks(const test_scratch *s, int P, const char *opts, const char *name) {
+/* dgtd run of case file cf on P ranks (P = 1: no launcher) with extra options into
+ * s->dir/name. */
+static void run_case(const test_scratch *s, const char *cf, int P, const char *opts,
+                     const char *name) {
   const char *bin = getenv("BIN") ? getenv("BIN") : "bin";
   char cmd[1024], launch[64] = "";
   if (P > 1) snprintf(launch, sizeof launch, "mpiexec.mpich -n %d ", P);
   snprintf(cmd, sizeof cmd, "%s%s/dgtd run %s %s --output %s/%s --quiet > %s/%s.log 2>&1", launch,
-           bin, case_json, opts, s->dir, name, s->dir, name);
+           bin, cf, opts, s->dir, name, s->dir, name);
   if (system(cmd) != 0) fail_msg("%s failed", cmd);
+}
+
+static void run_ranks(const test_scratch *s, int P, const char *opts, const char *name) {
+  run_case(s, case_json, P, opts, name);
 }
 
 static void two_ranks_match_one(void **state) {
@@ -122,7 +128,8 @@ static void two_ranks_match_one(void **state) {
   compare(d1, d2, "1 vs 2 ranks", 1e-12);
 }
 
-/* The OpenCL backend against the reference, on one rank and (with MPI) on two. */
+/* The OpenCL backend against the reference, on one rank, with the Drude material in the
+ * curved elements, and (with MPI) on two ranks. */
 static void opencl_matches_reference(void **state) {
   const test_scratch *s = *state;
   const dg_precision p = test_device_best_precision();
@@ -135,6 +142,13 @@ static void opencl_matches_reference(void **state) {
   snprintf(ref, sizeof ref, "%s/ref1", s->dir);
   snprintf(got, sizeof got, "%s/cl1", s->dir);
   compare(ref, got, "reference vs OpenCL", tol);
+  const char *disp = "tests/fixtures/curved_dispersive_case.json";
+  run_case(s, disp, 1, "", "dref");
+  run_case(s, disp, 1, opts, "dcl");
+  snprintf(ref, sizeof ref, "%s/dref", s->dir);
+  snprintf(got, sizeof got, "%s/dcl", s->dir);
+  compare(ref, got, "dispersive, reference vs OpenCL", tol);
+  snprintf(ref, sizeof ref, "%s/ref1", s->dir);
   if (system("command -v mpiexec.mpich >/dev/null 2>&1") != 0) {
     test_skip_part("OpenCL on 2 ranks: no mpiexec.mpich");
     return;
