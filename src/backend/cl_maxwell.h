@@ -50,7 +50,8 @@ dg_status dg_cl_maxwell_create(dg_cl_maxwell **out, dg_device *dev, const dg_max
 void dg_cl_maxwell_destroy(dg_cl_maxwell **op);
 
 /* The template files (cl_templates/) v's program is rendered from, in order, for a problem
- * with or without point sources, a PML and dispersive media (disp); returns how many (at most
+ * with or without point sources, a PML, dispersive media (disp) and curved elements
+ * (curved.cl); returns how many (at most
  * DG_CL_MAX_TEMPLATE_FILES). for_hash: the list dg_cl_maxwell_templates_hash covers
  * instead (energy.cl for every layout). */
 enum { DG_CL_MAX_TEMPLATE_FILES = 16 };
@@ -64,7 +65,8 @@ dg_status dg_cl_maxwell_templates_hash(const dg_variant *v, uint64_t *hash) DG_N
 
 /* The OpenCL source of the Maxwell program dg_cl_maxwell_create builds for variant v at order
  * N, made without a device (for offline compilers: dgtd kernels; the contract test): sources,
- * pml and disp (dispersive media) add their kernels, pw (NULL: none) an incident plane wave.
+ * pml, disp (dispersive media) and curved (curved elements) add their kernels, pw (NULL:
+ * none) an incident plane wave.
  * Free *src with dg_free. */
 dg_status dg_cl_maxwell_source(const dg_variant *v, int N, int sources, int pml, int disp,
                                int curved, const dg_plane_wave *pw, char **src) DG_NODISCARD;
