@@ -165,23 +165,6 @@
 #define PC_DAMP 2
 #define PC 3
 
-/* Curved elements (curved.cl): per curved element c (in element order), its slot cslot[c];
- * per face f, FD reals at cface[(4 c + f) FD] with the FD_* fields above, but the flux
- * weights FD_CEH .. FD_CHH without Fscale, 1/eps and 1/mu (the element's own mass matrix and
- * the material scaling come after the integrals) and the normals unused (0: they vary, CQ
- * below); per face-rule point p of face f, CQ reals at cfq[((4 c + f) NFQ + p) CQ]: the
- * outward unit normal and the weight times the surface Jacobian (dg_geom_curved.Fq); the
- * stage's start saved per curved node, CS fields of ncn values at csave[s ncn + c NP + n]:
- * res in fields CS_RES..CS_RES+5, q in CS_Q..CS_Q+5. */
-#define CQ_NX 0
-#define CQ_NY 1
-#define CQ_NZ 2
-#define CQ_WSJ 3
-#define CQ 4
-#define CS_RES 0
-#define CS_Q 6
-#define CS 12
-
 /* 3. The work-group width of the one-dimensional kernels (flux, update, energy, halo, DFT,
  * multirate, PML, poles, sources); their global sizes are padded to it. */
 #define WG1 64

@@ -9,8 +9,8 @@
  *
  * then the material scaling (E: 1/eps and -sigma/eps E; H: 1/mu), is computed by `curved`
  * at the stage's start (q not yet moved by any update) into crhs, which also saves res and q
- * of the curved nodes (csave; contract.h CS_*); after the variant's kernels and their update,
- * `curvfix` puts it where the stage's result went: out_r = crhs (rhs, or the result buffer
+ * of the curved nodes (csave; contract_curved.h names this file's layouts); after the
+ * variant's kernels and their update, `curvfix` puts it where the stage's result went: out_r = crhs (rhs, or the result buffer
  * of a stage without update) and, with an update, res = rk_a res_saved + rk_dt crhs and
  * q_out = q_saved + rk_b res, as the reference's LSERK stage does. The PML, pole and source
  * kernels run after it and see the curved elements' right-hand side like any other.
@@ -19,7 +19,7 @@
  * its slot in the field layout), the element's fields, the jumps at its face nodes, the curl
  * at the volume rule's NQ points, the flux at the face rule's NFQ points per face and the
  * integrals in local memory. The jumps are flux.cl's (boundary factors and incident wave from
- * cface, contract.h), interpolated to the face points by cLf (4 x NFQ x NFP), where the
+ * cface), interpolated to the face points by cLf (4 x NFQ x NFP), where the
  * normal and w sJ come from cfq (CQ_*); the volume rule's basis and its r, s, t derivatives
  * are cL (4 blocks of NQ x NP, point-major), w J rx .. w J tz at its points cwq (9 x NQ per
  * element); cfpos[f NP + i] is node i's position among face f's nodes (-1: not on it); cminv

@@ -7,6 +7,7 @@
 
 #include "backend/cl_maxwell.h"
 #include "contract.h"
+#include "contract_curved.h"
 #include "device/program.h"
 #include "dg/pml.h"
 

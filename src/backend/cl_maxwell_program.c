@@ -79,7 +79,10 @@ int dg_cl_maxwell_template_files(const dg_variant *v, int sources, int pml, int 
   if (sources) names[n++] = "source.cl";
   if (pml) names[n++] = "pml.cl";
   if (disp) names[n++] = "dispersive.cl";
-  if (curved) names[n++] = "curved.cl";
+  if (curved) { /* its names apart from contract.h (contract_curved.h says why) */
+    names[n++] = "contract_curved.h";
+    names[n++] = "curved.cl";
+  }
   return n;
 }
 
