@@ -19,8 +19,9 @@ tools are missing is skipped with the package to install (exit 77 if every one i
 
   usage: scripts/gpu_isa.py [--quick] [--out DIR] [--dgtd BIN] [--jobs J]
          scripts/gpu_isa.py --against-driver DIR...
-    --quick  N = 3: the default and first-stage variants, the DFT and multirate programs
-             (the make test subset)
+    --quick  N = 3: the default and first-stage variants, the default with the source, PML
+             and curved-element kernels, the DFT and multirate programs (the make test
+             subset)
     --out    where isa.csv and summary.txt go (default bench/results/isa)
     --against-driver  for each DIR of `DGTD_CL_OPTIONS=-cl-nv-verbose dgtd run --dump-kernels
              DIR` made on an NVIDIA GPU: the driver's registers and spills per kernel (from
@@ -274,7 +275,7 @@ def main():
         cmd = [a.dgtd, "kernels", "--out", work]
         if a.quick:
             cmd += ["--order", "3", "--precision", "both", "--family",
-                    "default,stage1,dft,multirate"]
+                    "default,stage1,pml,dft,multirate"]
         r = run(cmd)
         if r.returncode:
             print("gpu_isa: %s failed:\n%s" % (" ".join(cmd), r.stdout))

@@ -87,6 +87,22 @@ MUTATIONS = [
                  "/* MUTATION: J of node 0 */",
          tests=["test_dg_curved_elements_geometry_and_operator",
                 "test_dg_curved_cylinder_cavity_converges"]),
+    dict(name="curved-cl-flux-sign",
+         claim="curved elements on OpenCL (KERNELS.md): curved.cl's face integrals carry the "
+               "reference's upwind flux",
+         file="cl_templates/curved.cl",
+         find="const real_t ax = F[FD_CEH] * dH[0] - F[FD_CEE] * ndEx,",
+         replace="const real_t ax = F[FD_CEH] * dH[0] + F[FD_CEE] * ndEx, /* MUTATION */",
+         tests=["test_cl_curved_variants_match_reference",
+                "test_run_curved_mesh_on_both_backends"]),
+    dict(name="curved-cl-q-not-fixed",
+         claim="curved elements on OpenCL: curvfix puts their update into q (a right-hand "
+               "side alone, what verification checks, does not show it)",
+         file="cl_templates/curved.cl",
+         find="q_out[f * fs + o] = csave[(CS_Q + f) * ncn + j] + rk_b * rc;",
+         replace="q_out[f * fs + o] += (real_t)0 * rc; /* MUTATION: q keeps the stand-in */",
+         tests=["test_cl_curved_variants_match_reference",
+                "test_run_curved_mesh_on_both_backends"]),
     dict(name="drop-face",
          claim="every face's flux is lifted (one face of every element dropped, alike on the "
                "host and the device, so verification cannot see it)",

@@ -1,8 +1,8 @@
 /* Kernels for GPUs this machine does not have: `dgtd kernels` writes each program's source
  * for a device profile (and says why a variant cannot run there), and scripts/gpu_isa.py
  * compiles the quick subset (N = 3, float and double: each profile's default and the tuner's
- * first-stage candidates) with NVIDIA's, AMD's and Intel's back ends with no compile error
- * and no spill.
+ * first-stage candidates, and the default with the source, PML and curved-element kernels)
+ * with NVIDIA's, AMD's and Intel's back ends with no compile error and no spill.
  * A vendor whose tools are missing is skipped by the script: a SKIP line each (the whole case
  * when none is there). */
 #include "test_util.h"

@@ -39,9 +39,9 @@ static void usage(FILE *f) {
           "  --family LIST      comma-separated, default all: default (the profile's default\n"
           "                     variant), stage1 (the tuner's first-stage candidates there),\n"
           "                     covering (every value of every variant dimension), pml (the\n"
-          "                     default variant with the source and PML kernels), dft (the\n"
-          "                     frequency-domain sums), multirate (the local time stepping\n"
-          "                     kernels of the default variant's layout)\n"
+          "                     default variant with the source, PML and curved-element\n"
+          "                     kernels), dft (the frequency-domain sums), multirate (the\n"
+          "                     local time stepping kernels of the default variant's layout)\n"
           "  --help             this text\n");
 }
 
@@ -56,7 +56,7 @@ typedef struct {
   dg_variant v;
   char spec[DG_VARIANT_SPEC_MAX];
   char fams[48];
-  int pml; /* PROG_MAXWELL: with the source and PML kernels */
+  int pml; /* PROG_MAXWELL: with the source, PML and curved-element kernels */
   int prog;
 } job;
 
@@ -143,7 +143,7 @@ static dg_status write_profile(const dg_device_profile *prof, const char *out, c
         else if (j->prog == PROG_MULTIRATE)
           DG_CALL_GOTO(done, dg_cl_multirate_source(&j->v, N, &src));
         else
-          DG_CALL_GOTO(done, dg_cl_maxwell_source(&j->v, N, j->pml, j->pml, 0, NULL, &src));
+          DG_CALL_GOTO(done, dg_cl_maxwell_source(&j->v, N, j->pml, j->pml, 0, j->pml, NULL, &src));
         dg_atomic_file f = {0};
         DG_CALL_GOTO(done, dg_atomic_open(&f, path));
         fputs(src, f.fp);

@@ -713,7 +713,8 @@ static dg_status start_opencl(run_state *s, dg_run_result *r) {
   dg_variant v;
   dg_cl_maxwell *op = NULL;
   int pass = 0;
-  DG_CALL(dg_cl_maxwell_check_curved(s->global->n_curved)); /* before a device or tuning */
+  /* multirate refuses curved elements: before a device or tuning */
+  DG_CALL(dg_cl_maxwell_check_curved(s->global->n_curved, c->multirate));
   DG_CALL(run_node_device(s, node_spec, sizeof node_spec));
   DG_CALL(dg_device_create(&s->dev, c->device[0] ? c->device : node_spec[0] ? node_spec : NULL));
   double need_host, need_dev;

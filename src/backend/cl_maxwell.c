@@ -14,11 +14,11 @@ dg_status dg_cl_maxwell_create(dg_cl_maxwell **out, dg_device *dev, const dg_max
   return DG_OK;
 }
 
-dg_status dg_cl_maxwell_check_curved(int n_curved) {
-  DG_CHECK(n_curved == 0, DG_ERR_UNSUPPORTED,
-           "the OpenCL backend has no kernels for curved elements yet, and this mesh has %d "
-           "curved (second-order) elements: run it with the reference backend (--backend ref, "
-           "or \"backend\": \"ref\"), or mesh it first order (straight-sided)",
+dg_status dg_cl_maxwell_check_curved(int n_curved, int grouped) {
+  DG_CHECK(n_curved == 0 || !grouped, DG_ERR_UNSUPPORTED,
+           "multirate time stepping does not handle curved elements yet, and this mesh has %d "
+           "curved (second-order) elements: run it with the global LSERK4 scheme (no "
+           "\"time_stepping\" scheme, or \"scheme\": \"lserk4\"), or mesh it first order",
            n_curved);
   return DG_OK;
 }
@@ -30,7 +30,6 @@ static dg_status check_inputs(const dg_device *dev, const dg_maxwell *phys, cons
   DG_CHECK(dg_variant_check(v, &dev->info, N, why, sizeof why), DG_ERR_INPUT,
            "variant '%s' cannot run on '%s' at N=%d: %s",
            dg_variant_print(v, spec, sizeof spec), dev->info.name, N, why);
-  DG_CALL(dg_cl_maxwell_check_curved(phys->geom->n_curved));
   /* The kernels evaluate the incident field themselves, so it must be a known one. */
   DG_CHECK(!phys->incident || phys->incident == dg_plane_wave_eval, DG_ERR_UNSUPPORTED,
            "OpenCL operator: the incident field must be a plane wave (dg_plane_wave_eval)");
@@ -88,6 +87,7 @@ dg_status dg_cl_maxwell_create_grouped(dg_cl_maxwell **out, dg_device *dev,
   double *ops_t[4] = {NULL, NULL, NULL, NULL};
   const dg_geom *g = phys->geom;
   DG_CALL(check_inputs(dev, phys, v));
+  DG_CALL(dg_cl_maxwell_check_curved(g->n_curved, group != NULL));
   /* Element groups are the multirate stepper's, which does not step poles (dg/stepper.h). */
   DG_CHECK(!group || !phys->disp_K, DG_ERR_UNSUPPORTED,
            "OpenCL operator: element groups (multirate) with %d dispersive elements: the "
@@ -106,6 +106,8 @@ dg_status dg_cl_maxwell_create_grouped(dg_cl_maxwell **out, dg_device *dev,
   op->FLUXP = dg_variant_fluxp(g->N);
   op->VL = dg_variant_layout_width(v);
   op->rs = v->precision == DG_PREC_DOUBLE ? 8 : 4;
+  op->nc = g->n_curved;
+  op->ncn = op->nc * op->NP;
   DG_CALL_GOTO(fail, plan_slots(op, group, n_groups));
   op->nblk = op->Kpad / op->VL;
   op->fs = (size_t)op->Kpad * op->NPP;
@@ -132,7 +134,8 @@ void dg_cl_maxwell_destroy(dg_cl_maxwell **pop) {
   cl_kernel *ks[] = {&op->k_volume, &op->k_flux, &op->k_lift,   &op->k_update, &op->k_curl,
                      &op->k_source, &op->k_pml,  &op->k_pmlsave, &op->k_energy,
                      &op->k_disp,   &op->k_dispsave,
-                     &op->k_fuse,   &op->k_qupdate, &op->k_qcopy};
+                     &op->k_fuse,   &op->k_qupdate, &op->k_qcopy, &op->k_curved,
+                     &op->k_curvfix, &op->k_curvenergy};
   for (size_t i = 0; i < sizeof ks / sizeof ks[0]; ++i) dg_kernel_release(ks[i]);
   dg_program_release(&op->prog);
   cl_mem *bs[] = {&op->d_q,    &op->d_res,   &op->d_rhs,  &op->d_flux,  &op->d_egeo,
@@ -141,7 +144,9 @@ void dg_cl_maxwell_destroy(dg_cl_maxwell **pop) {
                   &op->d_xyz,  &op->d_sprof, &op->d_snode, &op->d_pw,   &op->d_pwres,
                   &op->d_pcoef, &op->d_pnode, &op->d_psaved, &op->d_M, &op->d_ew, &op->d_eout,
                   &op->d_q2, &op->d_dw, &op->d_dwres, &op->d_delem, &op->d_dinv,
-                  &op->d_dtype, &op->d_dcoef, &op->d_dnode, &op->d_dsaved};
+                  &op->d_dtype, &op->d_dcoef, &op->d_dnode, &op->d_dsaved, &op->d_cslot,
+                  &op->d_cface, &op->d_cwq, &op->d_cfq, &op->d_cminv, &op->d_cM, &op->d_cew,
+                  &op->d_cL, &op->d_cLf, &op->d_cfpos, &op->d_crhs, &op->d_csave};
   for (size_t i = 0; i < sizeof bs / sizeof bs[0]; ++i) dg_buffer_release(bs[i]);
   dg_kernel_release(&op->k_pack);
   dg_kernel_release(&op->k_unpack);

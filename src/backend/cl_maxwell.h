@@ -36,26 +36,27 @@
 
 typedef struct dg_cl_maxwell dg_cl_maxwell;
 
-/* DG_ERR_UNSUPPORTED, saying what to do instead, when n_curved > 0: the kernels know
- * straight-sided (affine) elements only, with one metric per element and the reference lift
- * (the reference backend, dg/maxwell.h, runs curved ones). */
-dg_status dg_cl_maxwell_check_curved(int n_curved) DG_NODISCARD;
+/* DG_ERR_UNSUPPORTED, saying what to do instead, when n_curved > 0 and the operator is
+ * grouped (multirate): its per-level launches know straight-sided elements only. Curved
+ * elements on the global stage run curved.cl's kernels (dg_cl_maxwell_create). */
+dg_status dg_cl_maxwell_check_curved(int n_curved, int grouped) DG_NODISCARD;
 
 /* Generate, build and upload. phys (and its geometry) must outlive op. dump_dir non-NULL:
  * the rendered source, options and build log go there (dg_program_build). Fails with
- * DG_ERR_INPUT if the device cannot run the variant (the reason from dg_variant_check), and
- * with DG_ERR_UNSUPPORTED on a mesh with curved elements (dg_cl_maxwell_check_curved). */
+ * DG_ERR_INPUT if the device cannot run the variant (the reason from dg_variant_check). A
+ * mesh's curved elements get curved.cl's kernels besides the variant's. */
 dg_status dg_cl_maxwell_create(dg_cl_maxwell **out, dg_device *dev, const dg_maxwell *phys,
                                const dg_variant *v, const char *dump_dir) DG_NODISCARD;
 void dg_cl_maxwell_destroy(dg_cl_maxwell **op);
 
 /* The template files (cl_templates/) v's program is rendered from, in order, for a problem
- * with or without point sources, a PML and dispersive media (disp); returns how many (at most
+ * with or without point sources, a PML, dispersive media (disp) and curved elements
+ * (curved.cl); returns how many (at most
  * DG_CL_MAX_TEMPLATE_FILES). for_hash: the list dg_cl_maxwell_templates_hash covers
  * instead (energy.cl for every layout). */
 enum { DG_CL_MAX_TEMPLATE_FILES = 16 };
-int dg_cl_maxwell_template_files(const dg_variant *v, int sources, int pml, int disp, int for_hash,
-                                 const char *names[DG_CL_MAX_TEMPLATE_FILES]);
+int dg_cl_maxwell_template_files(const dg_variant *v, int sources, int pml, int disp, int curved,
+                                 int for_hash, const char *names[DG_CL_MAX_TEMPLATE_FILES]);
 /* FNV-1a over those files (names and contents) for the tuner's problem (no sources, no
  * PML; energy.cl in place of energy_block.cl): it changes when a template v's timed stage is
  * built from changes, and not when one it does not use is added or edited; the tuning cache
@@ -64,10 +65,11 @@ dg_status dg_cl_maxwell_templates_hash(const dg_variant *v, uint64_t *hash) DG_N
 
 /* The OpenCL source of the Maxwell program dg_cl_maxwell_create builds for variant v at order
  * N, made without a device (for offline compilers: dgtd kernels; the contract test): sources,
- * pml and disp (dispersive media) add their kernels, pw (NULL: none) an incident plane wave.
+ * pml, disp (dispersive media) and curved (curved elements) add their kernels, pw (NULL:
+ * none) an incident plane wave.
  * Free *src with dg_free. */
 dg_status dg_cl_maxwell_source(const dg_variant *v, int N, int sources, int pml, int disp,
-                               const dg_plane_wave *pw, char **src) DG_NODISCARD;
+                               int curved, const dg_plane_wave *pw, char **src) DG_NODISCARD;
 
 /* The same for the MPI halo's pack and unpack program (halo.cl), in double (dbl) or float. */
 dg_status dg_cl_halo_source(int dbl, char **src) DG_NODISCARD;

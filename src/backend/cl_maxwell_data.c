@@ -27,9 +27,14 @@ static dg_status build_element_data(dg_cl_maxwell *op, cl_mem *out) {
   DG_CALL(DG_ALLOC(e, (size_t)op->Kpad * EG));
   for (int e0 = 0; e0 < op->K; ++e0) {
     const int k = dg_clm_slot(op, e0);
-    const double val[EG] = {[EG_RX] = g->rx[e0], [EG_RY] = g->ry[e0], [EG_RZ] = g->rz[e0],
-                            [EG_SX] = g->sx[e0], [EG_SY] = g->sy[e0], [EG_SZ] = g->sz[e0],
-                            [EG_TX] = g->tx[e0], [EG_TY] = g->ty[e0], [EG_TZ] = g->tz[e0],
+    /* a curved element's metric varies (curved.cl): 0 here, so the affine kernels' stand-in
+     * for it stays finite */
+    const double m = dg_geom_curved_row(g, e0) >= 0 ? 0 : 1;
+    const double val[EG] = {[EG_RX] = m ? g->rx[e0] : 0, [EG_RY] = m ? g->ry[e0] : 0,
+                            [EG_RZ] = m ? g->rz[e0] : 0, [EG_SX] = m ? g->sx[e0] : 0,
+                            [EG_SY] = m ? g->sy[e0] : 0, [EG_SZ] = m ? g->sz[e0] : 0,
+                            [EG_TX] = m ? g->tx[e0] : 0, [EG_TY] = m ? g->ty[e0] : 0,
+                            [EG_TZ] = m ? g->tz[e0] : 0,
                             [EG_INV_EPS] = 1 / p->eps[e0], [EG_INV_MU] = 1 / p->mu[e0],
                             [EG_SIGMA_EPS] = p->sigma[e0] / p->eps[e0]};
     for (int c = 0; c < EG; ++c)
@@ -39,6 +44,35 @@ static dg_status build_element_data(dg_cl_maxwell *op, cl_mem *out) {
 done:
   dg_free(&e);
   return st;
+}
+
+/* Face f of element k's FD values (contract.h): the normal n and the flux weights with
+ * the factor scale, the boundary factors, the incident weights. The straight-sided faces
+ * take their normal and scale = Fscale, folding 1/eps and 1/mu in (mat = 1); a curved
+ * element's faces (curved.cl) scale 1 without them (mat = 0) and their normals per point. */
+static void face_values(const dg_cl_maxwell *op, int k, int f, const double n[3], double scale,
+                        int mat, double val[FD]) {
+  const dg_maxwell *p = op->phys;
+  const int fid = 4 * k + f, bc = p->bc[fid], k2 = p->geom->mesh->EToE[fid];
+  const double ZM = sqrt(p->mu[k] / p->eps[k]), YM = 1 / ZM;
+  const double ZP = bc == DG_BC_NONE ? sqrt(p->mu[k2] / p->eps[k2]) : ZM, YP = 1 / ZP;
+  const double cE = scale / ((mat ? p->eps[k] : 1) * (ZM + ZP));
+  const double cH = scale / ((mat ? p->mu[k] : 1) * (YM + YP));
+  const double bcE = bc == DG_BC_PEC ? -2 : bc == DG_BC_ABC ? -1 : 0;
+  const double bcH = bc == DG_BC_PMC ? -2 : bc == DG_BC_ABC ? -1 : 0;
+  /* Incident weights, from the exterior states of dg_maxwell_rhs: total-field absorbing
+   * E+ = E_inc, H+ = H_inc; scattered-field PEC E+ = -E- - 2 E_inc; a TF/SF surface face
+   * E+ = E(P) +- E_inc, H+ = H(P) +- H_inc (+ on the total-field side). */
+  const int total_abc = op->pw && !p->scattered && !p->tfsf && bc == DG_BC_ABC;
+  const int scat_pec = op->pw && p->scattered && bc == DG_BC_PEC;
+  const double tfsf = op->pw && p->tfsf && bc == DG_BC_NONE ? p->tfsf[fid] : 0;
+  const double incE = total_abc ? 1 : scat_pec ? -2 : tfsf, incH = total_abc ? 1 : tfsf;
+  for (int c = 0; c < FD; ++c) val[c] = 0;
+  val[FD_NX] = n[0], val[FD_NY] = n[1], val[FD_NZ] = n[2];
+  val[FD_CEH] = cE * ZP, val[FD_CEE] = cE * p->alpha;
+  val[FD_CHE] = cH * YP, val[FD_CHH] = cH * p->alpha;
+  val[FD_BCE] = bcE, val[FD_BCH] = bcH;
+  val[FD_INCE] = incE, val[FD_INCH] = incH;
 }
 
 static dg_status build_face_data(dg_cl_maxwell *op, cl_mem *d_fdata, cl_mem *d_vM,
@@ -61,29 +95,14 @@ static dg_status build_face_data(dg_cl_maxwell *op, cl_mem *d_fdata, cl_mem *d_v
     }
   for (int k = 0; k < op->K; ++k) {
     const int ks = dg_clm_slot(op, k);
-    const double ZM = sqrt(p->mu[k] / p->eps[k]), YM = 1 / ZM;
+    /* a curved element's faces: zero weights here (curved.cl computes its terms) */
+    const int curved = dg_geom_curved_row(g, k) >= 0;
     for (int f = 0; f < 4; ++f) {
       const int fid = 4 * k + f;
       const int bc = p->bc[fid];
-      const int k2 = g->mesh->EToE[fid];
-      const double ZP = bc == DG_BC_NONE ? sqrt(p->mu[k2] / p->eps[k2]) : ZM, YP = 1 / ZP;
-      const double cE = g->Fscale[fid] / (p->eps[k] * (ZM + ZP));
-      const double cH = g->Fscale[fid] / (p->mu[k] * (YM + YP));
-      const double bcE = bc == DG_BC_PEC ? -2 : bc == DG_BC_ABC ? -1 : 0;
-      const double bcH = bc == DG_BC_PMC ? -2 : bc == DG_BC_ABC ? -1 : 0;
-      /* Incident weights, from the exterior states of dg_maxwell_rhs: total-field absorbing
-       * E+ = E_inc, H+ = H_inc; scattered-field PEC E+ = -E- - 2 E_inc; a TF/SF surface face
-       * E+ = E(P) +- E_inc, H+ = H(P) +- H_inc (+ on the total-field side). */
-      const int total_abc = op->pw && !p->scattered && !p->tfsf && bc == DG_BC_ABC;
-      const int scat_pec = op->pw && p->scattered && bc == DG_BC_PEC;
-      const double tfsf = op->pw && p->tfsf && bc == DG_BC_NONE ? p->tfsf[fid] : 0;
-      const double incE = total_abc ? 1 : scat_pec ? -2 : tfsf,
-                   incH = total_abc ? 1 : tfsf;
-      const double val[FD] = {[FD_NX] = g->nx[fid], [FD_NY] = g->ny[fid], [FD_NZ] = g->nz[fid],
-                              [FD_CEH] = cE * ZP,   [FD_CEE] = cE * p->alpha,
-                              [FD_CHE] = cH * YP,   [FD_CHH] = cH * p->alpha,
-                              [FD_BCE] = bcE,       [FD_BCH] = bcH,
-                              [FD_INCE] = incE,     [FD_INCH] = incH};
+      const double zero[3] = {0, 0, 0}, n[3] = {g->nx[fid], g->ny[fid], g->nz[fid]};
+      double val[FD];
+      face_values(op, k, f, curved ? zero : n, curved ? 0 : g->Fscale[fid], 1, val);
       for (int c = 0; c < FD; ++c)
         fd[(size_t)(ks / op->VL) * 4 * FD * op->VL + (size_t)(f * FD + c) * op->VL +
            (size_t)(ks % op->VL)] = val[c];
@@ -105,6 +124,75 @@ done:
   dg_free(&fd);
   dg_free(&vM);
   dg_free(&vP);
+  return st;
+}
+
+/* The curved elements (curved.cl), from the reference's data (dg_geom_curved): their slots,
+ * face weights, the metric and face rules' data per element, mass and inverse mass, energy
+ * weights, the rules' bases, each node's position on each face, and the per-stage buffers. */
+static dg_status build_curved_data(dg_cl_maxwell *op) {
+  const dg_maxwell *p = op->phys;
+  const dg_geom *g = p->geom;
+  const dg_geom_curved *cv = &g->cv;
+  const int Np = op->NP, Nfp = op->NFP, nc = op->nc, nq = cv->nq, nfq = cv->nfq;
+  dg_status st = DG_OK;
+  int *slot = NULL, *fpos = NULL;
+  double *face = NULL, *fq = NULL, *ew = NULL, *L = NULL;
+  DG_CHECK(nq == op->nq && nfq == op->nfq, DG_ERR_INTERNAL,
+           "curved rules: %d and %d points, the program was made for %d and %d", nq, nfq, op->nq,
+           op->nfq);
+  DG_CALL_GOTO(done, DG_ALLOC(slot, nc));
+  DG_CALL_GOTO(done, DG_ALLOC(face, (size_t)nc * 4 * FD));
+  DG_CALL_GOTO(done, DG_ALLOC(fq, (size_t)nc * 4 * nfq * CQ));
+  DG_CALL_GOTO(done, DG_ALLOC(ew, (size_t)nc * EW));
+  DG_CALL_GOTO(done, DG_ALLOC(L, (size_t)4 * nq * Np));
+  DG_CALL_GOTO(done, DG_ALLOC(fpos, (size_t)4 * Np));
+  op->nc_owned = 0;
+  for (int k = 0; k < op->K; ++k) {
+    const int c = dg_geom_curved_row(g, k);
+    if (c < 0) continue;
+    slot[c] = dg_clm_slot(op, k);
+    if (k < g->mesh->K_owned) ++op->nc_owned; /* ghosts come after the owned elements */
+    for (int f = 0; f < 4; ++f) {
+      const double zero[3] = {0, 0, 0};
+      face_values(op, k, f, zero, 1, 0, face + ((size_t)c * 4 + f) * FD);
+      for (int pt = 0; pt < nfq; ++pt)
+        for (int a = 0; a < CQ; ++a) /* dg_geom_curved.Fq: nx, ny, nz, w sJ */
+          fq[(((size_t)c * 4 + f) * nfq + pt) * CQ + a] = cv->Fq[(((size_t)c * 4 + f) * nfq + pt) * 4 + a];
+    }
+    ew[(size_t)c * EW + EW_E] = 0.5 * p->eps[k];
+    ew[(size_t)c * EW + EW_H] = 0.5 * p->mu[k];
+  }
+  const double *bases[4] = {cv->Lq, cv->Lrq, cv->Lsq, cv->Ltq};
+  for (int b = 0; b < 4; ++b)
+    memcpy(L + (size_t)b * nq * Np, bases[b], sizeof(double) * nq * Np);
+  for (int i = 0; i < 4 * Np; ++i) fpos[i] = -1;
+  for (int f = 0; f < 4; ++f)
+    for (int j = 0; j < Nfp; ++j) fpos[f * Np + g->ref->Fmask[f * Nfp + j]] = j;
+  const size_t npn2 = (size_t)nc * Np * Np;
+  DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_ONLY, (size_t)nc * sizeof(int), slot,
+                                      &op->d_cslot));
+  DG_CALL_GOTO(done, dg_clm_upload(op, face, (size_t)nc * 4 * FD, &op->d_cface));
+  DG_CALL_GOTO(done, dg_clm_upload(op, cv->Wq, (size_t)nc * 9 * nq, &op->d_cwq));
+  DG_CALL_GOTO(done, dg_clm_upload(op, fq, (size_t)nc * 4 * nfq * CQ, &op->d_cfq));
+  DG_CALL_GOTO(done, dg_clm_upload(op, cv->Minv, npn2, &op->d_cminv));
+  DG_CALL_GOTO(done, dg_clm_upload(op, cv->M, npn2, &op->d_cM));
+  DG_CALL_GOTO(done, dg_clm_upload(op, ew, (size_t)nc * EW, &op->d_cew));
+  DG_CALL_GOTO(done, dg_clm_upload(op, L, (size_t)4 * nq * Np, &op->d_cL));
+  DG_CALL_GOTO(done, dg_clm_upload(op, cv->Lf, (size_t)4 * nfq * Nfp, &op->d_cLf));
+  DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_ONLY, (size_t)4 * Np * sizeof(int),
+                                      fpos, &op->d_cfpos));
+  DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_WRITE, 6 * (size_t)op->ncn * op->rs,
+                                      NULL, &op->d_crhs));
+  DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_WRITE, CS * (size_t)op->ncn * op->rs,
+                                      NULL, &op->d_csave));
+done:
+  dg_free(&slot);
+  dg_free(&fpos);
+  dg_free(&face);
+  dg_free(&fq);
+  dg_free(&ew);
+  dg_free(&L);
   return st;
 }
 
@@ -166,8 +254,10 @@ static dg_status build_energy_data(dg_cl_maxwell *op) {
   DG_CALL(DG_ALLOC(ew, EW * op->n_eout));
   for (int k = 0; k < op->K; ++k) {
     const int j = dg_clm_slot(op, k), at = j / VL * EW * VL + j % VL;
-    ew[at + EW_E * VL] = 0.5 * p->eps[k] * g->J[k];
-    ew[at + EW_H * VL] = 0.5 * p->mu[k] * g->J[k];
+    /* a curved element's energy: curvenergy (curved.cl), with its own mass matrix */
+    const double J = dg_geom_curved_row(g, k) >= 0 ? 0 : g->J[k];
+    ew[at + EW_E * VL] = 0.5 * p->eps[k] * J;
+    ew[at + EW_H * VL] = 0.5 * p->mu[k] * J;
   }
   DG_CALL_GOTO(done, dg_clm_upload(op, ew, EW * op->n_eout, &op->d_ew));
   DG_CALL_GOTO(done, dg_clm_upload(op, g->ref->M, (size_t)op->NP * op->NP, &op->d_M));
@@ -366,6 +456,7 @@ dg_status dg_clm_build_data(dg_cl_maxwell *op, double *const ops_t[4]) {
   DG_CALL_GOTO(done, build_energy_data(op));
   if (phys->pml_K) DG_CALL_GOTO(done, build_pml_data(op));
   if (phys->disp_K) DG_CALL_GOTO(done, build_disp_data(op));
+  if (op->nc) DG_CALL_GOTO(done, build_curved_data(op));
   DG_CALL_GOTO(done, dg_clm_upload(op, ops_t[0], (size_t)Np * Np, &op->d_DrT));
   DG_CALL_GOTO(done, dg_clm_upload(op, ops_t[1], (size_t)Np * Np, &op->d_DsT));
   DG_CALL_GOTO(done, dg_clm_upload(op, ops_t[2], (size_t)Np * Np, &op->d_DtT));

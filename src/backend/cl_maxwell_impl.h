@@ -7,6 +7,7 @@
 
 #include "backend/cl_maxwell.h"
 #include "contract.h"
+#include "contract_curved.h"
 #include "device/program.h"
 #include "dg/pml.h"
 
@@ -39,6 +40,15 @@ enum { DISP_ARG_OUT_A, DISP_ARG_OUT_B, DISP_ARG_SAVED, DISP_ARG_W, DISP_ARG_WRES
        DISP_ARG_DELEM, DISP_ARG_INV_EPS, DISP_ARG_PTYPE, DISP_ARG_PCOEF, DISP_ARG_NODE,
        DISP_ARG_FS, DISP_ARG_NDN, DISP_ARG_A, DISP_ARG_DT, DISP_ARG_B, DISP_ARG_SA, DISP_ARG_SB };
 enum { DSAVE_ARG_Q, DSAVE_ARG_SAVED, DSAVE_ARG_NODE, DSAVE_ARG_FS, DSAVE_ARG_NDN };
+enum { CURV_ARG_Q, CURV_ARG_FS, CURV_ARG_RES, CURV_ARG_VMAPM, CURV_ARG_VMAPP, CURV_ARG_XYZ,
+       CURV_ARG_T, CURV_ARG_EGEO, CURV_ARG_CSLOT, CURV_ARG_CFACE, CURV_ARG_CWQ, CURV_ARG_CFQ,
+       CURV_ARG_CMINV, CURV_ARG_CL, CURV_ARG_CLF, CURV_ARG_CFPOS, CURV_ARG_CRHS, CURV_ARG_CSAVE,
+       CURV_ARG_NCN };
+enum { CFIX_ARG_CRHS, CFIX_ARG_CSAVE, CFIX_ARG_CSLOT, CFIX_ARG_OUT_R, CFIX_ARG_RES,
+       CFIX_ARG_QOUT, CFIX_ARG_FS, CFIX_ARG_NCN, CFIX_ARG_UPDATE, CFIX_ARG_A, CFIX_ARG_DT,
+       CFIX_ARG_B };
+enum { CEN_ARG_Q, CEN_ARG_FS, CEN_ARG_CSLOT, CEN_ARG_CM, CEN_ARG_CEW, CEN_ARG_OUT,
+       CEN_ARG_NOWNED };
 
 struct dg_cl_maxwell {
   dg_device *dev;      /* borrowed */
@@ -84,6 +94,18 @@ struct dg_cl_maxwell {
   cl_kernel k_disp, k_dispsave;
   char name_disp[32], name_dispsave[32];
   cl_mem d_dw, d_dwres, d_delem, d_dinv, d_dtype, d_dcoef, d_dnode, d_dsaved;
+  /* Curved elements (curved.cl), when phys->geom->n_curved > 0: nc of them in element order
+   * (nc_owned not ghosts), ncn = nc NP curved nodes; NQ, NFQ the points of their volume and
+   * face rules, cwg the work-items per element of `curved`; their slots, face weights (FD per
+   * face), w J metric at the volume points (9 x NQ), normal and w sJ at the face points
+   * (CQ per point), inverse mass and mass matrices, energy weights (EW), the rules' bases
+   * (cL: Lq, Lrq, Lsq, Ltq; cLf), each node's position on each face, and per stage the
+   * right-hand side (6 x ncn) and the saved res and q (CS x ncn). */
+  int nc, nc_owned, ncn, nq, nfq, cwg;
+  cl_kernel k_curved, k_curvfix, k_curvenergy;
+  char name_curved[32], name_curvfix[32], name_curvenergy[32];
+  cl_mem d_cslot, d_cface, d_cwq, d_cfq, d_cminv, d_cM, d_cew, d_cL, d_cLf, d_cfpos, d_crhs,
+      d_csave;
   char dump_dir[1024];                 /* "" or where the programs' sources go */
   /* MPI halo (dg_cl_maxwell_set_halo): n trace values each way */
   size_t halo_n;

@@ -59,8 +59,8 @@ static dg_status define_incident(dg_kernel_spec *s, const dg_plane_wave *pw, int
   return DG_OK;
 }
 
-int dg_cl_maxwell_template_files(const dg_variant *v, int sources, int pml, int disp, int for_hash,
-                                 const char *names[DG_CL_MAX_TEMPLATE_FILES]) {
+int dg_cl_maxwell_template_files(const dg_variant *v, int sources, int pml, int disp, int curved,
+                                 int for_hash, const char *names[DG_CL_MAX_TEMPLATE_FILES]) {
   const int blas = v->path == DG_PATH_CLBLAST;
   int n = 0;
   names[n++] = "common.cl";
@@ -79,12 +79,16 @@ int dg_cl_maxwell_template_files(const dg_variant *v, int sources, int pml, int 
   if (sources) names[n++] = "source.cl";
   if (pml) names[n++] = "pml.cl";
   if (disp) names[n++] = "dispersive.cl";
+  if (curved) { /* its names apart from contract.h (contract_curved.h says why) */
+    names[n++] = "contract_curved.h";
+    names[n++] = "curved.cl";
+  }
   return n;
 }
 
 dg_status dg_cl_maxwell_templates_hash(const dg_variant *v, uint64_t *hash) {
   const char *files[DG_CL_MAX_TEMPLATE_FILES];
-  const int n = dg_cl_maxwell_template_files(v, 0, 0, 0, 1, files);
+  const int n = dg_cl_maxwell_template_files(v, 0, 0, 0, 0, 1, files);
   DG_CALL(dg_codegen_files_hash(NULL, files, n, hash));
   return DG_OK;
 }
@@ -94,6 +98,7 @@ typedef struct {
   int N, NP, NFP, NPP, FLUXP;
   const dg_plane_wave *pw; /* NULL: no incident wave */
   int sources, pml, disp;  /* the source, PML and dispersive templates */
+  int curved, nq, nfq, cwg; /* curved.cl: its rules' points, its work-group */
 } source_params;
 
 static dg_status render(const dg_variant *v, const source_params *op, const double *ops_t[4],
@@ -131,8 +136,14 @@ static dg_status render(const dg_variant *v, const source_params *op, const doub
     DG_CALL(define_incident(&s, op->pw, v->precision == DG_PREC_FLOAT));
   else
     DG_CALL(dg_kernel_spec_define(&s, "DG_INCIDENT", "0"));
+  if (op->curved) { /* curved.cl */
+    DG_CALL(dg_kernel_spec_define(&s, "NQ", "%d", op->nq));
+    DG_CALL(dg_kernel_spec_define(&s, "NFQ", "%d", op->nfq));
+    DG_CALL(dg_kernel_spec_define(&s, "CWG", "%d", op->cwg));
+  }
   const char *files[DG_CL_MAX_TEMPLATE_FILES];
-  const int nf = dg_cl_maxwell_template_files(v, op->sources, op->pml, op->disp, 0, files);
+  const int nf =
+      dg_cl_maxwell_template_files(v, op->sources, op->pml, op->disp, op->curved, 0, files);
   for (int i = 0; i < nf; ++i) DG_CALL(dg_kernel_spec_file(&s, files[i]));
   if (v->literal && !blas) {
     const int np2 = op->NP * op->NP;
@@ -146,23 +157,40 @@ static dg_status render(const dg_variant *v, const source_params *op, const doub
   return DG_OK;
 }
 
+/* The curved elements' rules at order N: the points of the volume rule (degree 2N + 1) and of
+ * the face rule (degree 2N + 2), as dg_geom_curved has them (geom_curved.c); the work-items
+ * per element of curved.cl's kernel. */
+static dg_status curved_sizes(int N, int NP, int *nq, int *nfq, int *cwg) {
+  double *r = NULL, *s = NULL, *t = NULL, *w = NULL;
+  dg_status st = dg_cubature_tet(2 * N + 1, nq, &r, &s, &t, &w);
+  DG_FREE_ALL(&r, &s, &t, &w);
+  DG_CALL(st);
+  st = dg_cubature_tri(2 * N + 2, nfq, &r, &s, &w);
+  DG_FREE_ALL(&r, &s, &w);
+  DG_CALL(st);
+  *cwg = NP < 20 ? 32 : 64;
+  return DG_OK;
+}
+
 static dg_status render_source(dg_cl_maxwell *op, const double *ops_t[4], char **src) {
   const source_params p = {op->N, op->NP, op->NFP, op->NPP, op->FLUXP, op->pw,
-                           op->phys->n_sources > 0, op->phys->pml_K > 0, op->phys->disp_K > 0};
+                           op->phys->n_sources > 0, op->phys->pml_K > 0, op->phys->disp_K > 0,
+                           op->nc > 0, op->nq, op->nfq, op->cwg};
   DG_CALL(render(&op->v, &p, ops_t, src));
   return DG_OK;
 }
 
 dg_status dg_cl_maxwell_source(const dg_variant *v, int N, int sources, int pml, int disp,
-                               const dg_plane_wave *pw, char **src) {
+                               int curved, const dg_plane_wave *pw, char **src) {
   dg_status st = DG_OK;
   dg_refel *r = NULL;
   double *ops_t[4] = {NULL, NULL, NULL, NULL};
   *src = NULL;
   DG_CALL(dg_refel_create(&r, N));
   DG_CALL_GOTO(done, dg_clm_transposed_ops(r, ops_t));
-  const source_params p = {N, r->Np, r->Nfp, dg_variant_npp(N), dg_variant_fluxp(N), pw,
-                           sources != 0, pml != 0, disp != 0};
+  source_params p = {N, r->Np, r->Nfp, dg_variant_npp(N), dg_variant_fluxp(N), pw,
+                     sources != 0, pml != 0, disp != 0, curved != 0, 0, 0, 0};
+  if (curved) DG_CALL_GOTO(done, curved_sizes(N, r->Np, &p.nq, &p.nfq, &p.cwg));
   DG_CALL_GOTO(done, render(v, &p, (const double **)ops_t, src));
 done:
   dg_clm_free_ops(ops_t);
@@ -185,6 +213,7 @@ dg_status dg_clm_build_program(dg_cl_maxwell *op, const double *ops_t[4], const 
   dg_variant_kernel_suffix(&op->v, suffix, sizeof suffix);
   snprintf(label, sizeof label, "maxwell_N%d_%s_%s", op->N, suffix,
            dg_precision_name(op->v.precision));
+  if (op->nc) DG_CALL(curved_sizes(op->N, op->NP, &op->nq, &op->nfq, &op->cwg));
   DG_CALL(render_source(op, ops_t, &src));
   DG_CALL_GOTO(done, dg_program_build_cached(op->dev->binaries, op->dev, src, NULL, label,
                                              dump_dir, &op->prog));
@@ -217,6 +246,11 @@ dg_status dg_clm_build_program(dg_cl_maxwell *op, const double *ops_t[4], const 
   if (op->phys->disp_K) {
     DG_CALL_GOTO(done, make_kernel(op, "disp", op->name_disp, &op->k_disp));
     DG_CALL_GOTO(done, make_kernel(op, "dispsave", op->name_dispsave, &op->k_dispsave));
+  }
+  if (op->nc) {
+    DG_CALL_GOTO(done, make_kernel(op, "curved", op->name_curved, &op->k_curved));
+    DG_CALL_GOTO(done, make_kernel(op, "curvfix", op->name_curvfix, &op->k_curvfix));
+    DG_CALL_GOTO(done, make_kernel(op, "curvenergy", op->name_curvenergy, &op->k_curvenergy));
   }
 done:
   dg_free(&src);
@@ -404,11 +438,61 @@ static dg_status set_pml_source_args(dg_cl_maxwell *op) {
   return DG_OK;
 }
 
+/* The curved elements' kernels (the stage time, the result buffers and the RK coefficients
+ * are set per stage). */
+static dg_status set_curved_args(dg_cl_maxwell *op) {
+  const int fs = (int)op->fs;
+  const cl_mem xyz = op->pw ? op->d_xyz : NULL;
+  cl_kernel k = op->k_curved;
+  DG_CALL(DG_KERNEL_ARG(k, CURV_ARG_Q, op->d_q));
+  DG_CALL(DG_KERNEL_ARG(k, CURV_ARG_FS, fs));
+  DG_CALL(DG_KERNEL_ARG(k, CURV_ARG_RES, op->d_res));
+  DG_CALL(DG_KERNEL_ARG(k, CURV_ARG_VMAPM, op->d_vmapM));
+  DG_CALL(DG_KERNEL_ARG(k, CURV_ARG_VMAPP, op->d_vmapP));
+  DG_CALL(DG_KERNEL_ARG(k, CURV_ARG_XYZ, xyz));
+  DG_CALL(dg_clm_set_real_arg(op, k, CURV_ARG_T, 0.0));
+  DG_CALL(DG_KERNEL_ARG(k, CURV_ARG_EGEO, op->d_egeo));
+  DG_CALL(DG_KERNEL_ARG(k, CURV_ARG_CSLOT, op->d_cslot));
+  DG_CALL(DG_KERNEL_ARG(k, CURV_ARG_CFACE, op->d_cface));
+  DG_CALL(DG_KERNEL_ARG(k, CURV_ARG_CWQ, op->d_cwq));
+  DG_CALL(DG_KERNEL_ARG(k, CURV_ARG_CFQ, op->d_cfq));
+  DG_CALL(DG_KERNEL_ARG(k, CURV_ARG_CMINV, op->d_cminv));
+  DG_CALL(DG_KERNEL_ARG(k, CURV_ARG_CL, op->d_cL));
+  DG_CALL(DG_KERNEL_ARG(k, CURV_ARG_CLF, op->d_cLf));
+  DG_CALL(DG_KERNEL_ARG(k, CURV_ARG_CFPOS, op->d_cfpos));
+  DG_CALL(DG_KERNEL_ARG(k, CURV_ARG_CRHS, op->d_crhs));
+  DG_CALL(DG_KERNEL_ARG(k, CURV_ARG_CSAVE, op->d_csave));
+  DG_CALL(DG_KERNEL_ARG(k, CURV_ARG_NCN, op->ncn));
+  k = op->k_curvfix;
+  DG_CALL(DG_KERNEL_ARG(k, CFIX_ARG_CRHS, op->d_crhs));
+  DG_CALL(DG_KERNEL_ARG(k, CFIX_ARG_CSAVE, op->d_csave));
+  DG_CALL(DG_KERNEL_ARG(k, CFIX_ARG_CSLOT, op->d_cslot));
+  DG_CALL(DG_KERNEL_ARG(k, CFIX_ARG_OUT_R, op->d_rhs));
+  DG_CALL(DG_KERNEL_ARG(k, CFIX_ARG_RES, op->d_res));
+  DG_CALL(DG_KERNEL_ARG(k, CFIX_ARG_QOUT, op->d_q));
+  DG_CALL(DG_KERNEL_ARG(k, CFIX_ARG_FS, fs));
+  DG_CALL(DG_KERNEL_ARG(k, CFIX_ARG_NCN, op->ncn));
+  const int zero = 0;
+  DG_CALL(DG_KERNEL_ARG(k, CFIX_ARG_UPDATE, zero));
+  for (int i = CFIX_ARG_A; i <= CFIX_ARG_B; ++i)
+    DG_CALL(dg_clm_set_real_arg(op, k, (cl_uint)i, 0.0));
+  k = op->k_curvenergy;
+  DG_CALL(DG_KERNEL_ARG(k, CEN_ARG_Q, op->d_q));
+  DG_CALL(DG_KERNEL_ARG(k, CEN_ARG_FS, fs));
+  DG_CALL(DG_KERNEL_ARG(k, CEN_ARG_CSLOT, op->d_cslot));
+  DG_CALL(DG_KERNEL_ARG(k, CEN_ARG_CM, op->d_cM));
+  DG_CALL(DG_KERNEL_ARG(k, CEN_ARG_CEW, op->d_cew));
+  DG_CALL(DG_KERNEL_ARG(k, CEN_ARG_OUT, op->d_eout));
+  DG_CALL(DG_KERNEL_ARG(k, CEN_ARG_NOWNED, op->nc_owned));
+  return DG_OK;
+}
+
 dg_status dg_clm_set_static_args(dg_cl_maxwell *op) {
   DG_CALL(set_volume_args(op));
   DG_CALL(set_surface_args(op));
   DG_CALL(set_fused_args(op));
   DG_CALL(set_energy_args(op));
   DG_CALL(set_pml_source_args(op));
+  if (op->nc) DG_CALL(set_curved_args(op));
   return DG_OK;
 }

@@ -145,6 +145,38 @@ static dg_status pml_range(const dg_cl_maxwell *op, stage_t *s) {
   return DG_OK;
 }
 
+/* The curved elements' right-hand side (curved.cl) from the stage's q, before any kernel of
+ * the stage moves q or res (the neighbours' traces, ghosts included, have arrived): one
+ * work-group per curved element. */
+static dg_status run_curved(dg_cl_maxwell *op, const stage_t *s) {
+  if (!op->nc) return DG_OK;
+  cl_kernel k = op->k_curved;
+  const size_t l = (size_t)op->cwg, g = (size_t)op->nc * l;
+  DG_CALL(DG_KERNEL_ARG(k, CURV_ARG_Q, s->qin));
+  if (op->pw) DG_CALL(dg_clm_set_real_arg(op, k, CURV_ARG_T, s->ts));
+  DG_CALL(launch(op, k, op->name_curved, 1, NULL, &g, &l, s->t));
+  return DG_OK;
+}
+
+/* After the variant's kernels and their update: the curved elements' right-hand side where
+ * the stage's result went (curved.cl's curvfix), before the PML, the poles and the sources
+ * correct it. */
+static dg_status run_curvfix(dg_cl_maxwell *op, const stage_t *s) {
+  if (!op->nc) return DG_OK;
+  cl_kernel k = op->k_curvfix;
+  const size_t l1 = WG1, g = ((size_t)op->ncn + WG1 - 1) / WG1 * WG1;
+  const int update = s->update;
+  const cl_mem out_r = update ? op->d_rhs : s->R;
+  DG_CALL(DG_KERNEL_ARG(k, CFIX_ARG_OUT_R, out_r));
+  DG_CALL(DG_KERNEL_ARG(k, CFIX_ARG_QOUT, s->qout));
+  DG_CALL(DG_KERNEL_ARG(k, CFIX_ARG_UPDATE, update));
+  DG_CALL(dg_clm_set_real_arg(op, k, CFIX_ARG_A, update ? s->a : 0.0));
+  DG_CALL(dg_clm_set_real_arg(op, k, CFIX_ARG_DT, update ? s->dt : 1.0));
+  DG_CALL(dg_clm_set_real_arg(op, k, CFIX_ARG_B, update ? s->b : 0.0));
+  DG_CALL(launch(op, k, op->name_curvfix, 1, NULL, &g, &l1, s->t));
+  return DG_OK;
+}
+
 /* fuse=rhs|res|step: one kernel for the whole rhs. It reads the neighbours' traces at once, so
  * the halo has arrived before it starts (no overlap). Then, for fuse=res, the q update
  * (fuse=step writes the new q into the other buffer itself). Over a
@@ -156,6 +188,7 @@ static dg_status pml_range(const dg_cl_maxwell *op, stage_t *s) {
 static dg_status stage_fused(dg_cl_maxwell *op, const stage_t *s) {
   const dg_variant *v = &op->v;
   DG_CALL(dg_clm_halo_end(op));
+  DG_CALL(run_curved(op, s));
   /* work=node: NP x kb work-items per group (element_node.cl); else kb blocks */
   const size_t lf = (size_t)v->kb, gf = s->nb, of = s->b0;
   DG_CHECK(s->b0 % lf == 0 && s->nb % lf == 0, DG_ERR_INTERNAL,
@@ -195,6 +228,7 @@ static dg_status stage_clblast(dg_cl_maxwell *op, const stage_t *s) {
                "gemm_volume", s->t));
   DG_CALL(launch(op, op->k_curl, op->name_curl, 1, NULL, &gcurl, &l1, s->t));
   DG_CALL(dg_clm_halo_end(op));
+  DG_CALL(run_curved(op, s));
   if (op->pw) DG_CALL(dg_clm_set_real_arg(op, op->k_flux, FLUX_ARG_T, s->ts));
   DG_CALL(launch(op, op->k_flux, op->name_flux, 1, NULL, &gfull, &l1, s->t));
   DG_CALL(gemm(op, NP, K6, 4 * (size_t)op->NFP, op->d_LIFTrm, 4 * (size_t)op->NFP, op->d_flux,
@@ -218,6 +252,7 @@ static dg_status stage_split(dg_cl_maxwell *op, const stage_t *s) {
   const size_t *o2p = s->part ? o2 : NULL, *ofp = s->part ? &oflux : NULL;
   DG_CALL(launch(op, op->k_volume, op->name_volume, 2, o2p, g2, lv, s->t));
   DG_CALL(dg_clm_halo_end(op));
+  DG_CALL(run_curved(op, s));
   if (op->pw) { /* the incident wave is evaluated where the fluxes are */
     if (v->lift == DG_LIFT_FUSED) DG_CALL(dg_clm_set_real_arg(op, op->k_lift, LIFT_ARG_T, s->ts));
     else DG_CALL(dg_clm_set_real_arg(op, op->k_flux, FLUX_ARG_T, s->ts));
@@ -234,8 +269,9 @@ static dg_status stage_split(dg_cl_maxwell *op, const stage_t *s) {
   return DG_OK;
 }
 
-/* After the right-hand side: the LSERK update (unless a kernel fused it), the PML's
- * correction on its nodes, the poles' on theirs, then the point sources. */
+/* After the right-hand side: the LSERK update (unless a kernel fused it), the curved
+ * elements' own result, the PML's correction on its nodes, the poles' on theirs, then the
+ * point sources. */
 static dg_status stage_corrections(dg_cl_maxwell *op, const stage_t *s) {
   const int update = s->update;
   if (update && !s->fused_update) {
@@ -245,6 +281,7 @@ static dg_status stage_corrections(dg_cl_maxwell *op, const stage_t *s) {
     DG_CALL(dg_clm_set_real_arg(op, op->k_update, UPD_ARG_B, s->b));
     DG_CALL(launch(op, op->k_update, op->name_update, 1, NULL, &gupd, &l1, s->t));
   }
+  DG_CALL(run_curvfix(op, s));
   if (op->k_pml) {
     cl_kernel k = op->k_pml;
     const cl_mem out_a = update ? op->d_res : s->R;
@@ -444,6 +481,10 @@ dg_status dg_cl_maxwell_energy(dg_cl_maxwell *op, double *energy) {
   /* energy.cl: one work-item per element; energy_block.cl: one per block of VL */
   const size_t l1 = WG1, n = (op->n_eout / (size_t)op->VL + WG1 - 1) / WG1 * WG1;
   DG_CALL(dg_kernel_run(op->dev, op->k_energy, 1, &n, &l1, NULL));
+  if (op->nc_owned) { /* the curved elements' energy over energy.cl's value (curved.cl) */
+    const size_t gc = ((size_t)op->nc_owned + WG1 - 1) / WG1 * WG1;
+    DG_CALL(dg_kernel_run(op->dev, op->k_curvenergy, 1, &gc, &l1, NULL));
+  }
   const int k_owned = op->phys->geom->mesh->K_owned;
   DG_CALL(dg_buffer_read(op->dev, op->d_eout, 0, op->n_eout * op->rs, op->stage));
   double e = 0; /* summed in double, in element order, whatever the operator's precision */

@@ -67,8 +67,10 @@ dg_status dg_maxwell_set_pml(dg_maxwell *p, const unsigned char *in_pml, const d
       double kappa[3], sig[3], alpha[3];
       for (int d = 0; d < 3; ++d) {
         double rho = 0, depth = 1;
-        if (x[d] < ilo[d]) rho = ilo[d] - x[d], depth = ilo[d] - olo[d];
-        if (x[d] > ihi[d]) rho = x[d] - ihi[d], depth = ohi[d] - ihi[d];
+        /* a side without a layer (inner = outer) has none, even for a node a rounding error
+         * outside it (a Gmsh node at z = -3e-17 made its depth 0 and its coefficients NaN) */
+        if (x[d] < ilo[d] && ilo[d] > olo[d]) rho = ilo[d] - x[d], depth = ilo[d] - olo[d];
+        if (x[d] > ihi[d] && ohi[d] > ihi[d]) rho = x[d] - ihi[d], depth = ohi[d] - ihi[d];
         if (par->thickness > 0) depth = par->thickness;
         double u = depth > 0 ? rho / depth : 0;
         if (u > 1) u = 1;
