@@ -48,8 +48,13 @@ static dg_status run_f1_in(test_scratch *s, const char *f1, const char *name,
   const dg_status st = dg_run(&c, &r);
   dg_log_set_handler(NULL, NULL);
   dg_case_free(&c);
-  print_message("# %s: %s %s\n# warnings: %s\n", name, dg_status_name(st),
-                st ? dg_error_message() : "", warnings);
+  print_message("# %s: %s %s\n", name, dg_status_name(st), st ? dg_error_message() : "");
+  /* each warning on its own "# " line (TAP comments) */
+  for (const char *w = warnings; *w;) {
+    const size_t n = strcspn(w, "\n");
+    print_message("# warning: %.*s\n", (int)n, w);
+    w += n + (w[n] == '\n');
+  }
   return st;
 }
 
