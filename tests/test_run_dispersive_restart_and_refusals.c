@@ -18,7 +18,7 @@
  *   eps_inf without poles, no poles or more than 8: each refused naming its key path;
  * - poles that set the time step far below the mesh's are named in a warning with the cost
  *   in steps; mild poles are not. */
-#include "test_util.h"
+#include "test_restart.h"
 
 #include <math.h>
 #include <unistd.h>
@@ -76,7 +76,16 @@ static void run_on(const char *dir, int steps, int every, const char *restart, d
     c.precision = DG_PREC_DOUBLE;
     c.tune = DG_TUNE_NEVER;
   }
+  int from = 0; /* a restart continues from its checkpoint's step */
+  if (restart) {
+    dg_checkpoint_header h;
+    assert_dg_ok(dg_checkpoint_read_header(restart, &h));
+    from = (int)h.step;
+  }
   assert_dg_ok(dg_run(&c, &r));
+  if (r.first_step != from || r.steps != steps - from)
+    fail_msg("first step %d and %d steps taken, want %d and %d", r.first_step, r.steps, from,
+             steps - from);
   dg_case_free(&c);
 }
 
@@ -84,44 +93,16 @@ static void run_to(const char *dir, int steps, int every, const char *restart, d
   run_on(dir, steps, every, restart, tau, DG_BACKEND_REF);
 }
 
-static char *slurp(const char *path, size_t *n) {
-  FILE *f = fopen(path, "rb");
-  assert_non_null(f);
-  fseek(f, 0, SEEK_END);
-  *n = (size_t)ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *buf = malloc(*n + 1);
-  assert_int_equal(fread(buf, 1, *n, f), *n);
-  fclose(f);
-  return buf;
+/* test_restart_split's run: the reference backend with the Debye pole's tau = *ctx. */
+static void run_tau(void *ctx, const char *dir, int steps, int every, const char *restart) {
+  run_to(dir, steps, every, restart, *(const double *)ctx);
 }
 
-static void assert_same_file(const char *a, const char *b) {
-  size_t na, nb;
-  char *x = slurp(a, &na), *y = slurp(b, &nb);
-  assert_int_equal(na, nb);
-  if (memcmp(x, y, na) != 0) fail_msg("%s and %s differ", a, b);
-  free(x);
-  free(y);
-}
-
-static void restart_carries_the_poles(void **state) {
-  (void)state;
-  char base[] = "/tmp/dgtd-restart-poles-XXXXXX";
-  assert_non_null(mkdtemp(base));
-  char whole[128], parts[128], chk_w[160], chk_p[160], pr_w[160], pr_p[160], chk10[200];
-  snprintf(whole, sizeof whole, "%s/whole", base);
-  snprintf(parts, sizeof parts, "%s/parts", base);
-  snprintf(chk_w, sizeof chk_w, "%s/checkpoint.chk", whole);
-  snprintf(chk_p, sizeof chk_p, "%s/checkpoint.chk", parts);
-  snprintf(pr_w, sizeof pr_w, "%s/probes.csv", whole);
-  snprintf(pr_p, sizeof pr_p, "%s/probes.csv", parts);
-  snprintf(chk10, sizeof chk10, "%s/step10.chk", base);
-  run_to(whole, 20, 20, NULL, 0.3);
-  run_to(parts, 10, 10, NULL, 0.3);
-  assert_int_equal(rename(chk_p, chk10), 0);
+/* The step-10 checkpoint holds the PML's fields and the poles' states, the poles' nonzero. */
+static void poles_at_mid(void *ctx, const char *chk) {
+  (void)ctx;
   dg_checkpoint_header h, got;
-  assert_dg_ok(dg_checkpoint_read_header(chk10, &h));
+  assert_dg_ok(dg_checkpoint_read_header(chk, &h));
   const int Np = 10, K_inner = 6 * 8, K_pml = 6 * (64 - 8);
   const uint64_t n_pml = 18ull * K_pml * Np, n_poles = 12ull * K_inner * Np;
   assert_int_equal(h.K, K_inner + K_pml);
@@ -130,7 +111,7 @@ static void restart_carries_the_poles(void **state) {
   void *q = malloc(nq), *res = malloc(nq);
   double *aux = malloc(h.aux * sizeof *aux);
   assert_int_equal(h.precision, 8);
-  assert_dg_ok(dg_checkpoint_read_aux(chk10, &h, &got, q, res, aux));
+  assert_dg_ok(dg_checkpoint_read_aux(chk, &h, &got, q, res, aux));
   double pmax = 0;
   for (uint64_t i = n_pml; i < h.aux; ++i) pmax = fmax(pmax, fabs(aux[i]));
   printf("# step 10: %llu PML and %llu pole values, the poles' largest %.2e\n",
@@ -139,9 +120,14 @@ static void restart_carries_the_poles(void **state) {
   free(q);
   free(res);
   free(aux);
-  run_to(parts, 20, 20, chk10, 0.3);
-  assert_same_file(chk_w, chk_p);
-  assert_same_file(pr_w, pr_p);
+}
+
+static void restart_carries_the_poles(void **state) {
+  (void)state;
+  test_restart_paths p;
+  test_restart_paths_make(&p, "dgtd-restart-poles");
+  double tau = 0.3;
+  test_restart_split(&p, run_tau, &tau, 20, 10, poles_at_mid);
   /* Another tau: another problem. */
   char mat[512];
   material(mat, sizeof mat, 0.31);
@@ -149,11 +135,11 @@ static void restart_carries_the_poles(void **state) {
   dg_run_result r;
   make_case(&c, mat, NULL);
   c.steps = 20;
-  snprintf(c.output_dir, sizeof c.output_dir, "%s", parts);
-  snprintf(c.restart, sizeof c.restart, "%s", chk10);
+  snprintf(c.output_dir, sizeof c.output_dir, "%s", p.parts);
+  snprintf(c.restart, sizeof c.restart, "%s", p.chk_mid);
   assert_dg_error(dg_run(&c, &r), DG_ERR_INPUT, "other materials than this run's");
   dg_case_free(&c);
-  assert_int_equal(test_rmrf(base), 0);
+  assert_int_equal(test_rmrf(p.base), 0);
 }
 
 /* A double checkpoint's fields then auxiliary state (*n values, malloc'd). */

@@ -5,7 +5,7 @@
  * order is refused. The same with a CFS-PML around the box (its auxiliary fields are in the
  * checkpoint, nonzero at the restart) on OpenCL in float and double and on the reference
  * backend; a PML run's checkpoint is refused by the same case without the PML. */
-#include "test_util.h"
+#include "test_restart.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -67,47 +67,17 @@ static void run_case(const char *dir, int steps, int every, const char *restart,
   dg_case_free(&c);
 }
 
-static char *slurp(const char *path, size_t *n) {
-  FILE *f = fopen(path, "rb");
-  assert_non_null(f);
-  fseek(f, 0, SEEK_END);
-  *n = (size_t)ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *buf = malloc(*n + 1);
-  assert_int_equal(fread(buf, 1, *n, f), *n);
-  fclose(f);
-  return buf;
-}
-
-static void assert_same_file(const char *a, const char *b) {
-  size_t na, nb;
-  char *x = slurp(a, &na), *y = slurp(b, &nb);
-  assert_int_equal(na, nb);
-  if (memcmp(x, y, na) != 0) fail_msg("%s and %s differ", a, b);
-  free(x);
-  free(y);
+/* test_restart_split's run: run_case at the order *ctx. */
+static void run_at_order(void *ctx, const char *dir, int steps, int every, const char *restart) {
+  run_case(dir, steps, every, restart, *(const int *)ctx);
 }
 
 static void restart_is_bit_exact(void **state) {
   (void)state;
-  char base[] = "/tmp/dgtd-restart-XXXXXX";
-  assert_non_null(mkdtemp(base));
-  char whole[128], parts[128], chk_w[160], chk_p[160], pr_w[160], pr_p[160];
-  snprintf(whole, sizeof whole, "%s/whole", base);
-  snprintf(parts, sizeof parts, "%s/parts", base);
-  snprintf(chk_w, sizeof chk_w, "%s/checkpoint.chk", whole);
-  snprintf(chk_p, sizeof chk_p, "%s/checkpoint.chk", parts);
-  snprintf(pr_w, sizeof pr_w, "%s/probes.csv", whole);
-  snprintf(pr_p, sizeof pr_p, "%s/probes.csv", parts);
-
-  run_case(whole, 20, 20, NULL, 3);                /* uninterrupted, checkpoint at the end */
-  run_case(parts, 10, 10, NULL, 3);                /* stopped after 10 steps */
-  char chk10[200];
-  snprintf(chk10, sizeof chk10, "%s/step10.chk", base);
-  assert_int_equal(rename(chk_p, chk10), 0);
-  run_case(parts, 20, 20, chk10, 3);               /* continued to 20 */
-  assert_same_file(chk_w, chk_p);
-  assert_same_file(pr_w, pr_p);
+  test_restart_paths p;
+  test_restart_paths_make(&p, "dgtd-restart");
+  int order = 3;
+  test_restart_split(&p, run_at_order, &order, 20, 10, NULL); /* 20 steps = 10 + restart + 10 */
 
   /* The same checkpoint for an order-2 run is refused, naming the difference. */
   dg_case c;
@@ -117,11 +87,32 @@ static void restart_is_bit_exact(void **state) {
   c.quiet = 1;
   c.order = 2;
   c.steps = 20;
-  snprintf(c.output_dir, sizeof c.output_dir, "%s", parts);
-  snprintf(c.restart, sizeof c.restart, "%s", chk10);
+  snprintf(c.output_dir, sizeof c.output_dir, "%s", p.parts);
+  snprintf(c.restart, sizeof c.restart, "%s", p.chk_mid);
   assert_dg_error(dg_run(&c, &r), DG_ERR_INPUT, "order N=3, this run has N=2");
   dg_case_free(&c);
-  assert_int_equal(test_rmrf(base), 0);
+  assert_int_equal(test_rmrf(p.base), 0);
+}
+
+/* The step-10 checkpoint holds the layer's auxiliary fields, and they are not at rest. */
+static void pml_aux_at_mid(void *ctx, const char *chk) {
+  (void)ctx;
+  dg_checkpoint_header h, got;
+  assert_dg_ok(dg_checkpoint_read_header(chk, &h));
+  assert_true(h.aux > 0);
+  const size_t nq = 6 * (size_t)h.K * h.Np * h.precision;
+  void *q = malloc(nq), *res = malloc(nq), *aux = malloc(h.aux * h.precision);
+  assert_dg_ok(dg_checkpoint_read_aux(chk, &h, &got, q, res, aux));
+  double wmax = 0;
+  for (uint64_t i = 0; i < h.aux; ++i)
+    wmax = fmax(wmax, fabs(h.precision == 4 ? ((float *)aux)[i] : ((double *)aux)[i]));
+  printf("# %s %s: %llu auxiliary values at step 10, largest %.2e\n",
+         the_backend == DG_BACKEND_REF ? "ref" : "opencl", dg_precision_name(the_precision),
+         (unsigned long long)h.aux, wmax);
+  assert_true(wmax > 1e-8);
+  free(q);
+  free(res);
+  free(aux);
 }
 
 /* With a PML: its auxiliary fields are saved and restored, so 10 + 10 steps are the 20
@@ -130,39 +121,10 @@ static void pml_restart(dg_backend backend, dg_precision prec) {
   the_json = pml_json;
   the_backend = backend;
   the_precision = prec;
-  char base[] = "/tmp/dgtd-restart-pml-XXXXXX";
-  assert_non_null(mkdtemp(base));
-  char whole[128], parts[128], chk_w[160], chk_p[160], pr_w[160], pr_p[160], chk10[200];
-  snprintf(whole, sizeof whole, "%s/whole", base);
-  snprintf(parts, sizeof parts, "%s/parts", base);
-  snprintf(chk_w, sizeof chk_w, "%s/checkpoint.chk", whole);
-  snprintf(chk_p, sizeof chk_p, "%s/checkpoint.chk", parts);
-  snprintf(pr_w, sizeof pr_w, "%s/probes.csv", whole);
-  snprintf(pr_p, sizeof pr_p, "%s/probes.csv", parts);
-  snprintf(chk10, sizeof chk10, "%s/step10.chk", base);
-  run_case(whole, 20, 20, NULL, 2);
-  run_case(parts, 10, 10, NULL, 2);
-  assert_int_equal(rename(chk_p, chk10), 0);
-  /* The checkpoint holds the layer's auxiliary fields, and they are not at rest. */
-  dg_checkpoint_header h, got;
-  assert_dg_ok(dg_checkpoint_read_header(chk10, &h));
-  assert_true(h.aux > 0);
-  const size_t nq = 6 * (size_t)h.K * h.Np * h.precision;
-  void *q = malloc(nq), *res = malloc(nq), *aux = malloc(h.aux * h.precision);
-  assert_dg_ok(dg_checkpoint_read_aux(chk10, &h, &got, q, res, aux));
-  double wmax = 0;
-  for (uint64_t i = 0; i < h.aux; ++i)
-    wmax = fmax(wmax, fabs(h.precision == 4 ? ((float *)aux)[i] : ((double *)aux)[i]));
-  printf("# %s %s: %llu auxiliary values at step 10, largest %.2e\n",
-         backend == DG_BACKEND_REF ? "ref" : "opencl", dg_precision_name(prec),
-         (unsigned long long)h.aux, wmax);
-  assert_true(wmax > 1e-8);
-  free(q);
-  free(res);
-  free(aux);
-  run_case(parts, 20, 20, chk10, 2);
-  assert_same_file(chk_w, chk_p);
-  assert_same_file(pr_w, pr_p);
+  test_restart_paths p;
+  test_restart_paths_make(&p, "dgtd-restart-pml");
+  int order = 2;
+  test_restart_split(&p, run_at_order, &order, 20, 10, pml_aux_at_mid);
   /* The same case without the PML refuses the PML run's checkpoint. */
   dg_case c;
   dg_run_result r;
@@ -173,12 +135,12 @@ static void pml_restart(dg_backend backend, dg_precision prec) {
   c.precision = prec;
   c.has_pml = 0; /* the layer's cells stay, as plain absorbing-bounded vacuum */
   c.steps = 20;
-  snprintf(c.output_dir, sizeof c.output_dir, "%s", parts);
-  snprintf(c.restart, sizeof c.restart, "%s", chk10);
+  snprintf(c.output_dir, sizeof c.output_dir, "%s", p.parts);
+  snprintf(c.restart, sizeof c.restart, "%s", p.chk_mid);
   assert_dg_error(dg_run(&c, &r), DG_ERR_INPUT, "auxiliary (PML, pole) values, this run has 0");
   assert_non_null(strstr(dg_error_message(), "other PML than this run's"));
   dg_case_free(&c);
-  assert_int_equal(test_rmrf(base), 0);
+  assert_int_equal(test_rmrf(p.base), 0);
   the_json = NULL;
   the_backend = DG_BACKEND_OPENCL;
   the_precision = DG_PREC_FLOAT;

@@ -3,7 +3,9 @@
  * above the step's Nyquist frequency is now refused naming sources[i].pulse.frequency, and
  * the pulse itself is 0 (not NaN) far from its delay. A frequency the mesh does not resolve
  * (fewer than 2 points per wavelength, N lambda / h, on every element) runs with a warning
- * naming the source; a resolved one runs without. */
+ * naming the source; a resolved one runs without. In a dispersive medium the wavelength is
+ * the one of |eps(w)| at the pulse's frequency, not of eps_inf: a box of a Debye medium with
+ * eps_inf = 1 and eps(0) = 81 warns at a frequency that the same box in vacuum resolves. */
 #include "test_util.h"
 
 #include "app/case.h"
@@ -20,8 +22,10 @@ static void collect(void *ctx, dg_log_level level, const char *message) {
 }
 
 /* The unit box in 2^3 cells (h = 0.5, longest edge 0.87), order 1, PEC walls, two dipoles:
- * sources[0] of frequency 0.3 and sources[1] of frequency f1. */
-static dg_status run_f1(test_scratch *s, const char *f1, const char *name) {
+ * sources[0] of frequency 0.3 and sources[1] of frequency f1; materials (a JSON array) fills
+ * the box, or "" for vacuum. */
+static dg_status run_f1_in(test_scratch *s, const char *f1, const char *name,
+                           const char *materials) {
   char json[2048];
   snprintf(json, sizeof json,
            "{\"mesh\": {\"box\": {\"cells\": [2, 2, 2]}}, \"order\": 1, \"backend\": \"ref\","
@@ -30,7 +34,9 @@ static dg_status run_f1(test_scratch *s, const char *f1, const char *name) {
            "   \"direction\": [0, 0, 1], \"pulse\": {\"shape\": \"ricker\", \"frequency\": 0.3}},"
            "  {\"type\": \"dipole\", \"position\": [0.3, 0.5, 0.5], \"direction\": [0, 0, 1],"
            "   \"pulse\": {\"shape\": \"ricker\", \"frequency\": %s}}],"
-           " \"output\": {\"directory\": \"%s/%s\"}}", f1, s->dir, name);
+           " %s%s%s"
+           " \"output\": {\"directory\": \"%s/%s\"}}", f1, *materials ? "\"materials\": " : "",
+           materials, *materials ? "," : "", s->dir, name);
   dg_case c;
   dg_run_result r;
   dg_case_default(&c);
@@ -42,9 +48,18 @@ static dg_status run_f1(test_scratch *s, const char *f1, const char *name) {
   const dg_status st = dg_run(&c, &r);
   dg_log_set_handler(NULL, NULL);
   dg_case_free(&c);
-  print_message("# %s: %s %s\n# warnings: %s\n", name, dg_status_name(st),
-                st ? dg_error_message() : "", warnings);
+  print_message("# %s: %s %s\n", name, dg_status_name(st), st ? dg_error_message() : "");
+  /* each warning on its own "# " line (TAP comments) */
+  for (const char *w = warnings; *w;) {
+    const size_t n = strcspn(w, "\n");
+    print_message("# warning: %.*s\n", (int)n, w);
+    w += n + (w[n] == '\n');
+  }
   return st;
+}
+
+static dg_status run_f1(test_scratch *s, const char *f1, const char *name) {
+  return run_f1_in(s, f1, name, "");
 }
 
 static void pulse_far_beyond_the_step_named(void **state) {
@@ -74,6 +89,21 @@ static void resolved_pulse_runs_without_warning(void **state) {
   assert_string_equal(warnings, "");
 }
 
+/* f1 = 0.5 runs without a warning in vacuum (above); in a Debye medium of eps_inf = 1,
+ * delta_eps = 80 and tau = 0.01 (|eps(2 pi 0.5)| = 80.7) the wavelength is 9 times shorter
+ * and the mesh does not resolve it: N lambda / h = 1 / (9 * 0.5) / 0.87 = 0.26 points per
+ * wavelength on every element (with eps_inf alone the mesh looked fine: 2.3). */
+static void dispersive_medium_uses_eps_at_the_pulse_frequency(void **state) {
+  test_scratch *s = *state;
+  assert_dg_ok(run_f1_in(s, "0.5", "debye",
+                         "[{\"volume\": \"domain\", \"eps_inf\": 1.0, \"poles\": "
+                         "[{\"type\": \"debye\", \"delta_eps\": 80.0, \"tau\": 0.01}]}]"));
+  assert_non_null(strstr(warnings, "case.json: sources[1].pulse.frequency = 0.5 is beyond what the "
+                                   "mesh resolves: at order 1 even its best-resolved element has "
+                                   "0.26 points per wavelength"));
+  assert_non_null(strstr(warnings, "|eps(w)|"));
+}
+
 static int setup(void **state) { return test_scratch_setup(state, "unused"); }
 
 int main(void) {
@@ -81,6 +111,7 @@ int main(void) {
       cmocka_unit_test(pulse_far_beyond_the_step_named),
       cmocka_unit_test(pulse_beyond_the_mesh_warned),
       cmocka_unit_test(resolved_pulse_runs_without_warning),
+      cmocka_unit_test(dispersive_medium_uses_eps_at_the_pulse_frequency),
   };
   return cmocka_run_group_tests(tests, setup, test_scratch_teardown);
 }

@@ -17,45 +17,68 @@
  * the steps (at f0 >= 1e154 the Ricker pulse was NaN and the run was called a blow-up of the
  * time step). A frequency beyond what the mesh resolves is warned about: N lambda / h points
  * per wavelength (order N, h an element's longest edge, lambda = c / f0 with the element's
- * c = 1/sqrt(eps mu)) below 2 on every element, even the best-resolved one. */
+ * c = 1/sqrt(eps mu)) below 2 on every element, even the best-resolved one. In a dispersive
+ * element eps is the larger of eps_inf and |eps(2 pi f0)| (its poles and sigma at the
+ * pulse's frequency): the wavelength, or in a metal the skin depth, at f0 scales with
+ * 1/sqrt|eps(w)|, which eps_inf alone can overstate many times (water: eps_inf 5, eps(1 GHz)
+ * about 78). */
 static dg_status check_source_pulses(const run_state *s) {
   const dg_case *c = s->c;
   const dg_mesh *m = s->mesh;
+  const dg_maxwell *ph = s->phys;
   const int n_src = c->n_dipoles + c->has_plane_wave;
   if (!n_src) return DG_OK;
-  double best = 0; /* the largest c / h over the elements */
-  for (int k = 0; k < m->K_owned; ++k) {
-    double h = 0;
+  const int K = m->K_owned;
+  double *h = NULL, *eps = NULL;
+  dg_status st = DG_OK;
+  DG_CALL_GOTO(done, DG_ALLOC(h, K));
+  DG_CALL_GOTO(done, DG_ALLOC(eps, K));
+  for (int k = 0; k < K; ++k) {
+    h[k] = 0;
     for (int a = 0; a < 4; ++a)
       for (int b = a + 1; b < 4; ++b) {
         const int va = m->EToV[4 * k + a], vb = m->EToV[4 * k + b];
-        h = fmax(h, hypot(hypot(m->VX[va] - m->VX[vb], m->VY[va] - m->VY[vb]), m->VZ[va] - m->VZ[vb]));
+        h[k] = fmax(h[k], hypot(hypot(m->VX[va] - m->VX[vb], m->VY[va] - m->VY[vb]), m->VZ[va] - m->VZ[vb]));
       }
-    best = fmax(best, 1 / sqrt(s->phys->eps[k] * s->phys->mu[k]) / h);
   }
-  DG_CALL(run_max(s, &best));
   const int N = s->ref->N;
-  const double f_mesh = 0.5 * N * best; /* 2 points per wavelength on the best element */
   /* Multirate: the finest level's step (a point source is evaluated there if it lies there). */
   const double dt = c->multirate ? s->dt / ldexp(1, s->mr_plan.n_levels - 1) : s->dt;
   for (int i = 0; i < n_src; ++i) {
     const int pw = c->has_plane_wave && i == c->n_dipoles;
     const dg_pulse *p = pw ? &c->plane_wave.pulse : &c->dipoles[i].pulse;
     const int idx = pw ? c->plane_wave_index : i + (c->has_plane_wave && i >= c->plane_wave_index);
-    DG_CHECK(p->f0 * dt < 0.5, DG_ERR_INPUT,
-             "%s: sources[%d].pulse.frequency = %g is at or above the time step's Nyquist "
-             "frequency 1/(2 dt) = %g (dt = %g): the pulse falls between the steps, so the run "
-             "would be meaningless; the mesh resolves frequencies up to about %g (order %d, 2 "
-             "points per wavelength): lower the frequency", c->source, idx, p->f0,
-             0.5 / dt, dt, f_mesh, N);
+    /* eps of each element at this pulse's frequency */
+    for (int k = 0; k < K; ++k) eps[k] = ph->eps[k];
+    for (int e = 0; e < ph->disp_K; ++e) {
+      const int k = ph->disp_elem[e];
+      if (k >= K) continue;
+      double re, im;
+      dg_dispersion_eps(&ph->disp_models[ph->disp_model[e]], ph->eps[k], ph->sigma[k],
+                        2 * 3.14159265358979323846 * p->f0, &re, &im);
+      eps[k] = fmax(eps[k], hypot(re, im));
+    }
+    double best = 0; /* the largest c / h over the elements */
+    for (int k = 0; k < K; ++k) best = fmax(best, 1 / sqrt(eps[k] * ph->mu[k]) / h[k]);
+    DG_CALL_GOTO(done, run_max(s, &best));
+    const double f_mesh = 0.5 * N * best; /* 2 points per wavelength on the best element */
+    DG_CHECK_GOTO(done, p->f0 * dt < 0.5, DG_ERR_INPUT,
+                  "%s: sources[%d].pulse.frequency = %g is at or above the time step's Nyquist "
+                  "frequency 1/(2 dt) = %g (dt = %g): the pulse falls between the steps, so the "
+                  "run would be meaningless; the mesh resolves frequencies up to about %g (order "
+                  "%d, 2 points per wavelength): lower the frequency", c->source, idx, p->f0,
+                  0.5 / dt, dt, f_mesh, N);
     if (p->f0 > f_mesh && s->rank == 0)
       dg_warn("%s: sources[%d].pulse.frequency = %g is beyond what the mesh resolves: at order "
               "%d even its best-resolved element has %.2g points per wavelength (N lambda / h, h "
-              "the longest edge; 2 at least, more for accuracy), so the field is mostly "
-              "discretisation error; refine the mesh, raise the order or keep the frequency "
-              "below %g", c->source, idx, p->f0, N, N * best / p->f0, f_mesh);
+              "the longest edge, lambda with |eps(w)| at that frequency in a dispersive medium; "
+              "2 at least, more for accuracy), so the field is mostly discretisation error; "
+              "refine the mesh, raise the order or keep the frequency below %g",
+              c->source, idx, p->f0, N, N * best / p->f0, f_mesh);
   }
-  return DG_OK;
+done:
+  DG_FREE_ALL(&h, &eps);
+  return st;
 }
 
 static int cmp_double(const void *a, const void *b) {

@@ -2,6 +2,7 @@
  * dg/dispersive.h). */
 #include "dg/dispersive.h"
 
+#include <complex.h>
 #include <math.h>
 #include <string.h>
 
@@ -65,6 +66,24 @@ double dg_dispersion_rate(const dg_dispersion *d, double eps_inf, double sigma) 
     }
   }
   return rate;
+}
+
+void dg_dispersion_eps(const dg_dispersion *d, double eps_inf, double sigma, double omega,
+                       double *re, double *im) {
+  double complex e = eps_inf - I * sigma / omega;
+  for (int i = 0; i < d->n_poles; ++i) {
+    const dg_pole *p = &d->pole[i];
+    switch (p->type) {
+    case DG_POLE_DEBYE: e += p->delta_eps / (1 + I * omega * p->tau); break;
+    case DG_POLE_DRUDE: e += -p->omega_p * p->omega_p / (omega * omega - I * p->gamma * omega); break;
+    case DG_POLE_LORENTZ:
+      e += p->delta_eps * p->omega_0 * p->omega_0 /
+           (p->omega_0 * p->omega_0 + 2 * I * p->delta * omega - omega * omega);
+      break;
+    }
+  }
+  *re = creal(e);
+  *im = cimag(e);
 }
 
 double dg_dispersion_dt(const dg_maxwell *p, double cfl, int *elem) {

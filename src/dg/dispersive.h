@@ -82,6 +82,11 @@ dg_status dg_pole_check(const dg_pole *p, const char *where) DG_NODISCARD;
  * dt * rate <= cfl, dg_maxwell_dt). */
 double dg_dispersion_rate(const dg_dispersion *d, double eps_inf, double sigma);
 
+/* eps(w) of a material (the formula above) at angular frequency omega > 0, as its real and
+ * imaginary parts (Im <= 0 in a passive medium). */
+void dg_dispersion_eps(const dg_dispersion *d, double eps_inf, double sigma, double omega,
+                       double *re, double *im);
+
 /* The step the poles allow, cfl / (the largest dg_dispersion_rate over the dispersive
  * elements), INFINITY without any; *elem (may be NULL) is the dispersive element (an index
  * into disp_elem; -1 without any) with that rate. LSERK4's stability region reaches 4.66 on
