@@ -6,6 +6,9 @@
 # what it would have checked, so each is counted and its reason shown.
 # DGTD_TEST_NO_SKIP=1 (CI, where make test has installed every tool) makes every skip a
 # failure: a skipped case or part counts as failed (test_skip_part fails its case itself).
+# A binary that announced more cases (cmocka's "1..N" plans, summed) than it reported
+# ("ok"/"not ok" lines at the start of a line) counts each missing one as a failure: a
+# message run into a TAP line would otherwise hide its case.
 #   usage: tests/run_tests.sh BINARY...
 set -u
 passed=0
@@ -36,6 +39,12 @@ for t in "$@"; do
     bad=1   # crashed, timed out or failed outside a test case
   fi
   why=""
+  plan=$(printf '%s\n' "$out" | sed -n 's/^1\.\.\([0-9][0-9]*\)$/\1/p' | awk '{s += $1} END {print s + 0}')
+  seen=$((ok + skip + $(printf '%s\n' "$out" | grep '^not ok ' | grep -vc '# SKIP')))
+  if [ "$rc" -eq 0 ] && [ "$plan" -gt "$seen" ]; then
+    bad=$((bad + plan - seen))
+    why=", $((plan - seen)) of $plan cases with no TAP line of their own"
+  fi
   if [ "$noskip" -eq 1 ] && [ $((skip + parts)) -gt 0 ]; then
     bad=$((bad + skip + parts))
     why=", $((skip + parts)) skipped under DGTD_TEST_NO_SKIP=1"

@@ -2,7 +2,9 @@
  * (CI and the docs read the first part), where "skipped" counts the skipped test cases
  * (cmocka's "ok N - name # SKIP") and the skipped parts of cases ("# SKIP part:" lines); a
  * binary that exits non-zero with no failed case counts one failure. With
- * DGTD_TEST_NO_SKIP=1 every skip is a failure, and the runner's status says so. Checked on
+ * DGTD_TEST_NO_SKIP=1 every skip is a failure, and the runner's status says so. A binary
+ * whose plan ("1..N") announces more cases than it reported fails the missing ones (a
+ * message that ran into "ok 2" hid it). Checked on
  * small shell scripts that print TAP as a cmocka binary does. */
 #include "test_util.h"
 
@@ -54,6 +56,13 @@ static void counts_passes_failures_and_skips(void **state) {
   assert_int_not_equal(runner("DGTD_TEST_NO_SKIP=1", s->dir, "./part_skipped", last,
                               sizeof last), 0);
   assert_string_equal(last, "1 passed, 1 failed, 0 skipped");
+  /* A case whose TAP line a message ran into: the plan says 2, one was seen. */
+  script(s->dir, "hidden_case", "echo '1..2'; echo 'ok 1 - i'; printf 'warning: x'; echo 'ok 2 - j'\n");
+  script(s->dir, "planned_ok", "echo '1..2'; echo 'ok 1 - k'; echo 'ok 2 - l'\n");
+  assert_int_not_equal(runner("", s->dir, "./hidden_case", last, sizeof last), 0);
+  assert_string_equal(last, "1 passed, 1 failed, 0 skipped");
+  assert_int_equal(runner("", s->dir, "./planned_ok", last, sizeof last), 0);
+  assert_string_equal(last, "2 passed, 0 failed, 0 skipped");
   /* Nothing skipped: the same line, and success. */
   script(s->dir, "all_ok", "echo 'ok 1 - h'\n");
   assert_int_equal(runner("DGTD_TEST_NO_SKIP=1", s->dir, "./all_ok", last, sizeof last), 0);

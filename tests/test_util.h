@@ -18,7 +18,12 @@
 
 /* Every test binary runs with the device's default variant unless a test asks for tuning
  * itself (a cache miss would otherwise start a tuning run of minutes): set before main. */
-__attribute__((constructor)) static void test_util_env(void) { setenv("DGTD_TUNE", "never", 1); }
+/* stdout line-buffered, so a message on stderr lands between whole lines of the TAP output
+ * (tests/run_tests.sh reads "ok N" at the start of a line). */
+__attribute__((constructor)) static void test_util_env(void) {
+  setenv("DGTD_TUNE", "never", 1);
+  setvbuf(stdout, NULL, _IOLBF, 0);
+}
 
 /* Fails the test with the library's error message when a dg call fails. */
 #define assert_dg_ok(expr)                                                          \
