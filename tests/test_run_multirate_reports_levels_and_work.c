@@ -159,7 +159,7 @@ static void two_materials_two_levels(void **state) {
  * and where its predicted gain is under DG_AUTO_MIN_GAIN; multirate LSERK4 where it is above,
  * then the very run "multirate-lserk4" is (same levels, steps, work and energy). */
 static void auto_chooses_by_predicted_gain(void **state) {
-  (void)state;
+  const test_scratch *s = *state;
   dg_run_result a, k;
   const char *box = "{\"backend\": \"ref\", \"order\": 2, \"default_boundary\": \"pec\", "
                     "\"initial\": {\"type\": \"cavity_mode\", \"mode\": [1, 1, 1]}, \"final_time\": 0.1, "
@@ -191,16 +191,11 @@ static void auto_chooses_by_predicted_gain(void **state) {
   assert_int_equal(a.rhs_evals, k.rhs_evals);
   assert_true(a.energy_end == k.energy_end);
   /* checkpoints: global LSERK4 whatever the gain */
-  char dir[] = "/tmp/dgtd-auto-XXXXXX";
-  assert_non_null(mkdtemp(dir));
   snprintf(json, sizeof json, "%s, \"time_stepping\": {\"scheme\": \"auto\"}, "
            "\"checkpoint\": {\"every_steps\": 1000}, \"output\": {\"directory\": \"%s\"}}", base,
-           dir);
+           s->dir);
   run_json(json, &a);
   assert_int_equal(a.multirate, 0);
-  char cmd[128];
-  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-  assert_int_equal(system(cmd), 0);
   /* a large cost per stage (a device's kernels, as on the graded box through PoCL) turns the
    * same histogram into a loss: the model's other side */
   dg_mr_plan plan;
@@ -259,11 +254,14 @@ static void bad_settings_refused(void **state) {
     fail_msg("output: %s", out);
 }
 
+static int scratch(void **state) { return test_scratch_setup(state, "unused"); }
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(cavity_one_level),
       cmocka_unit_test(two_materials_two_levels),
-      cmocka_unit_test(auto_chooses_by_predicted_gain),
+      cmocka_unit_test_setup_teardown(auto_chooses_by_predicted_gain, scratch,
+                                      test_scratch_teardown),
       cmocka_unit_test(bad_settings_refused),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
