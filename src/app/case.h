@@ -38,6 +38,12 @@ typedef struct {
   dg_dispersion disp;       /* poles (n_poles = 0: not dispersive) */
 } dg_case_material;
 
+/* Vacuum: eps = mu = 1, sigma = 0 and no poles (what the TF/SF and far-field surfaces need
+ * around them). */
+static inline int dg_case_material_is_vacuum(const dg_case_material *m) {
+  return m->eps == 1 && m->mu == 1 && m->sigma == 0 && !m->disp.n_poles;
+}
+
 typedef struct {
   dg_group_ref surface;
   dg_bc bc;

@@ -74,7 +74,7 @@ static dg_status check_outside_in_vacuum(const run_state *s, const unsigned char
     const int mat = s->material[k];
     if (!outside[k] || mat < 0) continue;
     const dg_case_material *cm = &c->materials[mat];
-    if (cm->eps == 1 && cm->mu == 1 && cm->sigma == 0 && !cm->disp.n_poles) continue;
+    if (dg_case_material_is_vacuum(cm)) continue;
     double x[3] = {0, 0, 0};
     for (int v = 0; v < 4; ++v) {
       const int n = m->EToV[4 * k + v];

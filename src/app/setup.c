@@ -336,7 +336,7 @@ static dg_status check_tfsf_in_vacuum(const run_state *s, int stag) {
         if (mtags[i] == gm->elem_tag[k]) mat = i;
       if (mat < 0) continue;
       const dg_case_material *cm = &c->materials[mat];
-      if (cm->eps == 1 && cm->mu == 1 && cm->sigma == 0 && !cm->disp.n_poles) continue;
+      if (dg_case_material_is_vacuum(cm)) continue;
       const char *sname = c->tfsf_surface.name[0] ? c->tfsf_surface.name : group_name(gm, 2, stag);
       const char *vname = group_name(gm, 3, gm->elem_tag[k]);
       st = DG_ERROR(DG_ERR_INPUT,
