@@ -172,7 +172,25 @@ static dg_status curved_sizes(int N, int NP, int *nq, int *nfq, int *cwg) {
   return DG_OK;
 }
 
+/* Local memory of one curved_* work-group (curved.cl: sq, sjump, scurl, sflux, sacc). */
+static size_t curved_local_bytes(int NP, int NFP, int nq, int nfq, size_t rs) {
+  return rs * (size_t)(12 * NP + 24 * NFP + 6 * nq + 24 * nfq);
+}
+
+/* `dgtd kernels` leaves the curved kernels out where they need more local memory than this
+ * (NVIDIA's 48 KiB of static shared memory, the smallest of the GPUs gpu_isa.py compiles
+ * for): a run on such a device refuses curved elements there (render_source). */
+#define DG_CURVED_PORTABLE_LOCAL 49152
+
 static dg_status render_source(dg_cl_maxwell *op, const double *ops_t[4], char **src) {
+  if (op->nc > 0) {
+    const size_t need = curved_local_bytes(op->NP, op->NFP, op->nq, op->nfq, op->rs);
+    DG_CHECK(need <= op->dev->info.local_mem_size, DG_ERR_UNSUPPORTED,
+             "curved elements at order %d in %s need %zu bytes of local memory per element "
+             "(curved.cl), and '%s' has %llu: use a lower order, float, or straight-sided "
+             "elements", op->N, op->rs == 8 ? "double" : "float", need, op->dev->info.name,
+             (unsigned long long)op->dev->info.local_mem_size);
+  }
   const source_params p = {op->N, op->NP, op->NFP, op->NPP, op->FLUXP, op->pw,
                            op->phys->n_sources > 0, op->phys->pml_K > 0, op->phys->disp_K > 0,
                            op->nc > 0, op->nq, op->nfq, op->cwg};
@@ -191,6 +209,10 @@ dg_status dg_cl_maxwell_source(const dg_variant *v, int N, int sources, int pml,
   source_params p = {N, r->Np, r->Nfp, dg_variant_npp(N), dg_variant_fluxp(N), pw,
                      sources != 0, pml != 0, disp != 0, curved != 0, 0, 0, 0};
   if (curved) DG_CALL_GOTO(done, curved_sizes(N, r->Np, &p.nq, &p.nfq, &p.cwg));
+  if (curved && curved_local_bytes(r->Np, r->Nfp, p.nq, p.nfq,
+                                   v->precision == DG_PREC_DOUBLE ? 8 : 4) >
+                    DG_CURVED_PORTABLE_LOCAL)
+    p.curved = 0;
   DG_CALL_GOTO(done, render(v, &p, (const double **)ops_t, src));
 done:
   dg_clm_free_ops(ops_t);

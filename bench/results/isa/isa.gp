@@ -50,7 +50,7 @@ plot '-' with linespoints title 'amd-gfx90a', '-' with linespoints title 'intel-
 1 12
 2 13
 3 13
-4 13
+4 15
 5 8
 6 7
 7 3
@@ -66,9 +66,9 @@ e
 8 2
 e
 1 45
-2 48
+2 49
 3 47
-4 47
+4 48
 5 33
 6 29
 7 9
