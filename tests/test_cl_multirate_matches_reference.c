@@ -11,6 +11,8 @@
  *     relative L2 difference of the state <= 1e-10 in double, <= 2e-5 in float (a few
  *     hundred float roundings of O(1) values); the energy from the device matches the
  *     reference's to the same tolerance, and the RHS element-evaluations counted match;
+ *   - levels with an empty one between two (planned with a cost per level stage: 48 / 0 /
+ *     24), both schemes, the default variant and fuse=res in double: the same tolerance;
  *   - the operator grouped by level gives the same right-hand side as the ungrouped one
  *     (element order is the host's in both);
  *     Both schemes; LSERK4 also through the finer levels' trajectories and the coarser
@@ -36,7 +38,16 @@
 
 static dg_mr_scheme scheme = DG_MR_AB3; /* of the comparisons */
 
-static dg_status make(setup *s, int N) { return setup_make(s, N, 1.0, 8, scheme); }
+/* The cost per level stage the levels are planned with (dg_multirate_levels): 0, the graded
+ * box's three levels of 24; 48 lowers level 1 onto level 0 (48 / 0 / 24, an empty level). */
+static double plan_omega = 0;
+
+static dg_status make(setup *s, int N) {
+  DG_CALL(setup_make(s, N, 1.0, 8, scheme));
+  if (plan_omega > 0)
+    DG_CALL(dg_multirate_levels(s->p, scheme, 8, plan_omega, s->level, &s->plan));
+  return DG_OK;
+}
 
 static void destroy(setup *s) { setup_destroy(s); }
 
@@ -178,6 +189,40 @@ static void every_variant_matches_reference(void **state) {
     }
   scheme = DG_MR_AB3;
   test_require_ran("multirate variants", ran, want, (3 * want + 3) / 4);
+}
+
+/* Levels planned with a cost per stage: an empty level between two (48 / 0 / 24), whose
+ * slot range is empty, due at its sub-steps like any other; both schemes, the device default
+ * and fuse=res, in double, against the reference on the same levels. */
+static void an_empty_level_matches_reference(void **state) {
+  dg_device *dev = *state;
+  if (!dev) skip();
+  if (!dev->info.has_fp64) test_skip("the device has no double");
+  plan_omega = 48;
+  const char *const specs[2] = {"default", "work=vec,vw=4,kb=2,fuse=res,prec=double"};
+  for (int sc = 0; sc < 2; ++sc)
+    for (int i = 0; i < 2; ++i) {
+      scheme = sc ? DG_MR_LSERK4 : DG_MR_AB3;
+      const int N = 2;
+      dg_variant v = dg_variant_default(&dev->info, N, DG_PREC_DOUBLE);
+      if (i) assert_dg_ok(dg_variant_parse(specs[i], &v));
+      setup s = {0};
+      assert_dg_ok(make(&s, N));
+      assert_int_equal(s.plan.count[0], 48);
+      assert_int_equal(s.plan.count[1], 0);
+      assert_int_equal(s.plan.count[2], 24);
+      destroy(&s);
+      double diff = 0, ediff = 0;
+      int same = 0;
+      assert_dg_ok(compare(dev, &v, N, &diff, &ediff, &same));
+      printf("# %s %s, levels 48/0/24: state %.2e, energy %.2e\n", sc ? "LSERK4" : "AB3",
+             specs[i], diff, ediff);
+      assert_true(same);
+      assert_true(diff <= tolerance(DG_PREC_DOUBLE));
+      assert_true(ediff <= tolerance(DG_PREC_DOUBLE));
+    }
+  plan_omega = 0;
+  scheme = DG_MR_AB3;
 }
 
 static void grouped_operator_has_the_same_rhs(void **state) {
@@ -324,6 +369,7 @@ int main(int argc, char **argv) {
   if (argc > 2 && !strcmp(argv[1], "--child")) return child(argc - 2, argv + 2);
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(every_variant_matches_reference),
+      cmocka_unit_test(an_empty_level_matches_reference),
       cmocka_unit_test(grouped_operator_has_the_same_rhs),
       cmocka_unit_test(energy_never_grows_on_device),
       cmocka_unit_test(clean_under_oclgrind),

@@ -397,7 +397,7 @@ static void multirate_refuses_curved_meshes(void **state) {
                   "global LSERK4");
   int *level = calloc(s.m->K, sizeof *level);
   dg_mr_plan plan;
-  assert_dg_error(dg_multirate_levels(s.p, DG_MR_AB3, 3, level, &plan), DG_ERR_UNSUPPORTED,
+  assert_dg_error(dg_multirate_levels(s.p, DG_MR_AB3, 3, 0, level, &plan), DG_ERR_UNSUPPORTED,
                   "multirate time stepping does not handle curved elements yet");
   free(level);
   unmake(&s);

@@ -14,7 +14,10 @@
  *   - the work: RHS element-evaluations counted by the stepper equal the plan's count
  *     (5 per element step for LSERK4);
  *   - the base step: with local steps 1 : 1.9 it is lowered below the smallest local step so
- *     the slower half steps twice as long (less work), every step within its limit. */
+ *     the slower half steps twice as long (less work), every step within its limit;
+ *   - with a cost per level stage (omega), levels are lowered onto finer ones exactly where
+ *     the rule says (an empty level left between two), steps within their limits, and both
+ *     schemes step the lowered plans without the energy growing. */
 #include "test_multirate_util.h"
 #include "test_util.h"
 
@@ -45,31 +48,87 @@ static double diff_norm(const double *a, const double *b, size_t n) {
   return sqrt(d / (double)n);
 }
 
+/* Every element's AB3 step 2^l h_0 within its local limit (DG_MRAB3_CFL times the LSERK4
+ * rule); with exact, also no element could take the next level. */
+static void check_steps_within_limits(const setup *s, const int *level, const dg_mr_plan *plan,
+                                      int exact) {
+  const double n1 = s->ref->N + 1.0, h0 = DG_MRAB3_CFL * plan->dt_min;
+  for (int k = 0; k < s->m->K; ++k) {
+    double fs = 0;
+    for (int f = 0; f < 4; ++f) fs = fmax(fs, s->g->Fscale[4 * k + f]);
+    const double local = DG_MRAB3_CFL / (fs * n1 * n1);
+    if (!(h0 * (1 << level[k]) <= local * (1 + 1e-12)))
+      fail_msg("element %d at level %d: step %g above its local limit %g", k, level[k],
+               h0 * (1 << level[k]), local);
+    if (exact && !(h0 * (2 << level[k]) > local))
+      fail_msg("element %d could take level %d", k, level[k] + 1);
+  }
+}
+
 static void levels_follow_local_steps(void **state) {
   (void)state;
   setup s = {0};
   make(&s, 3, 1.0, 8, DG_MR_AB3);
   assert_int_equal(s.plan.n_levels, 3);
   for (int l = 0; l < 3; ++l) assert_int_equal(s.plan.count[l], 24);
-  const double n1 = s.ref->N + 1.0, h0 = DG_MRAB3_CFL * s.plan.dt_min;
-  for (int k = 0; k < s.m->K; ++k) {
-    double fs = 0;
-    for (int f = 0; f < 4; ++f) fs = fmax(fs, s.g->Fscale[4 * k + f]);
-    const double local = DG_MRAB3_CFL / (fs * n1 * n1);
-    if (!(h0 * (1 << s.level[k]) <= local * (1 + 1e-12)))
-      fail_msg("element %d at level %d: step %g above its local limit %g", k, s.level[k],
-               h0 * (1 << s.level[k]), local);
-    if (!(h0 * (2 << s.level[k]) > local)) fail_msg("element %d could take level %d", k, s.level[k] + 1);
-  }
+  check_steps_within_limits(&s, s.level, &s.plan, 1);
   /* max_levels caps the levels */
   int *lev2 = calloc((size_t)s.m->K, sizeof *lev2);
   dg_mr_plan p2;
-  assert_dg_ok(dg_multirate_levels(s.p, DG_MR_AB3, 2, lev2, &p2));
+  assert_dg_ok(dg_multirate_levels(s.p, DG_MR_AB3, 2, 0, lev2, &p2));
   assert_int_equal(p2.n_levels, 2);
   assert_int_equal(p2.count[0], 24);
   assert_int_equal(p2.count[1], 48);
   free(lev2);
-  assert_dg_error(dg_multirate_levels(s.p, DG_MR_AB3, 0, s.level, &p2), DG_ERR_INPUT, "max_levels");
+  assert_dg_error(dg_multirate_levels(s.p, DG_MR_AB3, 0, 0, s.level, &p2), DG_ERR_INPUT, "max_levels");
+  destroy(&s);
+}
+
+/* With a cost omega per level stage (dg_multirate_levels), on the graded box's 24 / 24 / 24
+ * elements: level 1 is lowered onto level 0 once its stages cost more than stepping its
+ * elements twice as often, 24 (1 - 1/2) < omega / 2, i.e. omega > 24, and level 2 onto level
+ * 0 once 24 (1 - 1/4) < omega / 4 (omega > 72; onto level 1, were it kept, at omega > 24): so
+ * omega = 20 keeps the three levels, 48 gives 48 / 0 / 24 (an empty level), 100 one level.
+ * Every element's step stays within its limit, and both steppers advance the lowered plan as
+ * they do any other (the energy of the cavity mode never grows over 40 macro steps). */
+static void levels_lowered_where_stages_cost_more(void **state) {
+  (void)state;
+  setup s = {0};
+  make(&s, 2, 1.0, 8, DG_MR_AB3);
+  int *lev = calloc((size_t)s.m->K, sizeof *lev);
+  double *q = calloc(s.n, sizeof *q);
+  assert_non_null(lev);
+  assert_non_null(q);
+  const double omega[3] = {20, 48, 100};
+  const int want[3][3] = {{24, 24, 24}, {48, 0, 24}, {72, 0, 0}}, want_levels[3] = {3, 3, 1};
+  for (int i = 0; i < 3; ++i) {
+    dg_mr_plan p;
+    assert_dg_ok(dg_multirate_levels(s.p, DG_MR_AB3, 8, omega[i], lev, &p));
+    assert_int_equal(p.n_levels, want_levels[i]);
+    for (int l = 0; l < 3; ++l) assert_int_equal(p.count[l], want[i][l]);
+    check_steps_within_limits(&s, lev, &p, 0);
+    for (int sc = 0; sc < 2; ++sc) {
+      dg_stepper *st = NULL;
+      assert_dg_ok(dg_stepper_multirate_create(&st, s.p, lev, p.n_levels, schemes[sc], NULL, NULL));
+      const double H = dg_multirate_macro_dt(&p, 1.0);
+      dg_maxwell_interpolate(s.g, dg_cavity_mode_eval, &s.mode, 0.0, q);
+      assert_dg_ok(dg_stepper_put_state(st, q));
+      double e0 = 0, e = 0;
+      assert_dg_ok(dg_stepper_energy(st, &e0));
+      for (int k = 0; k < 40; ++k) {
+        assert_dg_ok(dg_stepper_step(st, k * H, H));
+        assert_dg_ok(dg_stepper_energy(st, &e));
+        if (!(e <= e0 * (1 + 1e-12)))
+          fail_msg("%s, omega %g: energy grew to %.12g from %.12g at macro step %d",
+                   scheme_names[sc], omega[i], e, e0, k + 1);
+        e0 = e;
+      }
+      dg_stepper_destroy(&st);
+    }
+  }
+  assert_dg_error(dg_multirate_levels(s.p, DG_MR_AB3, 8, -1, lev, NULL), DG_ERR_INPUT, "cost");
+  free(q);
+  free(lev);
   destroy(&s);
 }
 
@@ -205,7 +264,7 @@ static void base_lowered_when_it_saves_work(void **state) {
   }
   int *level = calloc((size_t)m->K, sizeof *level);
   dg_mr_plan plan;
-  assert_dg_ok(dg_multirate_levels(p, DG_MR_AB3, 8, level, &plan));
+  assert_dg_ok(dg_multirate_levels(p, DG_MR_AB3, 8, 0, level, &plan));
   printf("# levels %d/%d, base %.6g, smallest local step %.6g\n", plan.count[0], plan.count[1],
          plan.dt_min, plan.dt_smallest);
   assert_int_equal(plan.n_levels, 2);
@@ -231,6 +290,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(levels_follow_local_steps),
       cmocka_unit_test(base_lowered_when_it_saves_work),
+      cmocka_unit_test(levels_lowered_where_stages_cost_more),
       cmocka_unit_test(third_order_in_time),
       cmocka_unit_test(same_error_as_global_lserk4),
       cmocka_unit_test(energy_never_grows),

@@ -47,7 +47,7 @@ static inline dg_status setup_make(setup *s, int N, double alpha, int max_levels
   s->n = 6 * (size_t)s->m->K * s->ref->Np;
   s->level = calloc((size_t)s->m->K, sizeof *s->level);
   DG_CHECK(s->level, DG_ERR_MEMORY, "test: out of memory");
-  DG_CALL(dg_multirate_levels(s->p, scheme, max_levels, s->level, &s->plan));
+  DG_CALL(dg_multirate_levels(s->p, scheme, max_levels, 0, s->level, &s->plan));
   DG_CALL(dg_cavity_mode_init(&s->mode, 1, 1, 1, NULL, lo, hi));
   return DG_OK;
 }

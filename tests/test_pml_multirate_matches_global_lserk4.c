@@ -63,7 +63,7 @@ static void pml_on_levels(void **state, dg_mr_scheme scheme) {
   const size_t n = 6 * (size_t)b.g->K * b.g->Np;
   int *level = calloc((size_t)b.g->K, sizeof *level);
   dg_mr_plan plan;
-  assert_dg_ok(dg_multirate_levels(b.p, scheme, 8, level, &plan));
+  assert_dg_ok(dg_multirate_levels(b.p, scheme, 8, 0, level, &plan));
   int pml_levels = 0;
   for (int l = 0; l < plan.n_levels; ++l) {
     int c = 0;

@@ -33,6 +33,7 @@ void dg_case_default(dg_case *c) {
   c->cfl = 1.0;
   c->alpha = 1.0;
   c->max_levels = DG_CASE_MAX_LEVELS;
+  c->stage_cost = -1;
   c->has_default_bc = 1;
   c->default_bc = DG_BC_PEC;
   c->has_cavity_mode = 1;
@@ -584,7 +585,7 @@ static dg_status parse_checkpoint(const dg_schema *x, const cJSON *v, dg_case *c
 }
 
 static dg_status parse_time_stepping(const dg_schema *x, const cJSON *v, dg_case *c) {
-  static const char *const keys[] = {"scheme", "max_levels", NULL};
+  static const char *const keys[] = {"scheme", "max_levels", "stage_cost", NULL};
   static const char *const schemes[] = {"lserk4", "multirate", "multirate-lserk4", "auto", NULL};
   DG_CALL(section(x, v, "time_stepping", keys));
   int choice = -1;
@@ -594,8 +595,19 @@ static dg_status parse_time_stepping(const dg_schema *x, const cJSON *v, dg_case
     c->multirate = choice == 1 || choice == 2;
     c->mr_scheme = choice == 1 ? DG_MR_AB3 : DG_MR_LSERK4;
   }
-  return dg_schema_opt_int(x, v, "time_stepping", "max_levels", 1, DG_MR_MAX_LEVELS,
-                           &c->max_levels);
+  DG_CALL(dg_schema_opt_int(x, v, "time_stepping", "max_levels", 1, DG_MR_MAX_LEVELS,
+                            &c->max_levels));
+  double cost = NAN; /* left NAN when the key is absent */
+  DG_CALL(dg_schema_opt_number(x, v, "time_stepping", "stage_cost", &cost));
+  if (!isnan(cost)) {
+    char key[128];
+    DG_CHECK(cost >= 0 && cost <= 1e9, DG_ERR_INPUT,
+             "%s: %s must be a number of element evaluations 0..1e9 (0: the fewest "
+             "evaluations, whatever the stages cost), got %g", x->file,
+             dg_schema_key_path(key, sizeof key, "time_stepping", "stage_cost"), cost);
+    c->stage_cost = cost;
+  }
+  return DG_OK;
 }
 
 dg_status dg_case_cavity_mode(const dg_case *c, const double lo[3], const double hi[3],

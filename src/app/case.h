@@ -109,6 +109,9 @@ typedef struct {
   int mr_auto;              /* "auto": the run chooses lserk4 or multirate-lserk4
                              * (app/multirate.c, run_time_stepping_auto) */
   int max_levels;           /* time_stepping.max_levels: rate levels at most (multirate) */
+  double stage_cost;        /* time_stepping.stage_cost: what a level stage costs beyond its
+                             * elements, in element evaluations (dg_multirate_levels' omega);
+                             * < 0: by the backend and device (run_stage_overhead) */
   /* media and boundaries */
   int n_materials;
   dg_case_material *materials;

@@ -14,31 +14,26 @@ dg_status run_multirate_time_step(run_state *s, double *dt_max) {
   const dg_case *c = s->c;
   if (!s->mr_level) { /* one process; on several ranks the whole mesh's, app/setup.c */
     DG_CALL(DG_ALLOC(s->mr_level, s->mesh->K + 1));
-    DG_CALL(dg_multirate_levels(s->phys, c->mr_scheme, c->max_levels, s->mr_level, &s->mr_plan));
+    DG_CALL(dg_multirate_levels(s->phys, c->mr_scheme, c->max_levels, run_stage_overhead(s),
+                                s->mr_level, &s->mr_plan));
   }
   *dt_max = dg_multirate_macro_dt(&s->mr_plan, c->cfl);
   return DG_OK;
 }
 
-/* What one stage costs beyond its elements' evaluations, in element evaluations
- * (dg_multirate_predicted_gain), from runs of the sphere case (configs/sphere_plane_wave.json
- * to t = 1, N = 2) and the graded box (docs/TIME_STEPPING.md): on the reference backend
- * nothing to speak of; on a CPU device through PoCL about 500 (its many small kernels per
- * level stage: 2.3-2.7x measured against a work ratio of 3.73 on the sphere, 0.5x against
- * 2.86 on the graded box); on a GPU about 1000 (the H100: 1.7x on the sphere case). */
-static double stage_overhead(const run_state *s) {
+double run_stage_overhead(const run_state *s) {
   const dg_case *c = s->c;
+  if (c->stage_cost >= 0) return c->stage_cost;
   if (c->backend != DG_BACKEND_OPENCL) return 0;
   dg_device_info *list = NULL;
   int n = 0, i = -1;
-  double omega = 500;
+  cl_device_type type = CL_DEVICE_TYPE_CPU;
   if (dg_device_list(&list, &n) == DG_OK && n > 0 &&
-      dg_device_select(list, n, c->device[0] ? c->device : NULL, &i) == DG_OK &&
-      (list[i].type & CL_DEVICE_TYPE_GPU))
-    omega = 1000;
+      dg_device_select(list, n, c->device[0] ? c->device : NULL, &i) == DG_OK)
+    type = list[i].type;
   dg_error_clear(); /* no device: the run itself will say so */
   dg_free(&list);
-  return omega;
+  return dg_cl_multirate_stage_cost(type);
 }
 
 /* Why time_stepping "auto" cannot take multirate LSERK4 here, or NULL. */
@@ -62,8 +57,10 @@ dg_status run_time_stepping_auto(run_state *s, dg_case *own, dg_run_result *r) {
   }
   own->mr_scheme = DG_MR_LSERK4;
   DG_CALL(DG_ALLOC(s->mr_level, s->mesh->K + 1));
-  DG_CALL(dg_multirate_levels(s->phys, DG_MR_LSERK4, own->max_levels, s->mr_level, &s->mr_plan));
-  const double dt_g = dg_maxwell_dt(s->phys, own->cfl), omega = stage_overhead(s);
+  const double omega = run_stage_overhead(s);
+  DG_CALL(dg_multirate_levels(s->phys, DG_MR_LSERK4, own->max_levels, omega, s->mr_level,
+                              &s->mr_plan));
+  const double dt_g = dg_maxwell_dt(s->phys, own->cfl);
   const double gain = dg_multirate_predicted_gain(&s->mr_plan, own->cfl, dt_g, omega);
   const double work = dg_multirate_predicted_gain(&s->mr_plan, own->cfl, dt_g, 0);
   r->auto_gain = gain;

@@ -88,6 +88,7 @@ void dg_case_problem_hash(const dg_case *c, uint64_t parts[DG_CHECKPOINT_PARTS])
   if (c->multirate) { /* lserk4 keeps the hash of the checkpoints written before */
     hash_int(&h[DG_CHECKPOINT_TIME], 1);
     hash_int(&h[DG_CHECKPOINT_TIME], c->max_levels);
+    if (c->stage_cost >= 0) hash_doubles(&h[DG_CHECKPOINT_TIME], &c->stage_cost, 1);
     if (c->mr_scheme != DG_MR_AB3) hash_int(&h[DG_CHECKPOINT_TIME], (int)c->mr_scheme);
   }
   dg_checksum *pml = &h[DG_CHECKPOINT_PML];

@@ -106,6 +106,11 @@ dg_status run_fetch_state(run_state *s) DG_NODISCARD;
 
 /* multirate.c: local time stepping (time_stepping.scheme "multirate") */
 dg_status run_multirate_time_step(run_state *s, double *dt_max) DG_NODISCARD;
+/* What a level stage costs beyond its elements on the run's backend and device, in element
+ * evaluations (dg_multirate_levels' omega): the case's time_stepping.stage_cost when given,
+ * else 0 on the reference backend (no launches) and dg_cl_multirate_stage_cost of the device
+ * the run will open on OpenCL. */
+double run_stage_overhead(const run_state *s);
 /* time_stepping "auto" (own->mr_auto; own is the run's copy of the case, s->c): multirate
  * LSERK4 (own->multirate = 1, s->mr_level and s->mr_plan set) where its predicted speed-up
  * over global LSERK4 is at least DG_AUTO_MIN_GAIN and it can run (one process, no

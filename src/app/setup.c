@@ -614,7 +614,8 @@ static dg_status whole_mesh_levels(run_state *s, int **level) {
   if (s->rank == 0) {
     st = setup_phys(s);
     if (st == DG_OK)
-      st = dg_multirate_levels(s->phys, s->c->mr_scheme, s->c->max_levels, *level, &s->mr_plan);
+      st = dg_multirate_levels(s->phys, s->c->mr_scheme, s->c->max_levels,
+                               run_stage_overhead(s), *level, &s->mr_plan);
     dg_maxwell_destroy(&s->phys);
     dg_geom_destroy(&s->geom);
   }

@@ -491,6 +491,10 @@ static dg_status clmr_step(void *impl, double t, double dt) {
   return DG_OK;
 }
 
+double dg_cl_multirate_stage_cost(cl_device_type type) {
+  return type & CL_DEVICE_TYPE_GPU ? 1000 : 500;
+}
+
 static dg_status clmr_get_state(void *impl, double *q) {
   clmr *s = impl;
   DG_CALL(dg_cl_maxwell_get_state(s->op, q));

@@ -35,4 +35,12 @@ dg_status dg_stepper_cl_multirate_create(dg_stepper **out, dg_cl_maxwell *op, co
                                          int n_levels, dg_mr_scheme scheme, long long *evals,
                                          dg_cl_mr_profile *profile) DG_NODISCARD;
 
+/* What one level stage of these steppers costs beyond its elements' evaluations, in element
+ * evaluations, on a device of this type (the omega of dg_multirate_levels and
+ * dg_multirate_predicted_gain): about 500 on a CPU device through PoCL (its many small kernels
+ * per level stage; fitted to the sphere case, configs/sphere_plane_wave.json to t = 1, N = 2,
+ * and the graded box, docs/TIME_STEPPING.md), about 1000 on a GPU (the H100: 1.7x measured
+ * on the sphere case against a work ratio of 3.73). */
+double dg_cl_multirate_stage_cost(cl_device_type type);
+
 #endif

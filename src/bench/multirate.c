@@ -86,7 +86,8 @@ static dg_status setup(bench_mr *b, dg_device *dev, const dg_bench_mr_options *o
   DG_CALL(dg_geom_create(&b->g, b->m, b->ref));
   DG_CALL(dg_maxwell_create(&b->p, b->g));
   DG_CALL(DG_ALLOC(b->level, b->m->K + 1));
-  DG_CALL(dg_multirate_levels(b->p, o->scheme, o->max_levels, b->level, &b->plan));
+  DG_CALL(dg_multirate_levels(b->p, o->scheme, o->max_levels,
+                              dg_cl_multirate_stage_cost(dev->info.type), b->level, &b->plan));
   b->n = 6 * (size_t)b->m->K * b->ref->Np;
   DG_CALL(DG_ALLOC(b->q, b->n));
   dg_verify_random_fields(7, b->n, b->q);

@@ -54,11 +54,16 @@ typedef struct {
 
 /* Levels of the K elements (level[k] in 0..n_levels-1) from their local stable steps dt_k,
  * at most max_levels (1..DG_MR_MAX_LEVELS) of them: l_k = min(L-1, floor(log2(dt_k / b)))
- * with the base b in (dt_smallest/2, dt_smallest] that minimises the element evaluations
- * per unit time, sum_k 2^-l_k / b (b = dt_smallest when the local steps are powers of two
- * apart; lowering b a little can lift many elements a level). */
+ * with the base b in (dt_smallest/2, dt_smallest] that minimises the cost per unit time:
+ * the element evaluations, sum_k 2^-l_k / b, and omega element evaluations for each stage of
+ * each level with elements (what a stage costs beyond its elements: launches, small ranges;
+ * see dg_multirate_predicted_gain). Where a level's stages cost more than stepping its
+ * elements on the next finer level with elements would, its elements go there (a level left
+ * empty is skipped: the finest level of a mesh with a few small elements among many). b =
+ * dt_smallest when the local steps are powers of two apart; lowering b a little can lift
+ * many elements a level. omega = 0: the element evaluations alone. */
 dg_status dg_multirate_levels(const dg_maxwell *p, dg_mr_scheme scheme, int max_levels,
-                              int *level, dg_mr_plan *plan) DG_NODISCARD;
+                              double omega, int *level, dg_mr_plan *plan) DG_NODISCARD;
 
 /* The macro step 2^(n_levels-1) h_0 with h_0 = cfl R dt_min (the base), R = DG_MRAB3_CFL
  * for AB3 and 1 for LSERK4 (the global LSERK4 step rule, dg_maxwell_dt). */

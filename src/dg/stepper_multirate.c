@@ -572,14 +572,40 @@ static int by_crossing(const void *a, const void *b) {
   return (xa > xb) - (xa < xb);
 }
 
+/* The cost of level counts n[0..L) per unit of simulated time, in element evaluations per
+ * LSERK4 stage times the base step b: sum_l n_l 2^-l over the elements and omega 2^-l for
+ * each level that has elements, after lowering each level onto the next finer level with
+ * elements where its stages cost more than the extra evaluations, n_l (2^-j - 2^-l) <
+ * omega 2^-l (j that finer level; level by level from the finest). into[l]: the level that
+ * level l's elements step on. omega = 0 lowers nothing. */
+static double lowered_cost(const long long *n, int L, double omega, int *into) {
+  double c = 0;
+  int j = -1; /* the finest level kept so far */
+  for (int l = 0; l < L; ++l) {
+    into[l] = l;
+    if (!n[l]) continue;
+    const double el = ldexp((double)n[l], -l);
+    if (j >= 0 && ldexp((double)n[l], -j) - el < omega * ldexp(1.0, -l)) {
+      into[l] = j;
+      c += ldexp((double)n[l], -j);
+      continue;
+    }
+    j = l;
+    c += el + omega * ldexp(1.0, -l);
+  }
+  return c;
+}
+
 dg_status dg_multirate_levels(const dg_maxwell *p, dg_mr_scheme scheme, int max_levels,
-                              int *level, dg_mr_plan *plan) {
+                              double omega, int *level, dg_mr_plan *plan) {
   const dg_geom *g = p->geom;
   dg_status st = DG_OK;
   double *beta = NULL, *u = NULL;
   mr_crossing *order = NULL;
   DG_CHECK(max_levels >= 1 && max_levels <= DG_MR_MAX_LEVELS, DG_ERR_INPUT,
            "multirate: max_levels must be 1..%d, got %d", DG_MR_MAX_LEVELS, max_levels);
+  DG_CHECK(omega >= 0 && isfinite(omega), DG_ERR_INPUT,
+           "multirate: the cost of a stage must be >= 0 element evaluations, got %g", omega);
   DG_CHECK(!p->disp_K, DG_ERR_UNSUPPORTED, "multirate: %d dispersive elements (Debye, Drude "
            "or Lorentz poles), whose pole states the multirate steppers do not step yet",
            p->disp_K);
@@ -608,9 +634,9 @@ dg_status dg_multirate_levels(const dg_maxwell *p, dg_mr_scheme scheme, int max_
     u[k] = dt;
   }
   /* The base b = lo 2^-x, x in [0, 1): element k is on level floor(u_k + x) (capped),
-   * u_k = log2(dt_k / lo). The work sum_k 2^-l_k / b = 2^x sum_k 2^-l_k / lo grows with x
-   * between the points where some element moves up a level (x = 1 - frac(u_k)), so the best
-   * x is 0 or one of those: a sweep over them in increasing order. */
+   * u_k = log2(dt_k / lo). The cost 2^x lowered_cost(counts) / lo grows with x between the
+   * points where some element moves up a level (x = 1 - frac(u_k)), so the best x is 0 or
+   * one of those: a sweep over them in increasing order, the level counts kept as it goes. */
   for (int k = 0; k < g->K; ++k) {
     /* a tiny margin so elements exactly 2^l times the smallest land on level l */
     u[k] = log2(u[k] / lo) + 1e-12;
@@ -618,21 +644,29 @@ dg_status dg_multirate_levels(const dg_maxwell *p, dg_mr_scheme scheme, int max_
     order[k].x = 1 - (u[k] - floor(u[k]));
   }
   const int top = max_levels - 1;
-  double sum = 0;
-  for (int k = 0; k < g->K; ++k) sum += ldexp(1.0, -(int)fmin(floor(u[k]), top));
+  long long count[DG_MR_MAX_LEVELS] = {0};
+  int into[DG_MR_MAX_LEVELS];
+  for (int k = 0; k < g->K; ++k) ++count[(int)fmin(floor(u[k]), top)];
   qsort(order, (size_t)g->K, sizeof *order, by_crossing);
-  double best = sum, best_x = 0;
+  double best = lowered_cost(count, max_levels, omega, into), best_x = 0;
   for (int i = 0; i < g->K; ++i) {
     const int k = order[i].k;
     const double fr = u[k] - floor(u[k]);
     if (fr <= 1e-9 || floor(u[k]) >= top) continue; /* on a power of two, or capped */
     const double x = 1 - fr;
-    sum -= ldexp(1.0, -(int)floor(u[k])) / 2; /* 2^-l -> 2^-(l+1) */
-    if (sum * exp2(x) < best * (1 - 1e-9)) best = sum * exp2(x), best_x = x;
+    --count[(int)floor(u[k])], ++count[(int)floor(u[k]) + 1];
+    const double c = lowered_cost(count, max_levels, omega, into) * exp2(x);
+    if (c < best * (1 - 1e-9)) best = c, best_x = x;
   }
+  memset(count, 0, sizeof count);
   for (int k = 0; k < g->K; ++k) {
-    int l = (int)floor(u[k] + best_x);
-    if (l > top) l = top;
+    const int l = (int)fmin(floor(u[k] + best_x), top);
+    level[k] = l;
+    ++count[l];
+  }
+  (void)lowered_cost(count, max_levels, omega, into);
+  for (int k = 0; k < g->K; ++k) {
+    const int l = into[level[k]];
     level[k] = l;
     ++plan->count[l];
     if (l + 1 > plan->n_levels) plan->n_levels = l + 1;
