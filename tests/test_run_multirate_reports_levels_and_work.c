@@ -84,7 +84,7 @@ static void two_materials_two_levels(void **state) {
       " \"sources\": [{\"type\": \"dipole\", \"position\": [0.3, 0.5, 0.5], \"direction\": [0, 0, 1],"
       " \"pulse\": {\"shape\": \"gaussian\", \"frequency\": 2, \"delay\": 0.3}}], \"final_time\": 0.8";
   char json[1024];
-  snprintf(json, sizeof json, "%s}", base);
+  snprintf(json, sizeof json, "%s, \"time_stepping\": {\"scheme\": \"lserk4\"}}", base);
   run_json(json, &g);
   snprintf(json, sizeof json, "%s, \"time_stepping\": {\"scheme\": \"multirate\"}}", base);
   run_json(json, &m);
@@ -242,13 +242,15 @@ static void bad_settings_refused(void **state) {
   (void)state;
   dg_case c;
   dg_case_default(&c);
+  assert_int_equal(c.mr_auto, 1); /* auto by default */
+  assert_int_equal(c.multirate, 0);
   assert_dg_error(dg_case_parse(&c, "{\"time_stepping\": {\"max_level\": 3}}", "x.json"), DG_ERR_INPUT,
                   "did you mean \"max_levels\"");
   assert_dg_error(dg_case_parse(&c, "{\"time_stepping\": {\"scheme\": \"rk3\"}}", "x.json"), DG_ERR_INPUT,
                   "time_stepping.scheme");
   assert_dg_ok(dg_case_parse(&c, "{\"default_boundary\": \"pec\", \"time_stepping\": {\"scheme\": \"auto\"}}",
                              "x.json"));
-  assert_int_equal(c.mr_auto, 1);
+  assert_int_equal(c.mr_auto, 2); /* asked for */
   assert_int_equal(c.multirate, 0);
   assert_dg_error(dg_case_parse(&c, "{\"time_stepping\": {\"max_levels\": 0}}", "x.json"), DG_ERR_INPUT,
                   "time_stepping.max_levels");

@@ -3,7 +3,8 @@
  * below the median element's its step is), so that it can be found and remeshed. The old run
  * only took the tiny step (or refused "too many steps") without saying which element set it.
  * Two separate tetrahedra: a unit corner tet and a flat one of height 1e-4. A mesh of equal
- * elements gets no such warning. */
+ * elements gets no such warning. Global LSERK4 (named: "auto" would step the sliver on its
+ * own rate level, where it sets no one else's step). */
 #include "test_util.h"
 
 #include "app/case.h"
@@ -33,7 +34,8 @@ static void run_mesh(const char *mesh_json) {
   char json[1024];
   snprintf(json, sizeof json,
            "{\"mesh\": %s, \"order\": 1, \"backend\": \"ref\", \"steps\": 2,"
-           " \"default_boundary\": \"pec\"}", mesh_json);
+           " \"default_boundary\": \"pec\", \"time_stepping\": {\"scheme\": \"lserk4\"}}",
+           mesh_json);
   dg_case c;
   dg_run_result r;
   dg_case_default(&c);

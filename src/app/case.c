@@ -34,6 +34,7 @@ void dg_case_default(dg_case *c) {
   c->alpha = 1.0;
   c->max_levels = DG_CASE_MAX_LEVELS;
   c->stage_cost = -1;
+  c->mr_auto = 1; /* time_stepping.scheme "auto", by default */
   c->has_default_bc = 1;
   c->default_bc = DG_BC_PEC;
   c->has_cavity_mode = 1;
@@ -591,7 +592,7 @@ static dg_status parse_time_stepping(const dg_schema *x, const cJSON *v, dg_case
   int choice = -1;
   DG_CALL(dg_schema_opt_choice(x, v, "time_stepping", "scheme", schemes, &choice));
   if (choice >= 0) {
-    c->mr_auto = choice == 3;
+    c->mr_auto = choice == 3 ? 2 : 0;
     c->multirate = choice == 1 || choice == 2;
     c->mr_scheme = choice == 1 ? DG_MR_AB3 : DG_MR_LSERK4;
   }

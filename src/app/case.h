@@ -107,7 +107,9 @@ typedef struct {
   int multirate;            /* time_stepping.scheme: 0 lserk4, 1 multirate (dg/multirate.h) */
   dg_mr_scheme mr_scheme;   /* multirate: "multirate" is AB3, "multirate-lserk4" LSERK4 */
   int mr_auto;              /* "auto": the run chooses lserk4 or multirate-lserk4
-                             * (app/multirate.c, run_time_stepping_auto) */
+                             * (app/multirate.c, run_time_stepping_auto): 1 by default, 2
+                             * asked for (its note also when it keeps global LSERK4); 0 with
+                             * a scheme named; multirate = 1 overrides it */
   int max_levels;           /* time_stepping.max_levels: rate levels at most (multirate) */
   double stage_cost;        /* time_stepping.stage_cost: what a level stage costs beyond its
                              * elements, in element evaluations (dg_multirate_levels' omega);

@@ -45,9 +45,9 @@ static void run_usage(FILE *f) {
           "  --final-time T         simulated time (default 1)\n"
           "  --steps N              take exactly N steps of the automatic time step instead\n"
           "  --cfl C                factor on the automatic time step (default 1)\n"
-          "  --time-stepping lserk4|auto|multirate[:L]|multirate-lserk4[:L]  global LSERK4\n"
-          "                         (default), or the one of global and multirate LSERK4\n"
-          "                         predicted faster (auto), or multirate Adams-Bashforth 3, or\n"
+          "  --time-stepping lserk4|auto|multirate[:L]|multirate-lserk4[:L]  global LSERK4,\n"
+          "                         or the one of global and multirate LSERK4 predicted\n"
+          "                         faster (auto, the default), or multirate Adams-Bashforth 3, or\n"
           "                         multirate LSERK4 (1.6x less work than AB3), on at most L\n"
           "                         power-of-two rate levels (default 6); the step is then the\n"
           "                         macro step of the coarsest level\n"
@@ -323,7 +323,7 @@ static dg_status parse_checkpoint(const char *s, dg_case *c) {
 static dg_status parse_time_stepping(const char *s, dg_case *c) {
   if (!strcmp(s, "lserk4") || !strcmp(s, "auto")) {
     c->multirate = 0;
-    c->mr_auto = !strcmp(s, "auto");
+    c->mr_auto = !strcmp(s, "auto") ? 2 : 0;
     return DG_OK;
   }
   const char *levels;

@@ -2,6 +2,7 @@
  * levels and the macro step (app/setup.c's time step), the multirate stepper
  * (dg/multirate.h), and the work it did against global LSERK4 for the report. */
 #include <math.h>
+#include <string.h>
 
 #include "app/run_state.h"
 #include "backend/cl_multirate.h"
@@ -39,42 +40,64 @@ double run_stage_overhead(const run_state *s) {
 /* Why time_stepping "auto" cannot take multirate LSERK4 here, or NULL. */
 static const char *auto_refusal(const run_state *s) {
   const dg_case *c = s->c;
-  if (s->size > 1) return "the run has several MPI ranks";
   if (c->checkpoint_every || c->checkpoint_seconds > 0 || c->restart[0])
     return "the run takes or starts from checkpoints";
   if (s->phys->disp_K) return "the mesh has dispersive elements";
   if (s->global->n_curved) return "the mesh has curved elements";
+  const double dt = dg_maxwell_dt(s->phys, c->cfl); /* the time step's own check says why */
+  if (!(isfinite(dt) && dt > 0)) return "no finite time step";
   return NULL;
 }
 
-dg_status run_time_stepping_auto(run_state *s, dg_case *own, dg_run_result *r) {
-  if (!own->mr_auto) return DG_OK;
+dg_status run_auto_choose(run_state *s, int *level) {
+  run_auto_pick *p = &s->auto_pick;
+  memset(p, 0, sizeof *p);
+  p->decided = 1;
   const char *why = auto_refusal(s);
   if (why) {
-    if (s->rank == 0 && !own->quiet)
-      dg_note("time stepping auto: global LSERK4 (%s)", why);
+    snprintf(p->why, sizeof p->why, "%s", why);
     return DG_OK;
   }
-  own->mr_scheme = DG_MR_LSERK4;
-  DG_CALL(DG_ALLOC(s->mr_level, s->mesh->K + 1));
-  const double omega = run_stage_overhead(s);
-  DG_CALL(dg_multirate_levels(s->phys, DG_MR_LSERK4, own->max_levels, omega, s->mr_level,
-                              &s->mr_plan));
-  const double dt_g = dg_maxwell_dt(s->phys, own->cfl);
-  const double gain = dg_multirate_predicted_gain(&s->mr_plan, own->cfl, dt_g, omega);
-  const double work = dg_multirate_predicted_gain(&s->mr_plan, own->cfl, dt_g, 0);
-  r->auto_gain = gain;
-  own->multirate = gain >= DG_AUTO_MIN_GAIN;
-  int occupied = 0;
-  for (int l = 0; l < s->mr_plan.n_levels; ++l) occupied += s->mr_plan.count[l] > 0;
-  if (occupied < 2 && s->rank == 0 && !own->quiet)
+  const double omega = run_stage_overhead(s), dt_g = dg_maxwell_dt(s->phys, s->c->cfl);
+  if (dg_multirate_levels(s->phys, DG_MR_LSERK4, s->c->max_levels, omega, level, &s->mr_plan) !=
+      DG_OK) { /* global LSERK4 then, whose own checks report what is wrong */
+    snprintf(p->why, sizeof p->why, "no rate levels: %s", dg_error_message());
+    dg_error_clear();
+    return DG_OK;
+  }
+  p->gain = dg_multirate_predicted_gain(&s->mr_plan, s->c->cfl, dt_g, omega);
+  p->work = dg_multirate_predicted_gain(&s->mr_plan, s->c->cfl, dt_g, 0);
+  for (int l = 0; l < s->mr_plan.n_levels; ++l) p->occupied += s->mr_plan.count[l] > 0;
+  p->multirate = p->occupied >= 2 && p->gain >= DG_AUTO_MIN_GAIN;
+  return DG_OK;
+}
+
+static void auto_note(const run_state *s) {
+  const run_auto_pick *p = &s->auto_pick;
+  if (s->rank != 0 || s->c->quiet) return;
+  if (s->c->mr_auto == 1 && !p->multirate) return; /* the default, and nothing changes */
+  if (p->why[0])
+    dg_note("time stepping auto: global LSERK4 (%s)", p->why);
+  else if (p->occupied < 2)
     dg_note("time stepping auto: global LSERK4 (every element on one rate level: nothing for "
             "multirate to save)");
-  else if (s->rank == 0 && !own->quiet)
+  else
     dg_note("time stepping auto: %s (multirate LSERK4 on %d levels: %.2fx less work, predicted "
-            "%.2fx %s than global LSERK4%s)", own->multirate ? "multirate LSERK4" : "global LSERK4",
-            s->mr_plan.n_levels, work, gain >= 1 ? gain : 1 / gain, gain >= 1 ? "faster" : "slower",
-            own->multirate ? "" : "; it takes multirate from 1.2x");
+            "%.2fx %s than global LSERK4%s)", p->multirate ? "multirate LSERK4" : "global LSERK4",
+            p->occupied, p->work, p->gain >= 1 ? p->gain : 1 / p->gain,
+            p->gain >= 1 ? "faster" : "slower", p->multirate ? "" : "; it takes multirate from 1.2x");
+}
+
+dg_status run_time_stepping_auto(run_state *s, dg_case *own, dg_run_result *r) {
+  if (!own->mr_auto || own->multirate) return DG_OK;
+  own->mr_scheme = DG_MR_LSERK4;
+  if (!s->auto_pick.decided) { /* one process: here, with the run's operator */
+    DG_CALL(DG_ALLOC(s->mr_level, s->mesh->K + 1));
+    DG_CALL(run_auto_choose(s, s->mr_level));
+  }
+  own->multirate = s->auto_pick.multirate;
+  r->auto_gain = s->auto_pick.gain;
+  auto_note(s);
   if (!own->multirate) dg_free(&s->mr_level);
   return DG_OK;
 }

@@ -29,6 +29,16 @@
 #include "part/exchange.h"
 #include "refel/refel.h"
 
+/* What time_stepping "auto" chose (run_time_stepping_auto): multirate LSERK4 or not, its
+ * predicted gain over global LSERK4 and its work ratio (per unit time, once started), the
+ * levels with elements, and why multirate cannot run here ("" when it can). Plain data: on
+ * several ranks rank 0 decides and broadcasts it. */
+typedef struct {
+  int decided, multirate, occupied;
+  double gain, work;
+  char why[96];
+} run_auto_pick;
+
 typedef struct {
   const dg_case *c;
   /* MPI: this rank of `size`; the whole mesh (every rank reads it) and the partition. */
@@ -59,6 +69,7 @@ typedef struct {
   int *mr_level;             /* multirate: each element's rate level (app/multirate.c;
                                 on several ranks set with the partition, app/setup.c) */
   dg_mr_plan mr_plan;
+  run_auto_pick auto_pick;   /* time_stepping "auto": what it chose (app/multirate.c) */
   long long rhs_evals;       /* element RHS evaluations (counted by the multirate stepper) */
   /* Outputs. */
   int *probe_ids;            /* case index of each probe this rank owns */
@@ -113,11 +124,16 @@ dg_status run_multirate_time_step(run_state *s, double *dt_max) DG_NODISCARD;
 double run_stage_overhead(const run_state *s);
 /* time_stepping "auto" (own->mr_auto; own is the run's copy of the case, s->c): multirate
  * LSERK4 (own->multirate = 1, s->mr_level and s->mr_plan set) where its predicted speed-up
- * over global LSERK4 is at least DG_AUTO_MIN_GAIN and it can run (one process, no
- * checkpoints, no poles, no curved elements), else global LSERK4; one note says which and
- * why. After the problem is set up, before the time step. */
+ * over global LSERK4 is at least DG_AUTO_MIN_GAIN and it can run (no checkpoints or restart,
+ * no poles, no curved elements), else global LSERK4; one note says which and why. After the
+ * problem is set up, before the time step. On several ranks the choice was made before the
+ * mesh was split (run_auto_choose) and is only applied here. */
 #define DG_AUTO_MIN_GAIN 1.2
 dg_status run_time_stepping_auto(run_state *s, dg_case *own, dg_run_result *r) DG_NODISCARD;
+/* The choice of "auto" into s->auto_pick, from s->phys and, where multirate can run,
+ * multirate LSERK4's levels (level, s->mr_plan): on one process with the run's operator, on
+ * several ranks on rank 0 with the whole mesh's before the mesh is split (app/setup.c). */
+dg_status run_auto_choose(run_state *s, int *level) DG_NODISCARD;
 dg_status run_multirate_stepper(run_state *s, dg_run_result *r) DG_NODISCARD;
 /* The OpenCL multirate stepper over op (created grouped by s->mr_level; owned from now on). */
 dg_status run_multirate_cl_stepper(run_state *s, dg_cl_maxwell *op) DG_NODISCARD;

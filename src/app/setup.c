@@ -607,20 +607,33 @@ static dg_status setup_phys(run_state *s) {
  * plan, before the mesh is split, so that the partition can weight each element by its
  * evaluations per macro step and every rank gives its elements and ghosts the levels one
  * process would. Rank 0 computes them on a whole-mesh operator (freed again; it is smaller
- * than the run's state on one process) and broadcasts them. */
+ * than the run's state on one process) and broadcasts them. With time_stepping "auto" rank 0
+ * also makes its choice there (the one a single process would make); where it is global
+ * LSERK4, *level is freed (NULL: no levels, an unweighted partition). */
 static dg_status whole_mesh_levels(run_state *s, int **level) {
   dg_status st = DG_OK;
+  const dg_case *c = s->c;
+  const dg_mr_scheme scheme = c->mr_scheme;
   DG_CALL(DG_ALLOC(*level, s->global->K + 1));
   if (s->rank == 0) {
     st = setup_phys(s);
-    if (st == DG_OK)
-      st = dg_multirate_levels(s->phys, s->c->mr_scheme, s->c->max_levels,
-                               run_stage_overhead(s), *level, &s->mr_plan);
+    if (st == DG_OK && c->mr_auto && !c->multirate)
+      st = run_auto_choose(s, *level);
+    else if (st == DG_OK)
+      st = dg_multirate_levels(s->phys, scheme, c->max_levels, run_stage_overhead(s), *level,
+                               &s->mr_plan);
     dg_maxwell_destroy(&s->phys);
     dg_geom_destroy(&s->geom);
   }
   DG_CALL(run_share_status(s, st, "the multirate levels of the whole mesh"));
   DG_CALL(run_bcast(s, &s->mr_plan, (int)sizeof s->mr_plan));
+  if (c->mr_auto && !c->multirate) {
+    DG_CALL(run_bcast(s, &s->auto_pick, (int)sizeof s->auto_pick));
+    if (!s->auto_pick.multirate) {
+      dg_free(level);
+      return DG_OK;
+    }
+  }
   DG_CALL(run_bcast(s, *level, (int)(s->global->K * sizeof **level)));
   return DG_OK;
 }
@@ -651,7 +664,8 @@ dg_status run_setup_problem(run_state *s, dg_run_result *r) {
   DG_CALL(dg_refel_create(&s->ref, c->order));
   if (s->size > 1) {
     int *glevel = NULL;
-    dg_status st = c->multirate ? whole_mesh_levels(s, &glevel) : DG_OK;
+    dg_status st = c->multirate || c->mr_auto ? whole_mesh_levels(s, &glevel) : DG_OK;
+    /* (an explicit multirate scheme overrides auto, as in run_time_stepping_auto) */
     if (st == DG_OK) st = run_distribute(s, r, glevel, s->mr_plan.n_levels);
     if (st == DG_OK && glevel) { /* each local element's (and ghost's) level */
       st = DG_ALLOC(s->mr_level, s->mesh->K + 1);
