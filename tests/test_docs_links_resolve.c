@@ -522,7 +522,7 @@ static void documented_commands_run(void **state) {
    * tutorial names, the shipped mesh again byte for byte. */
   static const char *const made[] = {"configs/out/sphere/probes.csv",
                                      "configs/out/sphere-mpi/fields.pvd",
-                                     "configs/out/sphere-mr/run.json",
+                                     "configs/out/sphere-global/run.json",
                                      "configs/out/dipole_antenna/far_field.csv"};
   for (int i = 0; i < 4; ++i) {
     char path[600];
