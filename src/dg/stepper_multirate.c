@@ -655,6 +655,8 @@ dg_status dg_multirate_levels(const dg_maxwell *p, dg_mr_scheme scheme, int max_
     if (fr <= 1e-9 || floor(u[k]) >= top) continue; /* on a power of two, or capped */
     const double x = 1 - fr;
     --count[(int)floor(u[k])], ++count[(int)floor(u[k]) + 1];
+    /* the plan at x moves every element crossing there: cost it once they all have */
+    if (i + 1 < g->K && order[i + 1].x == order[i].x) continue;
     const double c = lowered_cost(count, max_levels, omega, into) * exp2(x);
     if (c < best * (1 - 1e-9)) best = c, best_x = x;
   }
