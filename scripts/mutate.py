@@ -103,6 +103,28 @@ MUTATIONS = [
          replace="q_out[f * fs + o] += (real_t)0 * rc; /* MUTATION: q keeps the stand-in */",
          tests=["test_cl_curved_variants_match_reference",
                 "test_run_curved_mesh_on_both_backends"]),
+    dict(name="gmsh-face-order",
+         claim="Gmsh's node order of the tetrahedra of order 3 and 4 (MESHING.md): faces "
+               "(0,2,1) (0,1,3) (0,3,2) (3,1,2), each face's nodes as a sub-triangle",
+         file="src/mesh/ho_nodes.c",
+         find="static const int gmsh_tet_face[4][3] = {{0, 2, 1}, {0, 1, 3}, {0, 3, 2}, {3, 1, 2}};",
+         replace="static const int gmsh_tet_face[4][3] = {{0, 1, 2}, {0, 1, 3}, {0, 3, 2}, {3, 1, 2}}; "
+                 "/* MUTATION */",
+         tests=["test_mesh_high_order_gmsh_node_order"]),
+    dict(name="curved-rules-as-order-2",
+         claim="curved elements of geometric order k take rules of degree 2N + 2k - 3, "
+               "2N + 2k - 2 and 2N + 3k - 3 (METHOD.md)",
+         file="src/dg/geom_curved.c",
+         find="  dg_geom_curved_degrees(N, cv->order, &dv, &df, &dm);",
+         replace="  dg_geom_curved_degrees(N, 2, &dv, &df, &dm); /* MUTATION */",
+         tests=["test_dg_curved_orders_3_and_4_exact_and_conservative"]),
+    dict(name="gmsh-inner-nodes-kept",
+         claim="the nodes inside faces and elements of meshes of order 3 and 4 are re-placed "
+               "(MESHING.md, dg_mesh_smooth_ho_nodes)",
+         file="src/mesh/ho_nodes.c",
+         find="  if (order < 3 || !m->ho_xyz) return DG_OK; /* order 2 has no nodes inside faces */",
+         replace="  if (1) return DG_OK; /* MUTATION */",
+         tests=["test_mesh_high_order_gmsh_node_order"]),
     dict(name="drop-face",
          claim="every face's flux is lifted (one face of every element dropped, alike on the "
                "host and the device, so verification cannot see it)",

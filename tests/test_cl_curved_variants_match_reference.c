@@ -3,7 +3,8 @@
  * curved wall, every covering variant's right-hand side and energy match the reference within
  * the precision's tolerance (dg_cl_verify_problem), alone and with point dipoles (one in a
  * curved element), a CFS-PML, an incident plane wave through a TF/SF surface, and the
- * scattered-field formulation on the curved PEC wall; and LSERK4 steps of the stage forms that
+ * scattered-field formulation on the curved PEC wall; so do two variants on the same mesh of
+ * geometric order 3 and 4 (more quadrature points); and LSERK4 steps of the stage forms that
  * hold the result differently (rhs, res with a fused update, the fused kernels writing res and
  * q, q in two buffers, CLBlast) follow the reference stepper, with the PML's auxiliary fields,
  * to 1e-10 of the change in double and 1e-5 in float. */
@@ -20,10 +21,10 @@
 /* The verification problem on the quarter cylinder at order N: the wall's faces PMC below
  * 0.5 rad, absorbing above 1.1 rad, PEC between (the cuts PEC); flags as in
  * dg_verify_case_add_sources but the dipoles here (the box's positions are outside). */
-static dg_verify_case *make_case(int N, unsigned flags) {
+static dg_verify_case *make_case_on(const char *mesh, int N, unsigned flags) {
   dg_mesh *m = NULL;
   dg_verify_case *c = NULL;
-  assert_dg_ok(dg_mesh_read(&m, MESH));
+  assert_dg_ok(dg_mesh_read(&m, mesh));
   assert_dg_ok(dg_verify_case_from_mesh(&c, m, N));
   assert_true(c->geom->n_curved > 0 && c->geom->n_curved < c->geom->K);
   const dg_mesh *mm = c->mesh;
@@ -56,6 +57,8 @@ static dg_verify_case *make_case(int N, unsigned flags) {
   assert_dg_ok(dg_verify_case_add_sources(c, flags & ~(unsigned)DG_VERIFY_DIPOLES));
   return c;
 }
+
+static dg_verify_case *make_case(int N, unsigned flags) { return make_case_on(MESH, N, flags); }
 
 static int check(dg_device *dev, dg_verify_case *c, const char *spec, int N, const char *what) {
   dg_variant v;
@@ -108,6 +111,29 @@ static void scattered_field_on_curved_pec_wall(void **state) {
   const char *specs[] = {"", "work=vec,vw=8,lift=fused-update,flux=face", "kb=4,fuse=step"};
   for (int i = 0; i < 3; ++i) assert_int_equal(check(dev, c, specs[i], 3, "scattered"), 1);
   dg_verify_case_destroy(&c);
+}
+
+/* The same quarter cylinder at geometric orders 3 and 4: the curved rules have more points
+ * (NQ, NFQ from the mesh's order), below, at and above N = k, with the sources and the PML. */
+static void higher_geometric_orders_match_reference(void **state) {
+  dg_device *dev = test_device(state, 0);
+  static const struct {
+    const char *mesh;
+    int N;
+  } cases[] = {{FIXTURE("quarter_cylinder_o3_r0.msh"), 3},
+               {FIXTURE("quarter_cylinder_o4_r0.msh"), 2},
+               {FIXTURE("quarter_cylinder_o4_r0.msh"), 4}};
+  const char *specs[] = {"default", "work=vec,vw=8,lift=fused-update,flux=face"};
+  int ran = 0, tried = 0;
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+    dg_verify_case *c = make_case_on(cases[i].mesh, cases[i].N, DG_VERIFY_DIPOLES |
+                                     DG_VERIFY_PLANE_WAVE | DG_VERIFY_PML | DG_VERIFY_TFSF);
+    assert_int_equal(c->mesh->geom_order, i == 0 ? 3 : 4);
+    for (size_t j = 0; j < 2; ++j, ++tried)
+      ran += check(dev, c, specs[j], cases[i].N, i == 0 ? "order 3" : "order 4");
+    dg_verify_case_destroy(&c);
+  }
+  test_require_ran("higher geometric orders", ran, tried, (3 * tried + 3) / 4);
 }
 
 /* LSERK4 steps on the device against the reference stepper, PML auxiliary fields included. */
@@ -184,6 +210,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(covering_set_matches_reference),
       cmocka_unit_test(scattered_field_on_curved_pec_wall),
+      cmocka_unit_test(higher_geometric_orders_match_reference),
       cmocka_unit_test(steps_match_reference),
   };
   return cmocka_run_group_tests(tests, test_device_setup, test_device_teardown);

@@ -28,7 +28,7 @@ typedef struct {
 static void make(setup *s, const char *path, int N, int curved) {
   memset(s, 0, sizeof *s);
   assert_dg_ok(dg_mesh_read(&s->m, path));
-  if (!curved) assert_dg_ok(dg_mesh_set_edge_nodes(s->m, NULL));
+  if (!curved) assert_dg_ok(dg_mesh_set_ho_nodes(s->m, 0, NULL));
   assert_dg_ok(dg_refel_create(&s->ref, N));
   assert_dg_ok(dg_geom_create(&s->g, s->m, s->ref));
   assert_dg_ok(dg_maxwell_create(&s->p, s->g));
@@ -175,14 +175,15 @@ static void affine_elements_through_the_curved_path_agree(void **state) {
     assert_dg_ok(dg_mesh_box(&b.m, lo, hi, 2, 2, 2));
     const int K = b.m->K;
     b.m->n_curved = K;
+    b.m->geom_order = 2;
     assert_dg_ok(DG_ALLOC(b.m->curved, K));
-    assert_dg_ok(DG_ALLOC(b.m->edge_xyz, 18 * (size_t)K));
+    assert_dg_ok(DG_ALLOC(b.m->ho_xyz, 18 * (size_t)K));
     for (int k = 0; k < K; ++k) {
       b.m->curved[k] = 1;
       for (int e = 0; e < 6; ++e) {
         const int va = b.m->EToV[4 * k + dg_edge_vertices[e][0]],
                   vb = b.m->EToV[4 * k + dg_edge_vertices[e][1]];
-        double *x = b.m->edge_xyz + 18 * (size_t)k + 3 * e;
+        double *x = b.m->ho_xyz + 18 * (size_t)k + 3 * e;
         x[0] = 0.5 * (b.m->VX[va] + b.m->VX[vb]);
         x[1] = 0.5 * (b.m->VY[va] + b.m->VY[vb]);
         x[2] = 0.5 * (b.m->VZ[va] + b.m->VZ[vb]);

@@ -18,9 +18,15 @@ static const bad_case cases[] = {
      "bad_missing_node.msh:44: element 20 references node 999, which is not in $Nodes"},
     {FIXTURE("bad_version.msh"), DG_ERR_UNSUPPORTED,
      "bad_version.msh:2: MSH format version 3.0 is not supported"},
-    {FIXTURE("bad_third_order.msh"), DG_ERR_UNSUPPORTED,
-     "bad_third_order.msh:44: element type 29 (20-node third-order tetrahedron) is not "
-     "supported; only tetrahedra can be used, linear (type 4) or second-order (type 11)"},
+    {FIXTURE("bad_fifth_order.msh"), DG_ERR_UNSUPPORTED,
+     "bad_fifth_order.msh:44: element type 31 (56-node fifth-order tetrahedron) is not "
+     "supported; only tetrahedra can be used, linear (type 4) or of geometric order 2, 3 or 4 "
+     "(types 11, 29, 30)"},
+    {FIXTURE("bad_mixed_order.msh"), DG_ERR_UNSUPPORTED,
+     "bad_mixed_order.msh:44: element 20 is a 20-node third-order tetrahedron (geometric order "
+     "3), but element 19 (tests/fixtures/bad_mixed_order.msh:43) is a 10-node second-order "
+     "tetrahedron (order 2): dgtd reads meshes whose elements are all of one geometric order, "
+     "2, 3 or 4, or linear"},
     {FIXTURE("bad_number.msh"), DG_ERR_PARSE,
      "bad_number.msh:19: expected a node coordinate, got \"1.0.0\""},
     {FIXTURE("bad_three_nodes.msh"), DG_ERR_PARSE,

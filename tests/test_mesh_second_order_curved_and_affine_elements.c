@@ -32,13 +32,13 @@ static void cylinder_in_three_formats(void **state) {
   const dg_mesh *a = m[0];
   assert_true(a->n_curved > 0 && a->n_curved < a->K);
   assert_non_null(a->curved);
-  assert_non_null(a->edge_xyz);
+  assert_non_null(a->ho_xyz);
   for (int i = 1; i < 3; i++) {
     assert_same_linear_part(a, m[i]);
     assert_int_equal(m[i]->n_curved, a->n_curved);
     assert_memory_equal(m[i]->curved, a->curved, (size_t)a->K);
     for (size_t j = 0; j < 18 * (size_t)a->K; j++)
-      assert_near(m[i]->edge_xyz[j], a->edge_xyz[j], 1e-14);
+      assert_near(m[i]->ho_xyz[j], a->ho_xyz[j], 1e-14);
   }
   int curved = 0, boundary_faces = 0;
   for (int k = 0; k < a->K; k++) {
@@ -46,7 +46,7 @@ static void cylinder_in_three_formats(void **state) {
     int bent = 0; /* edges whose node is off the straight midpoint */
     for (int e = 0; e < 6; e++) {
       const int p = v[dg_edge_vertices[e][0]], q = v[dg_edge_vertices[e][1]];
-      const double *x = a->edge_xyz + 18 * (size_t)k + 3 * e;
+      const double *x = a->ho_xyz + 18 * (size_t)k + 3 * e;
       const double mid[3] = {0.5 * (a->VX[p] + a->VX[q]), 0.5 * (a->VY[p] + a->VY[q]),
                              0.5 * (a->VZ[p] + a->VZ[q])};
       const double off = hypot(hypot(x[0] - mid[0], x[1] - mid[1]), x[2] - mid[2]);
@@ -85,7 +85,7 @@ static void straight_second_order_mesh_is_the_linear_mesh(void **state) {
   assert_memory_equal(lin->VX, quad->VX, (size_t)lin->Nv * sizeof(double));
   assert_int_equal(quad->n_curved, 0);
   assert_null(quad->curved);
-  assert_null(quad->edge_xyz);
+  assert_null(quad->ho_xyz);
   dg_mesh_destroy(&lin);
   dg_mesh_destroy(&quad);
 }
@@ -121,7 +121,7 @@ static void tolerance_decides_curved_and_flip_carries_nodes(void **state) {
   write_one_tet(s->path, 0, 1e-10);
   assert_dg_ok(dg_mesh_read(&m, s->path));
   assert_int_equal(m->n_curved, 0);
-  assert_null(m->edge_xyz);
+  assert_null(m->ho_xyz);
   dg_mesh_destroy(&m);
   for (int flip = 0; flip < 2; flip++) {
     write_one_tet(s->path, flip, 1e-6);
@@ -132,7 +132,7 @@ static void tolerance_decides_curved_and_flip_carries_nodes(void **state) {
     /* each edge's node is its vertices' midpoint, the bent one (1,2) included, to 1e-5 */
     for (int e = 0; e < 6; e++) {
       const int a = m->EToV[dg_edge_vertices[e][0]], b = m->EToV[dg_edge_vertices[e][1]];
-      const double *x = m->edge_xyz + 3 * e;
+      const double *x = m->ho_xyz + 3 * e;
       assert_near(x[0], 0.5 * (m->VX[a] + m->VX[b]), 1e-5);
       assert_near(x[1], 0.5 * (m->VY[a] + m->VY[b]), 1e-5);
       assert_near(x[2], 0.5 * (m->VZ[a] + m->VZ[b]), 1e-5);

@@ -14,7 +14,7 @@ enum { DG_RUN_FF_SHOWN = 8 }; /* far-field frequencies the run result keeps figu
 
 typedef struct {
   int K, N, Np;
-  int K_curved;            /* of the K, the curved (second-order) elements */
+  int K_curved;            /* of the K, the curved (high-order) elements */
   long long dofs;          /* 6 * Np * K */
   int steps;               /* steps taken by this process (after a restart: since it) */
   int first_step;          /* 0, or the checkpoint's step on a restart */

@@ -17,7 +17,7 @@ dg_status dg_cl_maxwell_create(dg_cl_maxwell **out, dg_device *dev, const dg_max
 dg_status dg_cl_maxwell_check_curved(int n_curved, int grouped) {
   DG_CHECK(n_curved == 0 || !grouped, DG_ERR_UNSUPPORTED,
            "multirate time stepping does not handle curved elements yet, and this mesh has %d "
-           "curved (second-order) elements: run it with the global LSERK4 scheme (no "
+           "curved (high-order) elements: run it with the global LSERK4 scheme (no "
            "\"time_stepping\" scheme, or \"scheme\": \"lserk4\"), or mesh it first order",
            n_curved);
   return DG_OK;

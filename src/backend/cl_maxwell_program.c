@@ -157,15 +157,17 @@ static dg_status render(const dg_variant *v, const source_params *op, const doub
   return DG_OK;
 }
 
-/* The curved elements' rules at order N: the points of the volume rule (degree 2N + 1) and of
- * the face rule (degree 2N + 2), as dg_geom_curved has them (geom_curved.c); the work-items
- * per element of curved.cl's kernel. */
-static dg_status curved_sizes(int N, int NP, int *nq, int *nfq, int *cwg) {
+/* The curved elements' rules at order N on a map of geometric order k: the points of the
+ * volume rule and of the face rule (dg_geom_curved_degrees), as dg_geom_curved has them
+ * (geom_curved.c); the work-items per element of curved.cl's kernel. */
+static dg_status curved_sizes(int N, int k, int NP, int *nq, int *nfq, int *cwg) {
   double *r = NULL, *s = NULL, *t = NULL, *w = NULL;
-  dg_status st = dg_cubature_tet(2 * N + 1, nq, &r, &s, &t, &w);
+  int dv, df, dm;
+  dg_geom_curved_degrees(N, k, &dv, &df, &dm);
+  dg_status st = dg_cubature_tet(dv, nq, &r, &s, &t, &w);
   DG_FREE_ALL(&r, &s, &t, &w);
   DG_CALL(st);
-  st = dg_cubature_tri(2 * N + 2, nfq, &r, &s, &w);
+  st = dg_cubature_tri(df, nfq, &r, &s, &w);
   DG_FREE_ALL(&r, &s, &w);
   DG_CALL(st);
   *cwg = NP < 20 ? 32 : 64;
@@ -187,8 +189,9 @@ static dg_status render_source(dg_cl_maxwell *op, const double *ops_t[4], char *
     const size_t need = curved_local_bytes(op->NP, op->NFP, op->nq, op->nfq, op->rs);
     DG_CHECK(need <= op->dev->info.local_mem_size, DG_ERR_UNSUPPORTED,
              "curved elements at order %d in %s need %zu bytes of local memory per element "
-             "(curved.cl), and '%s' has %llu: use a lower order, float, or straight-sided "
-             "elements", op->N, op->rs == 8 ? "double" : "float", need, op->dev->info.name,
+             "(curved.cl), and '%s' has %llu: use a lower order, float, a mesh of lower "
+             "geometric order, or straight-sided elements",
+             op->N, op->rs == 8 ? "double" : "float", need, op->dev->info.name,
              (unsigned long long)op->dev->info.local_mem_size);
   }
   const source_params p = {op->N, op->NP, op->NFP, op->NPP, op->FLUXP, op->pw,
@@ -208,7 +211,9 @@ dg_status dg_cl_maxwell_source(const dg_variant *v, int N, int sources, int pml,
   DG_CALL_GOTO(done, dg_clm_transposed_ops(r, ops_t));
   source_params p = {N, r->Np, r->Nfp, dg_variant_npp(N), dg_variant_fluxp(N), pw,
                      sources != 0, pml != 0, disp != 0, curved != 0, 0, 0, 0};
-  if (curved) DG_CALL_GOTO(done, curved_sizes(N, r->Np, &p.nq, &p.nfq, &p.cwg));
+  /* the rules of a second-order mesh's curved elements (a higher geometric order has more
+   * points: dg_clm_build_program takes the mesh's) */
+  if (curved) DG_CALL_GOTO(done, curved_sizes(N, 2, r->Np, &p.nq, &p.nfq, &p.cwg));
   if (curved && curved_local_bytes(r->Np, r->Nfp, p.nq, p.nfq,
                                    v->precision == DG_PREC_DOUBLE ? 8 : 4) >
                     DG_CURVED_PORTABLE_LOCAL)
@@ -235,7 +240,8 @@ dg_status dg_clm_build_program(dg_cl_maxwell *op, const double *ops_t[4], const 
   dg_variant_kernel_suffix(&op->v, suffix, sizeof suffix);
   snprintf(label, sizeof label, "maxwell_N%d_%s_%s", op->N, suffix,
            dg_precision_name(op->v.precision));
-  if (op->nc) DG_CALL(curved_sizes(op->N, op->NP, &op->nq, &op->nfq, &op->cwg));
+  if (op->nc)
+    DG_CALL(curved_sizes(op->N, op->phys->geom->cv.order, op->NP, &op->nq, &op->nfq, &op->cwg));
   DG_CALL(render_source(op, ops_t, &src));
   DG_CALL_GOTO(done, dg_program_build_cached(op->dev->binaries, op->dev, src, NULL, label,
                                              dump_dir, &op->prog));

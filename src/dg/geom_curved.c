@@ -91,17 +91,25 @@ static void rules_free(rules *q) {
               &q->fb, &q->fw);
 }
 
+void dg_geom_curved_degrees(int N, int k, int *volume, int *face, int *mass) {
+  /* J rx ... and n sJ are cofactors, products of two first derivatives of the map: degree
+   * 2(k - 1); J has degree 3(k - 1). */
+  *volume = N + 2 * (k - 1) + N - 1; /* l_i (J rx ...) d_r u */
+  *face = N + 2 * (k - 1) + N;       /* l_i (n sJ) u */
+  *mass = 2 * N + 3 * (k - 1);       /* l_i l_j J */
+}
+
 static dg_status rules_create(rules *q, dg_geom *g) {
   const dg_refel *re = g->ref;
   const int N = re->N, Nfp = re->Nfp;
   dg_geom_curved *cv = &g->cv;
-  DG_CALL(dg_cubature_tet(2 * N + 3, &q->nm, &q->mr, &q->ms, &q->mt, &q->mw));
+  int dv, df, dm;
+  dg_geom_curved_degrees(N, cv->order, &dv, &df, &dm);
+  DG_CALL(dg_cubature_tet(dm, &q->nm, &q->mr, &q->ms, &q->mt, &q->mw));
   DG_CALL(lagrange_at(re, q->nm, q->mr, q->ms, q->mt, &q->Lm, NULL, NULL, NULL));
-  /* The volume term l_i (J rx ...) d_r u has degree N + 2 + N - 1 = 2N + 1. */
-  DG_CALL(dg_cubature_tet(2 * N + 1, &cv->nq, &q->vr, &q->vs, &q->vt, &q->vw));
+  DG_CALL(dg_cubature_tet(dv, &cv->nq, &q->vr, &q->vs, &q->vt, &q->vw));
   DG_CALL(lagrange_at(re, cv->nq, q->vr, q->vs, q->vt, &cv->Lq, &cv->Lrq, &cv->Lsq, &cv->Ltq));
-  /* The face term l_i (n sJ) u has degree 2N + 2 (n sJ: cofactors, degree 2). */
-  DG_CALL(dg_cubature_tri(2 * N + 2, &cv->nfq, &q->fa, &q->fb, &q->fw));
+  DG_CALL(dg_cubature_tri(df, &cv->nfq, &q->fa, &q->fb, &q->fw));
   const int nfq = cv->nfq;
   double *r = NULL, *s = NULL, *t = NULL, *Lv = NULL;
   dg_status st = DG_OK;
@@ -131,8 +139,8 @@ done:
 static dg_status check_jacobian(double J, int k, const char *where, const double rst[3]) {
   DG_CHECK(J > 0 && isfinite(J), DG_ERR_MESH,
            "curved element %d folds over: its Jacobian is %g at %s (r,s,t) = (%.3g,%.3g,%.3g); "
-           "its mid-edge nodes are too far off the straight edges for its size: refine the "
-           "mesh near the curved surface (or optimise it: gmsh -optimize_ho)",
+           "its high-order nodes are too far off the straight element for its size: refine "
+           "the mesh near the curved surface (or optimise it: gmsh -optimize_ho)",
            k + 1, J, where, rst[0], rst[1], rst[2]);
   return DG_OK;
 }
@@ -214,6 +222,7 @@ dg_status dg_geom_curved_create(dg_geom *g) {
   const int Np = g->Np, nc = DG_NFACES * g->Nfp, n = m->n_curved;
   dg_geom_curved *cv = &g->cv;
   g->n_curved = n;
+  cv->order = m->geom_order >= 2 ? m->geom_order : 2;
   DG_CALL(DG_ALLOC(g->curved, g->K));
   double **per_node[] = {&cv->rx, &cv->ry, &cv->rz, &cv->sx, &cv->sy,
                          &cv->sz, &cv->tx, &cv->ty, &cv->tz, &cv->J};

@@ -4,9 +4,9 @@
  *
  *   M_k du/dt = int_k l_i curl u dx + sum_f int_f l_i flux dS,
  *
- * M_k the element's own mass matrix. The volume rule (degree 2N+1) and the face rule
- * (degree 2N+2) are exact for these integrands (J rx ... and n sJ are polynomials of
- * degree 2 on a quadratic element), so integrating by parts holds discretely and the energy
+ * M_k the element's own mass matrix. The volume rule (degree 2N+2k-3) and the face rule
+ * (degree 2N+2k-2) are exact for these integrands (J rx ... and n sJ are polynomials of
+ * degree 2(k-1) on an element of geometric order k, dg_geom_curved_degrees), so integrating by parts holds discretely and the energy
  * identity of the affine scheme carries over: central flux conserves, upwind dissipates.
  * The jumps are interpolated from the face nodes to the face rule's points, where the
  * traces of both sides are the same polynomials. On an affine element this is the affine

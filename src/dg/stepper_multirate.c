@@ -462,7 +462,7 @@ done:
 static dg_status refuse_curved(const dg_geom *g) {
   DG_CHECK(g->n_curved == 0, DG_ERR_UNSUPPORTED,
            "multirate time stepping does not handle curved elements yet, and this mesh has %d "
-           "curved (second-order) elements: use the global LSERK4 step (\"time_stepping\": "
+           "curved (high-order) elements: use the global LSERK4 step (\"time_stepping\": "
            "{\"scheme\": \"lserk4\"}) on the reference backend, or mesh it first order",
            g->n_curved);
   return DG_OK;

@@ -80,9 +80,11 @@ uint64_t dg_checkpoint_mesh_hash(const dg_mesh *m) {
     put_u32(b, (uint32_t)m->EToV[i]);
     dg_checksum_update(&h, b, 4);
   }
-  /* Curved elements' mid-edge nodes (none on a straight-sided mesh: its hash is unchanged). */
-  for (size_t i = 0; m->edge_xyz && i < 18 * (size_t)m->K; i++) {
-    put_f64(b, m->edge_xyz[i]);
+  /* Curved elements' high-order nodes (none on a straight-sided mesh: its hash is unchanged;
+   * their count tells the geometric order). */
+  const size_t nho = 3 * (size_t)dg_mesh_ho_nodes(m->geom_order ? m->geom_order : 2);
+  for (size_t i = 0; m->ho_xyz && i < nho * (size_t)m->K; i++) {
+    put_f64(b, m->ho_xyz[i]);
     dg_checksum_update(&h, b, 8);
   }
   return dg_checksum_final(&h);

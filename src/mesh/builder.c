@@ -302,7 +302,7 @@ void dg_builder_free(dg_builder *b) {
   dg_free(&b->tet);
   dg_free(&b->tet_tag);
   dg_free(&b->tet_id);
-  dg_free(&b->tet_edge);
+  dg_free(&b->tet_ho);
   dg_free(&b->tri);
   dg_free(&b->tri_tag);
   dg_free(&b->tri_id);
@@ -388,18 +388,19 @@ static dg_status add_cell(int nv, int **conn, int **tags, long **ids, int *n, in
   return DG_OK;
 }
 
-/* One more tetrahedron; e (6 mid-edge node indices) NULL for a linear one. */
-static dg_status add_tet(dg_builder *b, const int v[4], const int *e, int tag, long id) {
+/* One more tetrahedron; ho (b->order's high-order node indices) NULL for a linear one. */
+static dg_status add_tet(dg_builder *b, const int v[4], const int *ho, int tag, long id) {
   const int n = b->nt;
   DG_CALL(add_cell(4, &b->tet, &b->tet_tag, &b->tet_id, &b->nt, &b->nt_cap, v, tag, id));
-  if (!e && !b->tet_edge) return DG_OK; /* linear so far: no mid-edge nodes kept */
+  if (!ho && !b->tet_ho) return DG_OK; /* linear so far: no high-order nodes kept */
+  const size_t nho = (size_t)dg_mesh_ho_nodes(b->order);
   if (b->te_cap < b->nt_cap) {
-    const int old = b->tet_edge ? b->te_cap : 0;
-    DG_CALL(resize(&b->tet_edge, 6 * (size_t)old, 6 * (size_t)b->nt_cap, sizeof *b->tet_edge));
-    for (size_t i = 6 * (size_t)old; i < 6 * (size_t)b->nt_cap; i++) b->tet_edge[i] = -1;
+    const int old = b->tet_ho ? b->te_cap : 0;
+    DG_CALL(resize(&b->tet_ho, nho * (size_t)old, nho * (size_t)b->nt_cap, sizeof *b->tet_ho));
+    for (size_t i = nho * (size_t)old; i < nho * (size_t)b->nt_cap; i++) b->tet_ho[i] = -1;
     b->te_cap = b->nt_cap;
   }
-  for (int j = 0; j < 6; j++) b->tet_edge[6 * (size_t)n + j] = e ? e[j] : -1;
+  for (size_t j = 0; j < nho; j++) b->tet_ho[nho * (size_t)n + j] = ho ? ho[j] : -1;
   return DG_OK;
 }
 
@@ -407,8 +408,13 @@ dg_status dg_builder_add_tet(dg_builder *b, const int v[4], int tag, long id) {
   return add_tet(b, v, NULL, tag, id);
 }
 
-dg_status dg_builder_add_tet2(dg_builder *b, const int v[4], const int e[6], int tag, long id) {
-  return add_tet(b, v, e, tag, id);
+dg_status dg_builder_add_tet_ho(dg_builder *b, const int v[4], const int *ho, int order, int tag,
+                                long id) {
+  DG_CHECK(order >= 2 && order <= DG_MESH_MAX_GEOM_ORDER && (!b->order || order == b->order),
+           DG_ERR_INTERNAL, "%s: a tetrahedron of order %d among ones of order %d", b->path,
+           order, b->order);
+  b->order = order;
+  return add_tet(b, v, ho, tag, id);
 }
 
 dg_status dg_builder_add_tri(dg_builder *b, const int v[3], int tag, long id) {
@@ -432,30 +438,32 @@ dg_status dg_builder_add_phys(dg_builder *b, int dim, int tag, const char *name)
   return DG_OK;
 }
 
-/* The mid-edge nodes of the tetrahedra into m (dg_mesh_set_edge_nodes decides which are
- * curved); a linear tetrahedron among second-order ones gets its edge midpoints. */
-static dg_status edge_nodes(const dg_builder *b, dg_mesh *m) {
-  double *exyz = NULL;
-  DG_CALL(DG_ALLOC(exyz, 18 * (size_t)b->nt));
+/* The high-order nodes of the tetrahedra into m (dg_mesh_set_ho_nodes decides which are
+ * curved); a linear tetrahedron among high-order ones gets the points of its affine map. */
+static dg_status ho_nodes(const dg_builder *b, dg_mesh *m) {
+  const int order = b->order, nho = dg_mesh_ho_nodes(order);
+  int idx[DG_MESH_LATTICE_MAX][4];
+  (void)dg_mesh_gmsh_tet_lattice(order, idx);
+  double *xyz = NULL;
+  DG_CALL(DG_ALLOC(xyz, 3 * (size_t)nho * b->nt));
   for (int k = 0; k < b->nt; k++)
-    for (int j = 0; j < 6; j++) {
-      const int e = b->tet_edge[6 * (size_t)k + j];
-      const int va = b->tet[4 * (size_t)k + dg_edge_vertices[j][0]],
-                vb = b->tet[4 * (size_t)k + dg_edge_vertices[j][1]];
-      for (int c = 0; c < 3; c++)
-        exyz[18 * (size_t)k + 3 * j + c] =
-            e >= 0 ? b->xyz[3 * (size_t)e + c]
-                   : 0.5 * (b->xyz[3 * (size_t)va + c] + b->xyz[3 * (size_t)vb + c]);
+    for (int j = 0; j < nho; j++) {
+      const int e = b->tet_ho[(size_t)nho * k + j];
+      double *x = xyz + 3 * ((size_t)nho * k + j);
+      if (e >= 0)
+        for (int c = 0; c < 3; c++) x[c] = b->xyz[3 * (size_t)e + c];
+      else
+        dg_mesh_lattice_affine(m, k, order, idx[4 + j], x);
     }
-  DG_CALL(dg_mesh_set_edge_nodes(m, exyz));
+  DG_CALL(dg_mesh_set_ho_nodes(m, order, xyz));
   return DG_OK;
 }
 
 dg_status dg_builder_finish(dg_builder *b, dg_mesh **out) {
   *out = NULL;
   DG_CHECK(b->nt > 0, DG_ERR_MESH,
-           "%s: the file contains no tetrahedra (expected a 3-D mesh of linear or second-order "
-           "tetrahedra)",
+           "%s: the file contains no tetrahedra (expected a 3-D mesh of tetrahedra, linear or "
+           "of order 2 to 4)",
            b->path);
   dg_status st = DG_OK;
   dg_mesh *m = NULL;
@@ -496,10 +504,11 @@ dg_status dg_builder_finish(dg_builder *b, dg_mesh **out) {
     memcpy(m->phys, b->phys, (size_t)b->np * sizeof *m->phys);
     m->nphys = b->np;
   }
-  if (b->tet_edge) DG_CALL_GOTO(fail, edge_nodes(b, m));
+  if (b->tet_ho) DG_CALL_GOTO(fail, ho_nodes(b, m));
   dg_mesh_src src = {b->path, b->tet_id, b->tri_id, b->flags};
   DG_CALL_GOTO(fail, dg_mesh_orient_src(m, &src));
   DG_CALL_GOTO(fail, dg_mesh_connect_src(m, b->nf, tri, b->tri_tag, &src));
+  DG_CALL_GOTO(fail, dg_mesh_smooth_ho_nodes(m));
   dg_free(&newidx);
   dg_free(&tri);
   *out = m;

@@ -31,7 +31,7 @@ static void barycentric(const dg_mesh *m, int k, const double x[3], double l[4])
   l[0] = 1 - l[1] - l[2] - l[3];
 }
 
-/* On a curved element, x's barycentric coordinates l through its quadratic map
+/* On a curved element, x's barycentric coordinates l through its own map
  * (dg_mesh_elem_map), by Newton's method from the straight element's l: 1 if it converged.
  * Reference coordinates are rst = -1 + 2 (l1, l2, l3). */
 static int curved_barycentric(const dg_mesh *m, int k, const double x[3], double l[4]) {

@@ -38,7 +38,7 @@ void dg_mesh_destroy(dg_mesh **pm) {
   if (!pm || !*pm) return;
   dg_mesh *m = *pm;
   DG_FREE_ALL(&m->VX, &m->VY, &m->VZ, &m->EToV, &m->elem_tag, &m->EToE, &m->EToF, &m->face_tag,
-              &m->iface_tag, &m->phys, &m->curved, &m->edge_xyz);
+              &m->iface_tag, &m->phys, &m->curved, &m->ho_xyz);
   dg_free(pm);
 }
 
@@ -87,17 +87,6 @@ static double longest_edge(const dg_mesh *m, int k) {
  * keep their vertex sets. */
 static int flipped_face(int f) { return f == 0 ? 1 : f == 1 ? 0 : f; }
 
-/* The same swap exchanges edges 1=(1,2) and 5=(1,3), and 2=(0,2) and 3=(0,3). */
-static void flip_edge_nodes(double *e) {
-  static const int pairs[2][2] = {{1, 5}, {2, 3}};
-  for (int p = 0; p < 2; p++)
-    for (int c = 0; c < 3; c++) {
-      const double t = e[3 * pairs[p][0] + c];
-      e[3 * pairs[p][0] + c] = e[3 * pairs[p][1] + c];
-      e[3 * pairs[p][1] + c] = t;
-    }
-}
-
 dg_status dg_mesh_orient_src(dg_mesh *m, const dg_mesh_src *src) {
   char name[600];
   /* First check everything, so a rejected mesh is left untouched. */
@@ -144,7 +133,8 @@ dg_status dg_mesh_orient_src(dg_mesh *m, const dg_mesh_src *src) {
     int t = v[2];
     v[2] = v[3];
     v[3] = t;
-    if (m->edge_xyz) flip_edge_nodes(m->edge_xyz + 18 * (size_t)k);
+    if (m->ho_xyz)
+      dg_mesh_ho_flip(m->geom_order, m->ho_xyz + 3 * (size_t)dg_mesh_ho_nodes(m->geom_order) * k);
     nflip++;
     if (flipped) flipped[k] = 1;
   }
@@ -200,60 +190,102 @@ void dg_mesh_bbox(const dg_mesh *m, double lo[3], double hi[3]) {
   }
 }
 
-dg_status dg_mesh_set_edge_nodes(dg_mesh *m, double *edge_xyz) {
-  DG_FREE_ALL(&m->curved, &m->edge_xyz);
+dg_status dg_mesh_set_ho_nodes(dg_mesh *m, int order, double *ho_xyz) {
+  DG_FREE_ALL(&m->curved, &m->ho_xyz);
   m->n_curved = 0;
-  if (!edge_xyz) return DG_OK;
+  m->geom_order = 0;
+  if (!ho_xyz) return DG_OK;
+  if (order < 2 || order > DG_MESH_MAX_GEOM_ORDER) {
+    dg_free(&ho_xyz);
+    return DG_ERROR(DG_ERR_INTERNAL, "dg_mesh_set_ho_nodes: geometric order %d (2 to %d)", order,
+                    DG_MESH_MAX_GEOM_ORDER);
+  }
   unsigned char *curved = NULL;
   const dg_status st = DG_ALLOC(curved, m->K + 1);
   if (st != DG_OK) {
-    dg_free(&edge_xyz);
+    dg_free(&ho_xyz);
     return st;
   }
+  int idx[DG_MESH_LATTICE_MAX][4];
+  const int nho = dg_mesh_ho_nodes(order);
+  (void)dg_mesh_gmsh_tet_lattice(order, idx);
   int n = 0;
   for (int k = 0; k < m->K; k++) {
-    const int *v = m->EToV + 4 * (size_t)k;
-    const double *e = edge_xyz + 18 * (size_t)k;
+    const double *e = ho_xyz + 3 * (size_t)nho * k;
     const double tol = DG_MESH_CURVED_TOL * longest_edge(m, k);
-    for (int j = 0; j < 6 && !curved[k]; j++) {
-      const int a = v[dg_edge_vertices[j][0]], b = v[dg_edge_vertices[j][1]];
-      const double d = hypot(hypot(e[3 * j] - 0.5 * (m->VX[a] + m->VX[b]),
-                                   e[3 * j + 1] - 0.5 * (m->VY[a] + m->VY[b])),
-                             e[3 * j + 2] - 0.5 * (m->VZ[a] + m->VZ[b]));
+    for (int j = 0; j < nho && !curved[k]; j++) {
+      double a[3];
+      dg_mesh_lattice_affine(m, k, order, idx[4 + j], a);
+      const double d = hypot(hypot(e[3 * j] - a[0], e[3 * j + 1] - a[1]), e[3 * j + 2] - a[2]);
       curved[k] = !(d <= tol);
     }
     n += curved[k];
   }
   if (n == 0) {
-    DG_FREE_ALL(&curved, &edge_xyz);
+    DG_FREE_ALL(&curved, &ho_xyz);
     return DG_OK;
   }
   m->curved = curved;
-  m->edge_xyz = edge_xyz;
+  m->ho_xyz = ho_xyz;
   m->n_curved = n;
+  m->geom_order = order;
   return DG_OK;
 }
 
 dg_status dg_mesh_copy_curved(dg_mesh *dst, const dg_mesh *src, const int *l2g) {
-  DG_FREE_ALL(&dst->curved, &dst->edge_xyz);
+  DG_FREE_ALL(&dst->curved, &dst->ho_xyz);
   dst->n_curved = 0;
+  dst->geom_order = 0;
   if (!src->n_curved) return DG_OK;
+  const size_t row = 3 * (size_t)dg_mesh_ho_nodes(src->geom_order);
   DG_CALL(DG_ALLOC(dst->curved, dst->K + 1));
   dg_status st = DG_OK;
-  DG_CALL_GOTO(fail, DG_ALLOC(dst->edge_xyz, 18 * (size_t)dst->K + 1));
+  DG_CALL_GOTO(fail, DG_ALLOC(dst->ho_xyz, row * dst->K + 1));
   for (int k = 0; k < dst->K; k++) {
     const int g = l2g[k];
     DG_CHECK_GOTO(fail, g >= 0 && g < src->K, DG_ERR_INTERNAL, "element map: %d of %d", g,
                   src->K);
     dst->curved[k] = src->curved[g];
     dst->n_curved += src->curved[g];
-    memcpy(dst->edge_xyz + 18 * (size_t)k, src->edge_xyz + 18 * (size_t)g, 18 * sizeof(double));
+    memcpy(dst->ho_xyz + row * k, src->ho_xyz + row * g, row * sizeof(double));
   }
+  dst->geom_order = src->geom_order;
   return DG_OK;
 fail:
-  DG_FREE_ALL(&dst->curved, &dst->edge_xyz);
+  DG_FREE_ALL(&dst->curved, &dst->ho_xyz);
   dst->n_curved = 0;
   return st;
+}
+
+/* The map of order 3 and more (dg_mesh_elem_map): the equispaced Lagrange basis. */
+static void elem_map_lattice(const dg_mesh *m, int k, const double l[4], const double dl[4][3],
+                             double x[3], double dxdr[3][3]) {
+  const int order = m->geom_order, nho = dg_mesh_ho_nodes(order);
+  int idx[DG_MESH_LATTICE_MAX][4];
+  const int n = dg_mesh_gmsh_tet_lattice(order, idx);
+  double w[DG_MESH_LATTICE_MAX], dw[DG_MESH_LATTICE_MAX][4];
+  dg_mesh_lattice_basis(order, n, (const int(*)[4])idx, l, w, dxdr ? dw : NULL);
+  const int *v = m->EToV + 4 * (size_t)k;
+  const double *ho = m->ho_xyz + 3 * (size_t)nho * k;
+  for (int d = 0; d < 3; d++) {
+    x[d] = 0;
+    for (int j = 0; dxdr && j < 3; j++) dxdr[d][j] = 0;
+  }
+  for (int i = 0; i < n; i++) {
+    double p[3];
+    if (i < 4)
+      p[0] = m->VX[v[i]], p[1] = m->VY[v[i]], p[2] = m->VZ[v[i]];
+    else
+      p[0] = ho[3 * (i - 4)], p[1] = ho[3 * (i - 4) + 1], p[2] = ho[3 * (i - 4) + 2];
+    for (int d = 0; d < 3; d++) {
+      x[d] += w[i] * p[d];
+      for (int j = 0; dxdr && j < 3; j++) {
+        const double dr = dw[i][0] * dl[0][j] + dw[i][1] * dl[1][j] + dw[i][2] * dl[2][j] +
+                          dw[i][3] * dl[3][j];
+        dxdr[d][j] += dr * p[d];
+      }
+    }
+  }
 }
 
 void dg_mesh_elem_map(const dg_mesh *m, int k, const double rst[3], double x[3],
@@ -265,6 +297,11 @@ void dg_mesh_elem_map(const dg_mesh *m, int k, const double rst[3], double x[3],
   static const double dl[4][3] = {
       {-0.5, -0.5, -0.5}, {0.5, 0, 0}, {0, 0.5, 0}, {0, 0, 0.5}};
   const int curved = m->curved && m->curved[k];
+  if (curved && m->geom_order > 2) {
+    elem_map_lattice(m, k, l, dl, x, dxdr);
+    return;
+  }
+  /* Affine, or quadratic (its own closed form, as before the higher orders). */
   double w[10], dw[10][3], p[10][3];
   for (int a = 0; a < 4; a++) {
     p[a][0] = m->VX[v[a]], p[a][1] = m->VY[v[a]], p[a][2] = m->VZ[v[a]];
@@ -274,7 +311,7 @@ void dg_mesh_elem_map(const dg_mesh *m, int k, const double rst[3], double x[3],
   const int n = curved ? 10 : 4;
   for (int e = 0; curved && e < 6; e++) {
     const int a = dg_edge_vertices[e][0], b = dg_edge_vertices[e][1];
-    for (int d = 0; d < 3; d++) p[4 + e][d] = m->edge_xyz[18 * (size_t)k + 3 * e + d];
+    for (int d = 0; d < 3; d++) p[4 + e][d] = m->ho_xyz[18 * (size_t)k + 3 * e + d];
     w[4 + e] = 4 * l[a] * l[b];
     for (int j = 0; j < 3; j++) dw[4 + e][j] = 4 * (l[b] * dl[a][j] + l[a] * dl[b][j]);
   }

@@ -1,7 +1,8 @@
 /* Unstructured tetrahedral meshes: vertices, elements, physical groups, connectivity.
  * No DG and no OpenCL here. Readers: Gmsh .msh 2.2 (ASCII) and 4.1 (ASCII, binary), Gambit
  * neutral .neu, and a built-in structured box mesher. Elements are linear tetrahedra or
- * second-order (10-node) ones, whose mid-edge nodes may bend their edges (curved below).
+ * tetrahedra of geometric order 2 to 4 (Gmsh's 10-, 20- and 35-node ones), whose nodes
+ * beyond the vertices may bend their edges and faces (curved below).
  *
  * Local faces follow the reference element (refel.h): face 0 = (v0,v1,v2),
  * face 1 = (v0,v1,v3), face 2 = (v1,v2,v3), face 3 = (v0,v2,v3). Elements are stored with
@@ -40,15 +41,19 @@ typedef struct {
   int n_fixed;     /* number of inverted elements that were reoriented */
   int n_unmatched; /* faces inside the domain with no conforming neighbour (hanging nodes,
                       cracks), kept as boundary faces: only with DG_MESH_ALLOW_UNMATCHED */
-  /* Curved (second-order) elements; n_curved = 0 and both arrays NULL when every element is
-   * straight-sided. An element read with mid-edge nodes is curved (curved[k] = 1) when one
-   * of them lies farther than DG_MESH_CURVED_TOL times its longest edge from its straight
-   * edge's midpoint; otherwise it is affine and only its vertices count. edge_xyz holds each
-   * element's six mid-edge nodes, 3 coordinates each (K x 6 x 3; edge e joins local vertices
-   * dg_edge_vertices[e]); an affine element's rows hold its edge midpoints (to that tolerance). */
+  /* Curved elements; n_curved = 0, geom_order = 0 and both arrays NULL when every element is
+   * straight-sided. A mesh read with tetrahedra of order k = 2..4 (geom_order; one order per
+   * mesh, linear elements allowed beside them) keeps each element's nodes beyond its four
+   * vertices in ho_xyz, 3 coordinates each (K x dg_mesh_ho_nodes(k) x 3), in Gmsh's order
+   * (dg_mesh_gmsh_tet_lattice: at k = 2 the six mid-edge nodes, edge e joining local vertices
+   * dg_edge_vertices[e]). An element is curved (curved[k] = 1) when one of them lies farther
+   * than DG_MESH_CURVED_TOL times its longest edge from where the straight element's affine
+   * map puts it; otherwise it is affine and only its vertices count (its rows hold those
+   * affine points, to that tolerance; a linear element's hold them exactly). */
   int n_curved;
+  int geom_order;
   unsigned char *curved;
-  double *edge_xyz;
+  double *ho_xyz;
 } dg_mesh;
 
 /* Reader flags. By default a non-conforming mesh (faces that lie on each other without
@@ -61,8 +66,24 @@ extern const int dg_face_vertices[4][3];
 /* Edge e of an element joins local vertices dg_edge_vertices[e]: (0,1) (1,2) (0,2) (0,3)
  * (2,3) (1,3), the order of the mid-edge nodes 4..9 of Gmsh's 10-node tetrahedron. */
 extern const int dg_edge_vertices[6][2];
-/* Relative distance from the straight midpoint beyond which a mid-edge node bends its edge. */
+/* Relative distance from its affine position beyond which a high-order node bends its
+ * element. */
 #define DG_MESH_CURVED_TOL 1e-8
+/* The highest geometric order read (Gmsh's 35-node tetrahedron), and its node count. */
+#define DG_MESH_MAX_GEOM_ORDER 4
+#define DG_MESH_LATTICE_MAX 35
+/* Nodes of the order-k tetrahedron beyond its vertices: (k+1)(k+2)(k+3)/6 - 4 (6, 16, 31 for
+ * k = 2, 3, 4); 0 for k < 2. */
+int dg_mesh_ho_nodes(int k);
+/* The nodes of Gmsh's order-k tetrahedron (k = 1..DG_MESH_MAX_GEOM_ORDER) in Gmsh's order, as
+ * integer barycentric coordinates idx[i][a] summing to k (node i at l_a = idx[i][a] / k, l_a
+ * the weight of vertex a): the vertices; then k - 1 nodes on each edge (0,1) (1,2) (2,0)
+ * (3,0) (3,2) (3,1), from the first vertex to the second; then each face (0,2,1) (0,1,3)
+ * (0,3,2) (3,1,2)'s interior nodes, ordered as the order k - 3 triangle whose vertices lie
+ * next to the face's in that order (recursively); then the interior nodes, ordered as the
+ * order k - 4 tetrahedron (Gmsh reference manual, "Node ordering"). idx has room for
+ * (k+1)(k+2)(k+3)/6 rows; returns that count (0 for k out of range). */
+int dg_mesh_gmsh_tet_lattice(int k, int (*idx)[4]);
 
 /* Read a mesh file by extension (.msh or .neu), fix orientation and connect. */
 dg_status dg_mesh_read(dg_mesh **out, const char *path) DG_NODISCARD;
@@ -127,16 +148,34 @@ void dg_mesh_bbox(const dg_mesh *m, double lo[3], double hi[3]);
 /* Element k's map from the reference tetrahedron (refel.h: vertices (-1,-1,-1), (1,-1,-1),
  * (-1,1,-1), (-1,-1,1)) to physical space, at reference point rst: x, and when dxdr is not
  * NULL the derivatives dxdr[d][j] = d x_d / d r_j (r_0 = r, r_1 = s, r_2 = t). Affine on a
- * straight-sided element; on a curved one the quadratic map through its vertices and
- * mid-edge nodes (the 10-node tetrahedron's Lagrange basis in barycentric coordinates l:
- * l_a (2 l_a - 1) at vertex a, 4 l_a l_b on edge (a,b)). */
+ * straight-sided element; on a curved one the map of order geom_order through its vertices
+ * and high-order nodes: the Lagrange basis of the equispaced nodes of the order-k
+ * tetrahedron, in barycentric coordinates l (at k = 2: l_a (2 l_a - 1) at vertex a,
+ * 4 l_a l_b on edge (a,b)). */
 void dg_mesh_elem_map(const dg_mesh *m, int k, const double rst[3], double x[3],
                       double dxdr[3][3]);
 /* Give dst (K elements, allocated) the curved geometry of src's elements: dst's element k is
  * src's element l2g[k]. Nothing when src has no curved element. */
 dg_status dg_mesh_copy_curved(dg_mesh *dst, const dg_mesh *src, const int *l2g) DG_NODISCARD;
-/* Set edge_xyz (K x 6 x 3, owned by m from now on) and decide curved[] and n_curved from it
- * (DG_MESH_CURVED_TOL); with no curved element edge_xyz is freed and both stay NULL. */
-dg_status dg_mesh_set_edge_nodes(dg_mesh *m, double *edge_xyz) DG_NODISCARD;
+/* Set ho_xyz (K x dg_mesh_ho_nodes(order) x 3, Gmsh's order, owned by m from now on) and
+ * geom_order, and decide curved[] and n_curved from them (DG_MESH_CURVED_TOL); with no curved
+ * element ho_xyz is freed and the mesh is straight-sided (geom_order 0). ho_xyz NULL makes
+ * it straight-sided whatever order says. */
+dg_status dg_mesh_set_ho_nodes(dg_mesh *m, int order, double *ho_xyz) DG_NODISCARD;
+/* On a connected mesh of geometric order 3 or 4, give each curved element's map the smooth
+ * form the vertices and edge nodes call for, keeping the surfaces the mesh draws. Gmsh places
+ * the nodes inside faces and elements by a blend of the edges that is not exact for a
+ * quadratic bend, and the nodes inside a face on a curved surface on the surface but along
+ * it where that blend says: the map carries wiggles of O(h^2) inside the elements and the
+ * surface between the nodes is only O(h^4) close (docs/notes/geometry-order-2026-11-27.md).
+ * The map taken apart as its affine part, plus each edge's bend extended at the lowest
+ * degree (l_a l_b p(l_b - l_a), p of degree k - 2), plus a bulge on each face that lies on
+ * a curved surface (l_a l_b l_c q, q of degree k - 3): vertices and edge nodes stay; a node
+ * inside a face on the boundary or between two volumes (tags, interior surfaces) whose nodes
+ * leave its vertices' plane moves along that surface (its tangent plane, from the map
+ * through the file's nodes) to where the first two parts put it, and the bulge is fitted to
+ * it; a node inside any other face, or inside the element, goes where the parts put it.
+ * Decides curved[] again. Nothing at orders below 3. */
+dg_status dg_mesh_smooth_ho_nodes(dg_mesh *m) DG_NODISCARD;
 
 #endif

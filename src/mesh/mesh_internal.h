@@ -22,6 +22,18 @@ long dg_mesh_elem_number(const dg_mesh_src *src, int k);
 /* "path: element 17", or "element 18" for meshes built in memory. */
 void dg_mesh_elem_name(char *out, size_t n, const dg_mesh_src *src, int k);
 
+/* High-order elements (ho_nodes.c). The equispaced Lagrange basis of order k at barycentric
+ * coordinates l: w[i] for the n nodes idx (dg_mesh_gmsh_tet_lattice), and when dw is not
+ * NULL its derivatives dw[i][a] = d w_i / d l_a. */
+void dg_mesh_lattice_basis(int k, int n, const int (*idx)[4], const double l[4], double *w,
+                           double (*dw)[4]);
+/* Where element k's affine map puts the lattice node idx of order `order`: the sum of
+ * idx[a] / order times vertex a (terms with idx[a] = 0 left out). */
+void dg_mesh_lattice_affine(const dg_mesh *m, int k, int order, const int idx[4], double x[3]);
+/* One element's high-order nodes (dg_mesh_ho_nodes(order) x 3, Gmsh's order) reordered for
+ * its vertices 2 and 3 exchanged (dg_mesh_orient). */
+void dg_mesh_ho_flip(int order, double *xyz);
+
 dg_status dg_mesh_orient_src(dg_mesh *m, const dg_mesh_src *src) DG_NODISCARD;
 dg_status dg_mesh_connect_src(dg_mesh *m, int ntri, const int *tri, const int *tri_tag,
                               const dg_mesh_src *src) DG_NODISCARD;
@@ -92,10 +104,11 @@ typedef struct {
   int *tet;
   int *tet_tag;
   long *tet_id;
-  /* Mid-edge node indices of second-order tetrahedra, 6 per tetrahedron in dg_edge_vertices
-   * order (-1 for a linear one); NULL until the first second-order tetrahedron, then as long
-   * as tet (te_cap). */
-  int *tet_edge;
+  /* High-order node indices of the tetrahedra of order `order` (2 to 4, one per mesh):
+   * dg_mesh_ho_nodes(order) per tetrahedron in Gmsh's order (-1 for a linear one); NULL
+   * until the first high-order tetrahedron, then as long as tet (te_cap). */
+  int order;
+  int *tet_ho;
   int te_cap;
   /* Boundary triangles, the same. */
   int nf, nf_cap;
@@ -117,10 +130,11 @@ dg_status dg_builder_index_nodes(dg_builder *b) DG_NODISCARD;
 /* Node index of a tag, or -1. */
 int dg_builder_find_node(const dg_builder *b, long long tag);
 dg_status dg_builder_add_tet(dg_builder *b, const int v[4], int tag, long id) DG_NODISCARD;
-/* A second-order tetrahedron: vertices v, mid-edge nodes e (node indices, dg_edge_vertices
- * order). */
-dg_status dg_builder_add_tet2(dg_builder *b, const int v[4], const int e[6], int tag,
-                              long id) DG_NODISCARD;
+/* A tetrahedron of geometric order `order` (2 to DG_MESH_MAX_GEOM_ORDER): vertices v, then
+ * its dg_mesh_ho_nodes(order) other nodes ho (node indices, Gmsh's order). Every such
+ * tetrahedron of one builder has the same order (the reader says where one does not). */
+dg_status dg_builder_add_tet_ho(dg_builder *b, const int v[4], const int *ho, int order, int tag,
+                                long id) DG_NODISCARD;
 dg_status dg_builder_add_tri(dg_builder *b, const int v[3], int tag, long id) DG_NODISCARD;
 dg_status dg_builder_add_phys(dg_builder *b, int dim, int tag, const char *name) DG_NODISCARD;
 /* Keep only the vertices used by tetrahedra, orient, connect; *out owns the result. */

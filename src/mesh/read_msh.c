@@ -1,15 +1,18 @@
 /* Gmsh MSH reader: format 2.2 (ASCII) and 4.1 (ASCII and little-endian binary with 8-byte
- * size_t). Keeps linear and second-order tetrahedra (types 4 and 11) and the linear and
- * second-order triangles (types 2 and 9) that carry a physical tag (a triangle's vertices
- * are what counts: its mid-edge nodes are the tetrahedra's); points, lines and other surface
- * elements are skipped; any other volume element (hexahedra, tetrahedra of order 3 and
- * more, ...) is rejected, since dropping it would leave a hole, and so are triangles of
- * order 3 and more, which belong to such meshes.
+ * size_t). Keeps tetrahedra of geometric order 1 to 4 (types 4, 11, 29, 30) and the
+ * triangles of order 1 to 4 (types 2, 9, 21, 23) that carry a physical tag (a triangle's
+ * vertices are what counts: its other nodes are the tetrahedra's); points, lines and other
+ * surface elements are skipped; any other volume element (hexahedra, tetrahedra of order 5
+ * and more, ...) is rejected, since dropping it would leave a hole, and so are triangles of
+ * order 5 and the incomplete (serendipity) ones, which belong to such meshes. The
+ * tetrahedra and triangles of order 2 and more must all be of one order (linear ones may be
+ * among them); an element of another order is an error naming it and the first of the order.
  *
- * Node order of the 10-node tetrahedron (Gmsh reference manual, "Node ordering"): the four
- * vertices, then the mid-edge nodes of edges (0,1) (1,2) (0,2) (0,3) (2,3) (1,3), which is
- * dg_edge_vertices' order (mesh.h); note 8 = (2,3) and 9 = (1,3), the reverse of the
- * lexicographic pair order. The 6-node triangle: vertices, then (0,1) (1,2) (2,0).
+ * Node order (Gmsh reference manual, "Node ordering"; dg_mesh_gmsh_tet_lattice): the four
+ * vertices, then the edge nodes of edges (0,1) (1,2) (2,0) (3,0) (3,2) (3,1), each from its
+ * first vertex to its second, then the face nodes, then the interior ones. At order 2 these
+ * are the mid-edge nodes of dg_edge_vertices' edges (mesh.h); note 8 = (2,3) and 9 = (1,3),
+ * the reverse of the lexicographic pair order. The triangles' nodes are not used.
  *
  * Physical tags: in 2.2 the first element tag; in 4.1 the first physical tag of the
  * element's entity in $Entities (0 when it has none, or when there is no $Entities). */
@@ -36,6 +39,11 @@ typedef struct {
   int have_nodes, have_elements, have_entities, have_names;
   entity *ent[4]; /* 4.1 entities per dimension, sorted by tag */
   int nent[4];
+  /* The geometric order of the high-order elements (0 until the first), and that first
+   * element: its number, type and where it was read. */
+  int order, order_type;
+  long long order_id;
+  char order_where[512];
 } msh_reader;
 
 static dg_status expect_line(msh_reader *r, const char *s) {
@@ -413,11 +421,22 @@ static dg_status read_nodes_v4(msh_reader *r) {
 
 /* ------------------------------------------------------------------ $Elements */
 
-/* The element types kept: tetrahedra and triangles, linear or second-order. */
-static int is_tet(int type) { return type == 4 || type == 11; }
-static int kept(int type) { return is_tet(type) || type == 2 || type == 9; }
-/* The most nodes a kept element has. */
-enum { MAX_KEPT_NODES = 10 };
+/* The element types kept: tetrahedra and triangles, of geometric order 1 to 4. */
+static int is_tet(int type) { return type == 4 || type == 11 || type == 29 || type == 30; }
+static int kept(int type) {
+  return is_tet(type) || type == 2 || type == 9 || type == 21 || type == 23;
+}
+/* A kept type's geometric order. */
+static int type_order(int type) {
+  switch (type) {
+  case 11: case 9: return 2;
+  case 29: case 21: return 3;
+  case 30: case 23: return 4;
+  default: return 1;
+  }
+}
+/* The most nodes a kept element has (the 35-node tetrahedron). */
+enum { MAX_KEPT_NODES = DG_MESH_LATTICE_MAX };
 
 /* Decide what to do with an element type: keep (kept()), skip, or an error for volume
  * elements we cannot use and for triangles of such meshes. */
@@ -428,21 +447,52 @@ static dg_status classify(msh_reader *r, int type, dg_gmsh_type *info) {
   if (info->dim == 3 && !is_tet(type))
     return dg_text_fail(&r->t, DG_ERR_UNSUPPORTED,
                         "element type %d (%s) is not supported; only tetrahedra can be used, "
-                        "linear (type 4) or second-order (type 11): mesh the volume with "
-                        "tetrahedra only, at Mesh.ElementOrder 1 or 2 (gmsh -order 1 or -order 2)",
+                        "linear (type 4) or of geometric order 2, 3 or 4 (types 11, 29, 30): "
+                        "mesh the volume with tetrahedra only, at Mesh.ElementOrder 1 to 4 "
+                        "(gmsh -order 1 to -order 4)",
                         type, info->name);
-  if (type >= 20 && type <= 25)
+  if (info->dim == 2 && type >= 20 && !kept(type))
     return dg_text_fail(&r->t, DG_ERR_UNSUPPORTED,
-                        "element type %d (%s) is not supported; dgtd reads linear and "
-                        "second-order meshes only: mesh with Mesh.ElementOrder 1 or 2 (gmsh "
-                        "-order 2)",
+                        "element type %d (%s) is not supported; dgtd reads complete elements "
+                        "of order 1 to 4 only (triangles of types 2, 9, 21, 23): mesh with "
+                        "Mesh.ElementOrder 1 to 4 (gmsh -order 1 to -order 4) and "
+                        "Mesh.SecondOrderIncomplete = 0",
                         type, info->name);
   return DG_OK;
+}
+
+/* What a kept element is called in messages. */
+static const char *kept_name(int type, const dg_gmsh_type *info) {
+  return type == 4 ? "tetrahedron" : type == 2 ? "triangle" : info->name;
+}
+
+/* One geometric order per mesh: the first tetrahedron or triangle of order 2 or more sets
+ * it, one of another order is an error naming both. */
+static dg_status check_order(msh_reader *r, int type, long long id) {
+  const int k = type_order(type);
+  if (k < 2) return DG_OK;
+  if (!r->order) {
+    r->order = k;
+    r->order_type = type;
+    r->order_id = id;
+    dg_text_where(&r->t, r->order_where, sizeof r->order_where);
+    return DG_OK;
+  }
+  if (k == r->order) return DG_OK;
+  const dg_gmsh_type a = dg_gmsh_element_type(type), b = dg_gmsh_element_type(r->order_type);
+  return dg_text_fail(&r->t, DG_ERR_UNSUPPORTED,
+                      "element %lld is a %s (geometric order %d), but element %lld (%s) is a %s "
+                      "(order %d): dgtd reads meshes whose elements are all of one geometric "
+                      "order, 2, 3 or 4, or linear; mesh with one Mesh.ElementOrder (gmsh "
+                      "-order K)",
+                      id, kept_name(type, &a), k, r->order_id, r->order_where,
+                      kept_name(r->order_type, &b), r->order);
 }
 
 /* Resolve node tags and hand a tetrahedron or triangle to the builder. */
 static dg_status add_element(msh_reader *r, int type, const long long *tags, int phys,
                              long long id) {
+  DG_CALL(check_order(r, type, id));
   int v[MAX_KEPT_NODES];
   const int nv = dg_gmsh_element_type(type).nodes;
   for (int j = 0; j < nv; j++) {
@@ -454,17 +504,12 @@ static dg_status add_element(msh_reader *r, int type, const long long *tags, int
   long lid = id > LONG_MAX ? LONG_MAX : (long)id;
   if (type == 4) {
     DG_CALL(dg_builder_add_tet(&r->b, v, phys, lid));
-  } else if (type == 11) {
-    DG_CALL(dg_builder_add_tet2(&r->b, v, v + 4, phys, lid));
+  } else if (is_tet(type)) {
+    DG_CALL(dg_builder_add_tet_ho(&r->b, v, v + 4, type_order(type), phys, lid));
   } else if (phys > 0) {
     DG_CALL(dg_builder_add_tri(&r->b, v, phys, lid));
   }
   return DG_OK;
-}
-
-/* What a kept element is called in messages. */
-static const char *kept_name(int type, const dg_gmsh_type *info) {
-  return type == 4 ? "tetrahedron" : type == 2 ? "triangle" : info->name;
 }
 
 static dg_status read_elements_v2(msh_reader *r) {
