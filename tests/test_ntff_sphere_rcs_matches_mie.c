@@ -95,7 +95,7 @@ static void reduced_run(const char *dir, const char *name, const char *mesh_file
  * at order 1 with kappa_max 1 the energy grew again from t = 8), its bistatic RCS against
  * Mie in both planes: on the shipped mesh (second order, curved along the sphere) and on the
  * same mesh straight-sided (gmsh's first order mesh of the same .geo: the same vertices, no
- * mid-edge nodes). 28 s for both under load (5 s for the one straight-sided run before).
+ * mid-edge nodes). 13 s for both in make test, 28 s under load (5 s for the one run before).
  * Measured (2026-11-27):
  * curved max |error| 1.25 dB, rms 0.70 dB; straight-sided 1.70 dB, rms 0.97 dB. Allowed:
  * the curved one within 1.5 dB max and 0.9 dB rms (0.25 and 0.2 dB above the measured), and
