@@ -6,6 +6,8 @@
 // surfaces "tfsf" (the six faces of the TF/SF box, interior) and "outer" (the PML's back).
 // Regenerate (gmsh 4.8.4, from configs/meshes/):
 //   gmsh sphere.geo -3 -format msh41 -o sphere.msh
+// It stays first order (straight-sided), unlike sphere_rcs.msh: the case is the local time
+// stepping benchmark (docs/TIME_STEPPING.md), and multirate stepping refuses curved elements.
 SetFactory("OpenCASCADE");
 DefineConstant[ h = 0.4 ];    // mesh size in air
 DefineConstant[ hp = 0.5 ];   // mesh size in the PML

@@ -9,11 +9,14 @@
 // Physical groups: volumes "air" (tag 2), "pml" (3) and, with pec = 0, "sphere" (1);
 // surfaces "outer" (1, the PML's back), "tfsf" (2), "ntff" (3) and, with pec = 1,
 // "sphere" (4).
-// Regenerate (gmsh 4.8.4, from configs/meshes/):
-//   gmsh sphere_rcs.geo -3 -format msh41 -o sphere_rcs.msh
-//   gmsh sphere_rcs.geo -3 -format msh41 -setnumber pec 0 -o sphere_rcs_eps4.msh
-// Finer meshes (the refinement study of tests/test_ntff_sphere_rcs_matches_mie.c) scale the
-// sizes: -setnumber h 0.25 -setnumber hs 0.1 ...
+// Regenerate (gmsh 4.8.4, from configs/meshes/; byte for byte with Mesh.RandomSeed below):
+//   gmsh sphere_rcs.geo -3 -order 2 -format msh41 -o sphere_rcs.msh
+//   gmsh sphere_rcs.geo -3 -order 2 -format msh41 -setnumber pec 0 -o sphere_rcs_eps4.msh
+// Second order: the elements along the sphere are curved (docs/MESHING.md, "Curved
+// elements"): 5030 tetrahedra, 311 of them curved (PEC); 5276, 521 curved (eps_r = 4).
+// Without -order 2 the same commands give the straight-sided mesh of the same vertices
+// (tests/test_ntff_sphere_rcs_matches_mie.c compares the two). Other sizes:
+// -setnumber h 0.3 -setnumber hs 0.15 ... (docs/notes/sphere-meshes-2026-11-27.md).
 SetFactory("OpenCASCADE");
 DefineConstant[ pec = 1 ];     // 1: PEC sphere (hole), 0: dielectric sphere (volume)
 DefineConstant[ h = 0.45 ];    // mesh size in air
