@@ -7,6 +7,7 @@
  * element's own mass and area; multirate refuses curved meshes (OpenCL runs them:
  * test_cl_curved_variants_match_reference). */
 #include "test_util.h"
+#include "test_curved_util.h"
 
 #include "backend/cl_maxwell.h"
 #include "core/alloc.h"
@@ -41,14 +42,6 @@ static void unmake(setup *s) {
   dg_mesh_destroy(&s->m);
 }
 
-/* Volume int 1 dx of element k: sum of its mass matrix (the nodal basis sums to 1). */
-static double volume(const dg_geom *g, int k) {
-  const int c = dg_geom_curved_row(g, k), Np = g->Np;
-  if (c < 0) return g->J[k] * 4.0 / 3.0;
-  double v = 0;
-  for (int i = 0; i < Np * Np; ++i) v += g->cv.M[(size_t)c * Np * Np + i];
-  return v;
-}
 
 static void quadrature_closes_elements_and_measures_the_cylinder(void **state) {
   (void)state;
@@ -61,7 +54,7 @@ static void quadrature_closes_elements_and_measures_the_cylinder(void **state) {
     const dg_geom_curved *cv = &g->cv;
     double vol = 0, area = 0;
     for (int k = 0; k < g->K; ++k) {
-      vol += volume(g, k);
+      vol += curved_test_volume(g, k);
       const int c = dg_geom_curved_row(g, k);
       if (c < 0) {
         for (int f = 0; f < 4; ++f)
@@ -83,7 +76,7 @@ static void quadrature_closes_elements_and_measures_the_cylinder(void **state) {
           xn += F[3] * (x[0] * F[0] + x[1] * F[1] + x[2] * F[2]);
           if (g->mesh->EToE[4 * k + f] == k) area += F[3];
         }
-      const double V = volume(g, k), L = cbrt(V);
+      const double V = curved_test_volume(g, k), L = cbrt(V);
       for (int d = 0; d < 3; ++d) assert_near(n[d] / (L * L), 0, 1e-13);
       assert_near(xn / (3 * V), 1, 1e-12);
     }

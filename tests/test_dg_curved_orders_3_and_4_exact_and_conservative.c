@@ -8,6 +8,7 @@
  * the quadratic one (its nodes put on the order-2 map) gives the order-2 geometry and
  * right-hand side (central flux) to rounding. */
 #include "test_util.h"
+#include "test_curved_util.h"
 
 #include "core/alloc.h"
 #include "dg/geom.h"
@@ -45,20 +46,13 @@ static void unmake(setup *s) {
   dg_mesh_destroy(&s->m);
 }
 
-static double volume(const dg_geom *g, int k) {
-  const int c = dg_geom_curved_row(g, k), Np = g->Np;
-  if (c < 0) return g->J[k] * 4.0 / 3.0;
-  double v = 0;
-  for (int i = 0; i < Np * Np; ++i) v += g->cv.M[(size_t)c * Np * Np + i];
-  return v;
-}
 
 /* Volume and boundary area of the mesh, and the largest closure defect of a curved element. */
 static void measure(const dg_geom *g, double *vol, double *area, double *defect) {
   const dg_geom_curved *cv = &g->cv;
   *vol = *area = *defect = 0;
   for (int k = 0; k < g->K; ++k) {
-    *vol += volume(g, k);
+    *vol += curved_test_volume(g, k);
     const int c = dg_geom_curved_row(g, k);
     if (c < 0) {
       for (int f = 0; f < 4; ++f)
@@ -79,7 +73,7 @@ static void measure(const dg_geom *g, double *vol, double *area, double *defect)
         xn += F[3] * (x[0] * F[0] + x[1] * F[1] + x[2] * F[2]);
         if (g->mesh->EToE[4 * k + f] == k) *area += F[3];
       }
-    const double V = volume(g, k), L = cbrt(V);
+    const double V = curved_test_volume(g, k), L = cbrt(V);
     for (int d = 0; d < 3; ++d) *defect = fmax(*defect, fabs(n[d]) / (L * L));
     /* x.n integrates exactly only when the nodes carry the map: N >= k */
     if (g->N >= g->cv.order) *defect = fmax(*defect, fabs(xn / (3 * V) - 1));
@@ -232,7 +226,7 @@ static void quadratic_map_as_order_4_agrees(void **state) {
   double num = 0, den = 0, dv = 0;
   for (size_t i = 0; i < len; ++i) num += (ra[i] - rb[i]) * (ra[i] - rb[i]), den += ra[i] * ra[i];
   for (int k = 0; k < m->K; ++k)
-    dv = fmax(dv, fabs(volume(a.g, k) - volume(b.g, k)) / volume(a.g, k));
+    dv = fmax(dv, fabs(curved_test_volume(a.g, k) - curved_test_volume(b.g, k)) / curved_test_volume(a.g, k));
   printf("# the quadratic map as order 4: nodes %.1e apart, volumes %.1e, rhs %.1e relative\n", dx,
          dv, sqrt(num / den));
   assert_true(dx < 1e-13);

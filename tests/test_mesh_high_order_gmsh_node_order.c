@@ -12,22 +12,9 @@
  * (Gmsh's own placement there is O(h^2) off); reorienting an element carries
  * its nodes along; and the lattice is the manual's at order 2 (dg_edge_vertices). */
 #include "test_util.h"
+#include "test_curved_util.h"
 
 #include "mesh/mesh.h"
-
-static void assert_same_linear_part(const dg_mesh *a, const dg_mesh *b) {
-  assert_int_equal(a->Nv, b->Nv);
-  assert_int_equal(a->K, b->K);
-  for (int v = 0; v < a->Nv; v++) {
-    assert_near(a->VX[v], b->VX[v], 1e-14);
-    assert_near(a->VY[v], b->VY[v], 1e-14);
-    assert_near(a->VZ[v], b->VZ[v], 1e-14);
-  }
-  assert_memory_equal(a->EToV, b->EToV, 4 * (size_t)a->K * sizeof(int));
-  assert_memory_equal(a->EToE, b->EToE, 4 * (size_t)a->K * sizeof(int));
-  assert_memory_equal(a->face_tag, b->face_tag, 4 * (size_t)a->K * sizeof(int));
-  assert_memory_equal(a->elem_tag, b->elem_tag, (size_t)a->K * sizeof(int));
-}
 
 /* Reference coordinates of lattice point idx of order k. */
 static void lattice_rst(const int idx[4], int k, double rst[3]) {

@@ -1,23 +1,10 @@
 /* Second-order Gmsh meshes (10-node tetrahedra, 6-node triangles) read alike from 2.2, 4.1 and 4.1 binary; an element is curved only where a mid-edge node leaves its straight edge's midpoint (by more than DG_MESH_CURVED_TOL of its size), a straight-sided second-order mesh is the linear mesh exactly, and reorienting an element carries its edge nodes along. */
 #include "test_util.h"
+#include "test_curved_util.h"
 
 #include "mesh/mesh.h"
 
 static double radius(const double *x) { return hypot(x[0], x[1]); }
-
-static void assert_same_linear_part(const dg_mesh *a, const dg_mesh *b) {
-  assert_int_equal(a->Nv, b->Nv);
-  assert_int_equal(a->K, b->K);
-  for (int v = 0; v < a->Nv; v++) {
-    assert_near(a->VX[v], b->VX[v], 1e-14);
-    assert_near(a->VY[v], b->VY[v], 1e-14);
-    assert_near(a->VZ[v], b->VZ[v], 1e-14);
-  }
-  assert_memory_equal(a->EToV, b->EToV, 4 * (size_t)a->K * sizeof(int));
-  assert_memory_equal(a->EToE, b->EToE, 4 * (size_t)a->K * sizeof(int));
-  assert_memory_equal(a->face_tag, b->face_tag, 4 * (size_t)a->K * sizeof(int));
-  assert_memory_equal(a->elem_tag, b->elem_tag, (size_t)a->K * sizeof(int));
-}
 
 /* The cylinder (radius 1, tests/fixtures/cylinder.geo) in three formats: the same mesh, the
  * same curved elements; the curved ones are those with an edge on the round wall, whose
