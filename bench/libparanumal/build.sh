@@ -50,7 +50,7 @@ fix_occa() { # tree
   # NVIDIA fails once the leaked reservations add up to about its memory; and it copies into
   # the pinned host pool while that stays mapped, which NVIDIA never shows the host
   # (libparanumal's reductions, its norm, read 0). Releasing each sub-buffer at once (the
-  # patch's first form) made the H100's step ~100x slower: the patch keeps one sub-buffer per
+  # patch's first form) made the H100's step ~25x slower: the patch keeps one sub-buffer per
   # region instead, for the next reservation of that region, and releases them with the parent.
   patch -p2 -d "$1" --dry-run --quiet < "$here/occa-opencl-memory.patch" >/dev/null &&
     patch -p2 -d "$1" --quiet < "$here/occa-opencl-memory.patch" ||

@@ -8,9 +8,9 @@
  *   - commands that read or write a buffer while it is mapped (undefined behaviour in OpenCL:
  *     OCCA's pinned host pool stays mapped for its whole life and reductions copy into it);
  *   - sub-buffers made and released again every time step (LSERK4's two pool reservations):
- *     legal OpenCL, but on the H100 the first mend (release them) made libparanumal's step
- *     about 100x slower than without it (2026-11-28 notes);
- * and it shows what the brief of that slowdown asked: which memory each kernel is given
+ *     legal OpenCL, but on the H100 the first form of the mend (release each at once) made
+ *     libparanumal's step about 25x slower per DOF than the leaking OCCA;
+ * and it shows what else could make a step slow there: which memory each kernel is given
  * (a host-flagged buffer, CL_MEM_ALLOC_HOST_PTR or CL_MEM_USE_HOST_PTR, or a sub-buffer of
  * one, read by the kernel over PCIe on a discrete GPU), and what moves between host and device
  * per time step. A time step is CLMEM_CHECK_STAGES (default 5) launches of the kernel
