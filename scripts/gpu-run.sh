@@ -9,7 +9,8 @@
 #           bench:PREC[:ORDERS[:LIMIT[:DOFS]]] (DOFS: the problem size, default the tuner's)
 #           libp:PREC:ORDERS:DOFS[:LIMIT] (libparanumal's maxwell on the same box mesh as
 #           `dgtd bench --dofs DOFS`, stepping timed by bench/libparanumal/libp_bench.cpp;
-#           needs the bundle made with bench/libparanumal/build.sh's tree)
+#           needs the bundle made with bench/libparanumal/build.sh's tree; CLMEM_CHECK=1
+#           preloads its memory checker, LIBP_SECONDS=1e-9 runs a fixed 3+3+3+6 steps)
 #           dump:PREC:ORDERS (tuned winners' source, build log with -cl-nv-verbose, and
 #           CL_KERNEL_* info) mpi variants:PREC:N:SPEC[;SPEC...] (bench of extra variants)
 #           pml:PREC[:ORDERS[:LIMIT[:CELLS]]] (bench --pml: the PML kernels per PML element)
@@ -87,7 +88,8 @@ for s in "$@"; do
     [ -d "$lp" ] || tar xzf "$here/libp.tar.gz" -C /
     export LIBP_CACHE_DIR=/tmp/libp-occa-cache # OCCA's kernel cache: not a result
     stage "libp $a $b at $c DOFs" "${e:-300}" bash "$here/libp_run.sh" "$lp" "$a" "$b" "$c" \
-      "$res/libp-$a-$c" "${LIBP_PLATFORM:-0}" "${LIBP_DEVICE:-0}" > "$res/libp-$a-$c.txt" 2>&1 ;;
+      "$res/libp-$a-$c" "${LIBP_PLATFORM:-0}" "${LIBP_DEVICE:-0}" "${LIBP_SECONDS:-1}" \
+      > "$res/libp-$a-$c.txt" 2>&1 ;;
   dump)
     for n in $(seq "${b%-*}" "${b#*-}"); do
       DGTD_CL_OPTIONS=-cl-nv-verbose stage "dump $a N=$n" 60 dgtd run --quiet --order "$n" \

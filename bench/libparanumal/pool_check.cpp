@@ -3,7 +3,8 @@
 // occa-opencl-memory.patch mends and that the maxwell run does not all take. A pool resized
 // while reservations live around a gap (setPtr must record the new offsets, or the next
 // reservation overlaps a live one), and copies between a pinned (host) pool, which OCCA keeps
-// mapped, and the device. Prints one line per check and POOL_CHECK OK or FAILED (exit 1).
+// mapped, and the device; and many reservations of different sizes (the sub-buffers OCCA keeps
+// per region). Prints one line per check and POOL_CHECK OK or FAILED (exit 1).
 // Unmended OCCA 9866ea5 fails two checks even on PoCL (docs/notes/libparanumal-memory-pool.md).
 // With LD_PRELOAD=DEST/clmem_check.so it also counts the sub-buffers.
 //   usage: pool_check [PLATFORM [DEVICE]]      (OpenCL platform and device numbers, default 0 0)
@@ -46,6 +47,21 @@ int main(int argc, char **argv) {
   check("c after reserving e", c, 2e4, n);
   check("d after reserving e", d, 3e4, 5 * n);
   check("e", e, 4e4, n);
+  // reservations of 40 sizes, each freed at once (some resize the pool under a, c, d, e): each
+  // reads back what was written, and a, c keep theirs. OCCA keeps one sub-buffer per region
+  // now, at most 16 unused: with clmem_check, peak_live_sub stays far below the 40 made.
+  bool many = true;
+  for (size_t k = 1; k <= 40; ++k) {
+    occa::memory r = pool.reserve<float>(k * 250);
+    fill(r, 6e4 + k, k * 250);
+    std::vector<float> h(k * 250);
+    r.copyTo(h.data());
+    for (size_t i = 0; i < h.size() && many; ++i) many = h[i] == 6e4f + k + i;
+  }
+  std::printf("%s 40 reservations of different sizes\n", many ? "ok  " : "FAIL");
+  fails += !many;
+  check("a after them", a, 0, n);
+  check("c after them", c, 2e4, n);
   // pinned (host) pool: device -> pinned and pinned -> device copies
   occa::experimental::memoryPool hpool = dev.createMemoryPool({{"host", true}});
   occa::memory hp = hpool.reserve<float>(n);

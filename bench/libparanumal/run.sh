@@ -8,8 +8,10 @@
 #   long the first timed run takes (default 1; the second takes twice as long, and the rate
 #   is from their difference); LIMIT: seconds per run, set-up included (default 300)
 # CLMEM_CHECK=1 preloads LIBP/clmem_check.so (build.sh makes it): each run then also prints its
-# `clmem_check:` line (OpenCL sub-buffers leaked, buffers used while mapped) and fails unless
-# verdict=ok. A check, not a timing: the preloaded library slows every launch a little.
+# `clmem_check:` line (OpenCL sub-buffers leaked, buffers used while mapped, host memory given
+# to a kernel, sub-buffers made and released every step; the log has its per-kernel, per-step
+# and API-time lines) and fails unless verdict=ok. A check, not a timing: the preloaded
+# library slows every launch a little.
 set -uo pipefail
 libp=${1:?usage: run.sh LIBP PREC ORDERS DOFS [OUTDIR [PLATFORM [DEVICE [SECONDS [LIMIT]]]]]}
 prec=${2:?precision}; orders=${3:?orders}; dofs=${4:?DOFs}
