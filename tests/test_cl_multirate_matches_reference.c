@@ -236,6 +236,25 @@ static void grouped_operator_has_the_same_rhs(void **state) {
   assert_dg_ok(dg_cl_maxwell_create(&a, dev, s.p, &v, NULL));
   assert_dg_ok(dg_cl_maxwell_create_grouped(&b, dev, s.p, &v, NULL, s.level, s.plan.n_levels));
   assert_true(dg_cl_maxwell_kpad(b) > dg_cl_maxwell_kpad(a)); /* padding between levels */
+  /* within a level, the elements next to a lower level first, by the lowest level they
+   * touch, ties in element order (the multirate lists are runs of adjacent slots): node 0's
+   * index grows with the slot in every layout */
+  const dg_mesh *mesh = s.g->mesh;
+  int *key = malloc((size_t)mesh->K * sizeof *key), touching = 0;
+  for (int k = 0; k < mesh->K; ++k) {
+    key[k] = s.level[k];
+    for (int f = 0; f < 4; ++f)
+      if (s.level[mesh->EToE[4 * k + f]] < key[k]) key[k] = s.level[mesh->EToE[4 * k + f]];
+    touching += key[k] < s.level[k];
+  }
+  assert_true(touching > 0);
+  for (int j = 0; j < mesh->K; ++j)
+    for (int k = j + 1; k < mesh->K; ++k)
+      if (s.level[j] == s.level[k] &&
+          (key[j] <= key[k]) != (dg_cl_maxwell_node_index(b, j, 0) < dg_cl_maxwell_node_index(b, k, 0)))
+        fail_msg("level %d: element %d (lowest level touched %d) and %d (%d) in the wrong order",
+                 s.level[j], j, key[j], k, key[k]);
+  free(key);
   double *q = malloc(s.n * sizeof *q), *ra = malloc(s.n * sizeof *ra), *rb = malloc(s.n * sizeof *rb);
   dg_verify_random_fields(5, s.n, q);
   assert_dg_ok(dg_cl_maxwell_rhs(a, 0.1, q, ra));

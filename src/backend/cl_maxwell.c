@@ -73,9 +73,31 @@ static dg_status plan_slots(dg_cl_maxwell *op, const int *group, int n_groups) {
   DG_CALL(DG_ALLOC(op->slot, op->K + 1));
   DG_CALL(DG_ALLOC(op->group_of, op->K + 1));
   for (int k = 0; k < op->K; ++k) op->group_of[k] = group[k];
-  int next[DG_CL_MAX_GROUPS];
-  for (int i = 0; i < n_groups; ++i) next[i] = op->gfirst[i];
-  for (int k = 0; k < op->K; ++k) op->slot[k] = next[group[k]]++;
+  /* Within a group, the elements next to a lower group first, by the lowest group they touch
+   * (ties, and ghosts, in element order): the multirate stepper's lists of coarse elements
+   * next to a finer level (backend/cl_multirate.c) are then runs of adjacent slots, which a
+   * layout interleaving VL elements node by node reads in whole lines. */
+  const dg_mesh *mesh = op->phys->geom->mesh;
+  int *key = NULL;
+  DG_CALL(DG_ALLOC(key, op->K + 1));
+  int next[DG_CL_MAX_GROUPS][DG_CL_MAX_GROUPS] = {{0}};
+  for (int k = 0; k < op->K; ++k) {
+    key[k] = group[k];
+    if (k < mesh->K_owned)
+      for (int f = 0; f < 4; ++f) {
+        const int gj = group[mesh->EToE[4 * k + f]];
+        if (gj < key[k]) key[k] = gj;
+      }
+    ++next[group[k]][key[k]];
+  }
+  for (int i = 0; i < n_groups; ++i)
+    for (int j = 0, at = op->gfirst[i]; j <= i; ++j) {
+      const int c = next[i][j];
+      next[i][j] = at;
+      at += c;
+    }
+  for (int k = 0; k < op->K; ++k) op->slot[k] = next[group[k]][key[k]]++;
+  dg_free(&key);
   return DG_OK;
 }
 

@@ -11,6 +11,7 @@
  * Between macro steps qe = qs, so get_state, put_state and energy are the operator's. */
 #include "backend/cl_multirate.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "codegen/codegen.h"
@@ -124,6 +125,17 @@ static dg_status launch_list(clmr *s, cl_kernel k, cl_uint n_arg, int n, double 
   DG_CALL(DG_KERNEL_ARG(k, n_arg, n));
   DG_CALL(launch(s, k, NULL, g, l, acc));
   return DG_OK;
+}
+
+static int cmp_int(const void *a, const void *b) {
+  const int x = *(const int *)a, y = *(const int *)b;
+  return (x > y) - (x < y);
+}
+
+/* A list of n slots in ascending order: the kernels over it then read runs of adjacent
+ * slots (dg_cl_maxwell_create_grouped puts a level's elements next to a finer level first). */
+static void sort_slots(int *slots, int n) {
+  if (n > 1) qsort(slots, (size_t)n, sizeof *slots, cmp_int);
 }
 
 static void level_range(const clmr *s, int l, int *s0, int *s1) {
@@ -680,6 +692,7 @@ static dg_status rk_setup(clmr *s, const int *level) {
       for (int k = 0; k < Ko; ++k)
         if (level[k] == lc && next[(size_t)k * L + l]) cl[nc++] = s->lay.slot[k];
       s->ccount[l][lc] = nc - s->cfirst[l][lc];
+      sort_slots(cl + s->cfirst[l][lc], s->ccount[l][lc]);
     }
   }
   DG_CALL_GOTO(done, dg_buffer_create(s->lay.dev, CL_MEM_READ_ONLY,
@@ -765,6 +778,7 @@ dg_status dg_stepper_cl_multirate_create(dg_stepper **out, dg_cl_maxwell *op, co
         if (touches) list[n++] = s->lay.slot[k];
       }
       s->bcount[d][l] = n - s->bfirst[d][l];
+      sort_slots(list + s->bfirst[d][l], s->bcount[d][l]);
     }
   DG_CALL_GOTO(fail, dg_buffer_create(s->lay.dev, CL_MEM_READ_ONLY, (size_t)(n + 1) * sizeof(int),
                                       list, &s->d_border));
