@@ -107,7 +107,28 @@ int dg_tune_stage1_variants(const dg_device_info *info, int N, dg_precision p,
   return n;
 }
 
-/* Stage 0: the baseline, the device default and the seeds (tune/tune.h). */
+int dg_tune_seed_siblings(const dg_device_info *info, int N, const dg_variant *seed,
+                          dg_variant out[DG_TUNE_SIBLINGS_MAX]) {
+  char why[128];
+  int n = 0;
+  if (seed->path != DG_PATH_KERNELS) return 0;
+  for (int fz = 0; fz < DG_FUSE_COUNT; ++fz) {
+    if (fz == (int)seed->fuse) continue;
+    dg_variant v = *seed;
+    v.fuse = (dg_fuse)fz;
+    if (!dg_variant_check(&v, info, N, why, sizeof why)) v.lift = DG_LIFT_SEPARATE;
+    if (dg_variant_check(&v, info, N, why, sizeof why)) out[n++] = v;
+  }
+  if (!seed->literal && N <= DG_VARIANT_LITERAL_MAX_N) {
+    dg_variant v = *seed;
+    v.literal = 1;
+    if (dg_variant_check(&v, info, N, why, sizeof why)) out[n++] = v;
+  }
+  return n;
+}
+
+/* Stage 0: the baseline, the device default, the seeds and the first seed's siblings
+ * (tune/tune.h). */
 static dg_status stage_anchors(tune_ctx *c, int *list) {
   const dg_precision p = c->r->precision;
   int n = 0;
@@ -127,6 +148,11 @@ static dg_status stage_anchors(tune_ctx *c, int *list) {
     if (n > before) {
       c->r->c[list[n - 1]].seed = 1;
       c->r->n_seeds++;
+    }
+    if (i == 0) {
+      dg_variant sib[DG_TUNE_SIBLINGS_MAX];
+      const int ns = dg_tune_seed_siblings(&c->dev->info, c->r->N, &v, sib);
+      for (int j = 0; j < ns; ++j) DG_CALL(push(c, &sib[j], list, &n));
     }
   }
   DG_CALL(run_list(c, 0, list, n, 10 + 2 * 8 + 2 * 16));

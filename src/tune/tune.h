@@ -3,7 +3,8 @@
  *
  * Staged search (the space has thousands of variants; PoCL compiles each for seconds):
  *   stage 0  anchors: the baseline and the device default, always, so speedups are ratios
- *            measured in the same run;
+ *            measured in the same run; the seeds (below), and the first seed's siblings
+ *            in the fused-stage mode and ops (dg_tune_seed_siblings);
  *   stage 1  families: one representative per (path, work split, lift mode) with nothing in
  *            local memory (vw = widest vector for work=vec, 4 for elem; kb, lkb, unroll as
  *            the default; ops=arg), plus the CLBlast path;
@@ -184,6 +185,17 @@ dg_status dg_tune_device_limits(dg_device *dev, const dg_tune_options *opt,
 enum { DG_TUNE_STAGE1_MAX = 16 };
 int dg_tune_stage1_variants(const dg_device_info *info, int N, dg_precision p,
                             dg_variant out[DG_TUNE_STAGE1_MAX]);
+
+/* The variants stage 0 times beside the first seed (a stored or transferred winner): the
+ * seed with each other fused-stage mode (fuse; lift=separate where the seed's lift does not
+ * fuse) and with ops=literal where N allows, the dimensions the later stages reach only
+ * through their families' stage-1 forms (one node per item, no unrolling) and so never at
+ * the seed's blocking and unrolling once the budget runs out (the H100 re-tune of 2026-11-27:
+ * fuse=step timed at N = 4..6 with kb <= 4 and unroll=1 only). Those dg_variant_check
+ * accepts on info's device, into out; returns their number (0 for the CLBlast path). */
+enum { DG_TUNE_SIBLINGS_MAX = DG_FUSE_COUNT + 1 };
+int dg_tune_seed_siblings(const dg_device_info *info, int N, const dg_variant *seed,
+                          dg_variant out[DG_TUNE_SIBLINGS_MAX]);
 
 /* ---- reports (tune/report.c) ------------------------------------------------------------ */
 
