@@ -216,11 +216,12 @@ __kernel void mr_dense_at(__global real_t *restrict qe, __global const real_t *r
   }
 }
 
-/* One LSERK4 stage of a level in multirate LSERK4, fields and PML auxiliary fields in one
- * launch: rows 0..5 of dimension 1 are the fields over items [i0, i1) (res = a res + dt F,
- * q += b res, qe = q: the next stage evaluates qe), rows 6.. the auxiliary arrays (stride
- * ws) over PML items [j0, j1) (w, wres, wF; no evaluation copy). Dimension 0 counts items
- * from i0 and from j0 alike (no global offset). */
+/* One LSERK4 stage of a level in multirate LSERK4, fields and PML auxiliary fields: rows
+ * 0..5 of dimension 1 are the fields over items [i0, i1) (res = a res + dt F, q += b res,
+ * qe = q: the next stage evaluates qe), rows 6.. the auxiliary arrays (stride ws) over PML
+ * items [j0, j1) (w, wres, wF; no evaluation copy). Dimension 0 counts items from i0 and from
+ * j0 alike (no global offset there); the host launches the field rows and the auxiliary rows
+ * (a global offset of 6 in dimension 1) separately, each as long as its range. */
 __kernel __attribute__((reqd_work_group_size(WG1, 1, 1)))
 void mr_stage(__global real_t *restrict q, __global real_t *restrict qe,
               __global real_t *restrict res, __global const real_t *restrict F, const int fs,

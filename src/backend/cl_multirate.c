@@ -389,13 +389,12 @@ static dg_status lserk_macro_step(clmr *s, double t, double H) {
 /* ---- multirate LSERK4 ---------------------------------------------------------------- */
 
 /* One LSERK4 stage of level l: res = a res + h F, q += b res and qe = q (fields), and the
- * PML aux likewise (no evaluation copy: only their own element reads them); one launch. */
+ * PML aux likewise (no evaluation copy: only their own element reads them). */
 static dg_status stage_update(clmr *s, int l, cl_mem F, cl_mem wF, double a, double h, double b) {
   cl_kernel k = s->k_stage;
   const int i0 = s->lay.gfirst[l] * s->lay.NPP, i1 = s->lay.gfirst[l + 1] * s->lay.NPP;
   const int j0 = s->lay.npn ? s->lay.pfirst[l] : 0, j1 = s->lay.npn ? s->lay.pfirst[l + 1] : 0;
-  const int n = i1 - i0 > j1 - j0 ? i1 - i0 : j1 - j0;
-  if (n <= 0) return DG_OK;
+  if (i1 <= i0 && j1 <= j0) return DG_OK;
   DG_CALL(DG_KERNEL_ARG(k, ST_F, F));
   DG_CALL(DG_KERNEL_ARG(k, ST_WF, wF));
   DG_CALL(DG_KERNEL_ARG(k, ST_I0, i0));
@@ -405,9 +404,18 @@ static dg_status stage_update(clmr *s, int l, cl_mem F, cl_mem wF, double a, dou
   DG_CALL(real_arg(s, k, ST_A, a));
   DG_CALL(real_arg(s, k, ST_DT, h));
   DG_CALL(real_arg(s, k, ST_B, b));
-  const size_t g[2] = {((size_t)n + WG1 - 1) / WG1 * WG1, 6 + (j1 > j0 ? (size_t)DG_PML_AUX : 0)};
+  /* the fields' rows, then the auxiliary arrays' rows (a global offset in dimension 1), each
+   * launch as long as its own range: one launch as long as the longer left most items of the
+   * other idle (a coarse level's PML nodes are a fraction of its field nodes) */
   const size_t lw[2] = {WG1, 1};
-  DG_CALL(launch(s, k, NULL, g, lw, NULL));
+  if (i1 > i0) {
+    const size_t g[2] = {((size_t)(i1 - i0) + WG1 - 1) / WG1 * WG1, 6};
+    DG_CALL(launch(s, k, NULL, g, lw, NULL));
+  }
+  if (j1 > j0) {
+    const size_t off[2] = {0, 6}, g[2] = {((size_t)(j1 - j0) + WG1 - 1) / WG1 * WG1, DG_PML_AUX};
+    DG_CALL(launch(s, k, off, g, lw, NULL));
+  }
   return DG_OK;
 }
 
