@@ -107,6 +107,20 @@ static void levels_lowered_where_stages_cost_more(void **state) {
     assert_int_equal(p.n_levels, want_levels[i]);
     for (int l = 0; l < 3; ++l) assert_int_equal(p.count[l], want[i][l]);
     check_steps_within_limits(&s, lev, &p, 0);
+    /* the coarser elements next to each level, found from the fine side (each level's
+     * elements mark their neighbours of coarser levels) */
+    for (int l = 0; l < p.n_levels; ++l) {
+      char *mark = calloc((size_t)s.m->K, 1);
+      int n = 0;
+      for (int k = 0; k < s.m->K; ++k)
+        for (int f = 0; f < 4 && lev[k] == l; ++f) {
+          const int j = s.m->EToE[4 * k + f];
+          if (lev[j] > l && !mark[j]) mark[j] = 1, ++n;
+        }
+      assert_int_equal(p.border[l], n);
+      if (l == 0 && p.n_levels > 1 && p.count[0]) assert_true(n > 0);
+      free(mark);
+    }
     for (int sc = 0; sc < 2; ++sc) {
       dg_stepper *st = NULL;
       assert_dg_ok(dg_stepper_multirate_create(&st, s.p, lev, p.n_levels, schemes[sc], NULL, NULL));

@@ -226,14 +226,23 @@ static void auto_chooses_by_predicted_gain(void **state) {
   memset(&plan, 0, sizeof plan);
   plan.scheme = DG_MR_LSERK4, plan.n_levels = 3, plan.dt_min = 0.01;
   plan.count[0] = 10, plan.count[1] = 10, plan.count[2] = 1000;
-  const double g0 = dg_multirate_predicted_gain(&plan, 1.0, 0.01, 0);
+  const double g0 = dg_multirate_predicted_gain(&plan, 1.0, 0.01, 0, 0);
   /* by hand: global 5 K / dt = 5 1020 / 0.01; multirate 5 (10/0.01 + 10/0.02 + 1000/0.04) */
   assert_true(fabs(g0 - (5.0 * 1020 / 0.01) / (5.0 * (1000 + 500 + 25000))) < 1e-12);
   const double w = 2000;
-  const double g1 = dg_multirate_predicted_gain(&plan, 1.0, 0.01, w);
+  const double g1 = dg_multirate_predicted_gain(&plan, 1.0, 0.01, w, 0);
   assert_true(fabs(g1 - (5.0 * 1020 / 0.01 + w * 5 / 0.01) /
                             (5.0 * (1000 + 500 + 25000) + w * 5 * (100 + 50 + 25))) < 1e-12);
   assert_true(g1 < g0 && g1 < 1.2);
+  /* dense outputs of coarser neighbours at beta element evaluations each, 5 per step of the
+   * finer level: 30 next to level 0, 40 next to level 1 */
+  plan.border[0] = 30, plan.border[1] = 40;
+  assert_true(fabs(dg_multirate_predicted_gain(&plan, 1.0, 0.01, 0, 0) - g0) < 1e-12);
+  const double b = 0.5, g2 = dg_multirate_predicted_gain(&plan, 1.0, 0.01, w, b);
+  assert_true(fabs(g2 - (5.0 * 1020 / 0.01 + w * 5 / 0.01) /
+                            (5.0 * (1000 + 500 + 25000) + b * 5 * (30 / 0.01 + 40 / 0.02) +
+                             w * 5 * (100 + 50 + 25))) < 1e-12);
+  assert_true(g2 < g1);
 }
 
 static void bad_settings_refused(void **state) {

@@ -22,19 +22,32 @@ dg_status run_multirate_time_step(run_state *s, double *dt_max) {
   return DG_OK;
 }
 
-double run_stage_overhead(const run_state *s) {
-  const dg_case *c = s->c;
-  if (c->stage_cost >= 0) return c->stage_cost;
-  if (c->backend != DG_BACKEND_OPENCL) return 0;
+/* The type of the device the run will take (a CPU when none answers: the run itself will
+ * say why). */
+static cl_device_type run_device_type(const run_state *s) {
   dg_device_info *list = NULL;
   int n = 0, i = -1;
   cl_device_type type = CL_DEVICE_TYPE_CPU;
   if (dg_device_list(&list, &n) == DG_OK && n > 0 &&
-      dg_device_select(list, n, c->device[0] ? c->device : NULL, &i) == DG_OK)
+      dg_device_select(list, n, s->c->device[0] ? s->c->device : NULL, &i) == DG_OK)
     type = list[i].type;
-  dg_error_clear(); /* no device: the run itself will say so */
+  dg_error_clear();
   dg_free(&list);
-  return dg_cl_multirate_stage_cost(type);
+  return type;
+}
+
+double run_stage_overhead(const run_state *s) {
+  const dg_case *c = s->c;
+  if (c->stage_cost >= 0) return c->stage_cost;
+  if (c->backend != DG_BACKEND_OPENCL) return 0;
+  return dg_cl_multirate_stage_cost(run_device_type(s));
+}
+
+/* What a coarser neighbour's dense output costs, in element evaluations (0 on the
+ * reference backend: the plain work count). */
+static double run_dense_overhead(const run_state *s) {
+  if (s->c->backend != DG_BACKEND_OPENCL) return 0;
+  return dg_cl_multirate_dense_cost(run_device_type(s));
 }
 
 /* Why time_stepping "auto" cannot take multirate LSERK4 here, or NULL. */
@@ -65,8 +78,8 @@ dg_status run_auto_choose(run_state *s, int *level) {
     dg_error_clear();
     return DG_OK;
   }
-  p->gain = dg_multirate_predicted_gain(&s->mr_plan, s->c->cfl, dt_g, omega);
-  p->work = dg_multirate_predicted_gain(&s->mr_plan, s->c->cfl, dt_g, 0);
+  p->gain = dg_multirate_predicted_gain(&s->mr_plan, s->c->cfl, dt_g, omega, run_dense_overhead(s));
+  p->work = dg_multirate_predicted_gain(&s->mr_plan, s->c->cfl, dt_g, 0, 0);
   for (int l = 0; l < s->mr_plan.n_levels; ++l) p->occupied += s->mr_plan.count[l] > 0;
   p->multirate = p->occupied >= 2 && p->gain >= DG_AUTO_MIN_GAIN;
   return DG_OK;

@@ -512,7 +512,12 @@ static dg_status clmr_step(void *impl, double t, double dt) {
 }
 
 double dg_cl_multirate_stage_cost(cl_device_type type) {
-  return type & CL_DEVICE_TYPE_GPU ? 1000 : 500;
+  return type & CL_DEVICE_TYPE_GPU ? 1000 : 800;
+}
+
+double dg_cl_multirate_dense_cost(cl_device_type type) {
+  (void)type;
+  return 0.5;
 }
 
 static dg_status clmr_get_state(void *impl, double *q) {

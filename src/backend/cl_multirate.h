@@ -37,10 +37,20 @@ dg_status dg_stepper_cl_multirate_create(dg_stepper **out, dg_cl_maxwell *op, co
 
 /* What one level stage of these steppers costs beyond its elements' evaluations, in element
  * evaluations, on a device of this type (the omega of dg_multirate_levels and
- * dg_multirate_predicted_gain): about 500 on a CPU device through PoCL (its many small kernels
- * per level stage; fitted to the sphere case, configs/sphere_plane_wave.json to t = 1, N = 2,
- * and the graded box, docs/TIME_STEPPING.md), about 1000 on a GPU (the H100: 1.7x measured
- * on the sphere case against a work ratio of 3.73). */
+ * dg_multirate_predicted_gain): about 800 on a CPU device through PoCL (its small kernels per
+ * level stage, 100-150 us each there: fitted to the graded box, where 500 took multirate
+ * LSERK4 at 0.94x of global LSERK4, and the sphere case, configs/sphere_plane_wave.json to
+ * t = 1, N = 2, whose wall time is the same planned with 500 or 800; docs/TIME_STEPPING.md),
+ * about 1000 on a GPU (the H100: 1.7x measured on the sphere case against a work ratio of
+ * 3.73). */
 double dg_cl_multirate_stage_cost(cl_device_type type);
+
+/* What the AB3 polynomial (dense output) of one coarser neighbour costs these steppers, with
+ * the trajectories that come with it, in element evaluations on a device of this type (the
+ * beta of dg_multirate_predicted_gain): 0.5 (PoCL, the sphere case: mr_dense_at and the
+ * trajectory kernels 0.46 s for 1.97e6 dense outputs against 0.46 us per element evaluation
+ * of the right-hand side and PML, docs/TIME_STEPPING.md), taken for GPUs too (not measured
+ * there apart). */
+double dg_cl_multirate_dense_cost(cl_device_type type);
 
 #endif

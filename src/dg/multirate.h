@@ -50,6 +50,9 @@ typedef struct {
   double dt_min;                /* the base step b (cfl 1): level l steps with 2^l b */
   double dt_smallest;           /* smallest local LSERK4-rule step (cfl 1), >= dt_min */
   double dt_ratio;              /* largest / smallest local step */
+  int border[DG_MR_MAX_LEVELS]; /* elements of coarser levels next to one of level l: each
+                                 * takes its AB3 polynomial (dense output) at the stages of
+                                 * level l's steps (dg_multirate_predicted_gain) */
 } dg_mr_plan;
 
 /* Levels of the K elements (level[k] in 0..n_levels-1) from their local stable steps dt_k,
@@ -75,14 +78,15 @@ double dg_multirate_macro_dt(const dg_mr_plan *plan, double cfl);
 int dg_multirate_due_top(int m, int n_levels);
 
 /* Multirate LSERK4's predicted speed-up over global LSERK4 at step dt_global, per unit of
- * simulated time once started: (E_g + omega S_g) / (E_mr + omega S_mr), E the element
- * evaluations (5 K / dt; sum_l 5 K_l / h_l with h_l = 2^l cfl dt_min), S the stages (5 / dt;
- * 5 / h_l summed over the levels with elements), omega what a stage costs beyond its
- * elements, in element evaluations (kernel launches, small ranges, host work: measured per
- * kind of device, docs/TIME_STEPPING.md "Choosing automatically"). plan->scheme must be
- * DG_MR_LSERK4. */
+ * simulated time once started: (E_g + omega S_g) / (E_mr + beta D_mr + omega S_mr), E the
+ * element evaluations (5 K / dt; sum_l 5 K_l / h_l with h_l = 2^l cfl dt_min), S the stages
+ * (5 / dt; 5 / h_l summed over the levels with elements), D the dense outputs of coarser
+ * neighbours (sum_l 5 border_l / h_l), omega what a stage costs beyond its elements and beta
+ * what a dense output costs, both in element evaluations (kernel launches, small ranges,
+ * host work; memory traffic: measured per kind of device, docs/TIME_STEPPING.md "Choosing
+ * automatically"). plan->scheme must be DG_MR_LSERK4. */
 double dg_multirate_predicted_gain(const dg_mr_plan *plan, double cfl, double dt_global,
-                                   double omega);
+                                   double omega, double beta);
 
 /* Element right-hand-side evaluations per unit of simulated time at macro step H, once the
  * history is started (sum_l K_l 2^(L-1-l) / H), and those of global LSERK4 at step dt

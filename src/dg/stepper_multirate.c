@@ -673,6 +673,12 @@ dg_status dg_multirate_levels(const dg_maxwell *p, dg_mr_scheme scheme, int max_
     ++plan->count[l];
     if (l + 1 > plan->n_levels) plan->n_levels = l + 1;
   }
+  /* the coarser elements next to each level (each counted once per finer level it touches) */
+  for (int k = 0; k < g->mesh->K_owned; ++k) {
+    int touched = 0; /* bit l: k touches level l */
+    for (int f = 0; f < 4; ++f) touched |= 1 << level[g->mesh->EToE[4 * k + f]];
+    for (int l = 0; l < level[k]; ++l) plan->border[l] += (touched >> l) & 1;
+  }
   plan->dt_smallest = lo;
   lo = lo * exp2(-best_x);
   plan->dt_min = lo;
@@ -698,14 +704,14 @@ double dg_multirate_macro_dt(const dg_mr_plan *plan, double cfl) {
 }
 
 double dg_multirate_predicted_gain(const dg_mr_plan *plan, double cfl, double dt_global,
-                                   double omega) {
+                                   double omega, double beta) {
   const double h0 = cfl * plan->dt_min, S = DG_LSERK_STAGES;
   double K = 0, e_mr = 0, s_mr = 0;
   for (int l = 0; l < plan->n_levels; ++l) {
     if (!plan->count[l]) continue;
     const double h = ldexp(h0, l);
     K += plan->count[l];
-    e_mr += S * plan->count[l] / h;
+    e_mr += S * (plan->count[l] + beta * plan->border[l]) / h;
     s_mr += S / h;
   }
   const double e_g = S * K / dt_global, s_g = S / dt_global;
