@@ -36,18 +36,26 @@ static cl_device_type run_device_type(const run_state *s) {
   return type;
 }
 
-double run_stage_overhead(const run_state *s) {
+/* What a level stage (omega) and a coarser neighbour's dense output (beta) cost beyond the
+ * element evaluations, in element evaluations: the case's stage_cost if given, else the
+ * device's figures (backend/cl_multirate.h); 0 on the reference backend (the plain work
+ * count). */
+static void run_overheads(const run_state *s, double *omega, double *beta) {
   const dg_case *c = s->c;
-  if (c->stage_cost >= 0) return c->stage_cost;
-  if (c->backend != DG_BACKEND_OPENCL) return 0;
-  return dg_cl_multirate_stage_cost(run_device_type(s));
+  *omega = *beta = 0;
+  if (c->backend != DG_BACKEND_OPENCL) {
+    if (c->stage_cost >= 0) *omega = c->stage_cost;
+    return;
+  }
+  const cl_device_type type = run_device_type(s);
+  *omega = c->stage_cost >= 0 ? c->stage_cost : dg_cl_multirate_stage_cost(type);
+  *beta = dg_cl_multirate_dense_cost(type);
 }
 
-/* What a coarser neighbour's dense output costs, in element evaluations (0 on the
- * reference backend: the plain work count). */
-static double run_dense_overhead(const run_state *s) {
-  if (s->c->backend != DG_BACKEND_OPENCL) return 0;
-  return dg_cl_multirate_dense_cost(run_device_type(s));
+double run_stage_overhead(const run_state *s) {
+  double omega, beta;
+  run_overheads(s, &omega, &beta);
+  return omega;
 }
 
 /* Why time_stepping "auto" cannot take multirate LSERK4 here, or NULL. */
@@ -71,14 +79,16 @@ dg_status run_auto_choose(run_state *s, int *level) {
     snprintf(p->why, sizeof p->why, "%s", why);
     return DG_OK;
   }
-  const double omega = run_stage_overhead(s), dt_g = dg_maxwell_dt(s->phys, s->c->cfl);
+  double omega, beta;
+  run_overheads(s, &omega, &beta);
+  const double dt_g = dg_maxwell_dt(s->phys, s->c->cfl);
   if (dg_multirate_levels(s->phys, DG_MR_LSERK4, s->c->max_levels, omega, level, &s->mr_plan) !=
       DG_OK) { /* global LSERK4 then, whose own checks report what is wrong */
     snprintf(p->why, sizeof p->why, "no rate levels: %s", dg_error_message());
     dg_error_clear();
     return DG_OK;
   }
-  p->gain = dg_multirate_predicted_gain(&s->mr_plan, s->c->cfl, dt_g, omega, run_dense_overhead(s));
+  p->gain = dg_multirate_predicted_gain(&s->mr_plan, s->c->cfl, dt_g, omega, beta);
   p->work = dg_multirate_predicted_gain(&s->mr_plan, s->c->cfl, dt_g, 0, 0);
   for (int l = 0; l < s->mr_plan.n_levels; ++l) p->occupied += s->mr_plan.count[l] > 0;
   p->multirate = p->occupied >= 2 && p->gain >= DG_AUTO_MIN_GAIN;
