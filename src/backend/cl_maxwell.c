@@ -165,7 +165,7 @@ void dg_cl_maxwell_destroy(dg_cl_maxwell **pop) {
                   &op->d_DtT,  &op->d_LIFTT, &op->d_Dall, &op->d_D,     &op->d_LIFTrm,
                   &op->d_xyz,  &op->d_sprof, &op->d_snode, &op->d_pw,   &op->d_pwres,
                   &op->d_pcoef, &op->d_pnode, &op->d_psaved, &op->d_M, &op->d_ew, &op->d_eout,
-                  &op->d_q2, &op->d_dw, &op->d_dwres, &op->d_delem, &op->d_dinv,
+                  &op->d_q2, &op->d_q3, &op->d_dw, &op->d_dwres, &op->d_delem, &op->d_dinv,
                   &op->d_dtype, &op->d_dcoef, &op->d_dnode, &op->d_dsaved, &op->d_cslot,
                   &op->d_cface, &op->d_cwq, &op->d_cfq, &op->d_cminv, &op->d_cM, &op->d_cew,
                   &op->d_cL, &op->d_cLf, &op->d_cfpos, &op->d_crhs, &op->d_csave};
@@ -262,6 +262,7 @@ dg_status dg_cl_maxwell_set_state(dg_cl_maxwell *op, const double *q) {
                  q[f * KNp + (size_t)k * op->NP + n]);
   DG_CALL(dg_buffer_write(op->dev, op->d_q, 0, n6 * op->rs, op->stage));
   op->q_live = op->d_q;
+  op->ping = 0;
   memset(op->stage, 0, n6 * op->rs);
   DG_CALL(dg_buffer_write(op->dev, op->d_res, 0, n6 * op->rs, op->stage));
   DG_CALL(dg_clm_put_aux(op, NULL)); /* the PML and the poles start at rest */

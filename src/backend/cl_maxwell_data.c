@@ -442,8 +442,10 @@ dg_status dg_clm_build_data(dg_cl_maxwell *op, double *const ops_t[4]) {
   DG_CALL(dg_calloc(&zeros, 6 * op->fs, op->rs));
   DG_CALL_GOTO(done, dg_calloc(&op->stage, 6 * op->fs, op->rs));
   DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_WRITE, fbytes, zeros, &op->d_q));
-  if (dg_clm_ping_pong(op))
+  if (dg_clm_ping_pong(op)) {
     DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_WRITE, fbytes, zeros, &op->d_q2));
+    DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_WRITE, fbytes, zeros, &op->d_q3));
+  }
   op->q_live = op->d_q;
   DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_WRITE, fbytes, zeros, &op->d_res));
   DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_WRITE, fbytes, zeros, &op->d_rhs));

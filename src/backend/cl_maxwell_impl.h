@@ -63,9 +63,13 @@ struct dg_cl_maxwell {
   cl_kernel k_fuse, k_qupdate; /* fuse=rhs|res|step (element.cl, update.cl) */
   char name_fuse[32], name_qupdate[32];
   cl_mem d_q, d_res, d_rhs, d_flux, d_egeo, d_fdata, d_vmapM, d_vmapP;
-  /* fuse=step: q's second buffer; q_live is the one that holds q now: d_q between steps, the
-   * two in turn during one (a stage reads q_live and writes the other); qcopy brings q home */
-  cl_mem d_q2, q_live;
+  /* fuse=step: q's second and third buffers; q_live is the one that holds q now: d_q between
+   * steps; a stage reads q_live and writes another (next_q, cl_maxwell_stage.c), d_q2, d_q,
+   * d_q2, d_q3, d_q over one LSERK4 step, so q ends it at home; ping counts the stages of
+   * the step under way (0 between steps). qcopy brings q home after stages that are not a
+   * whole step. */
+  cl_mem d_q2, d_q3, q_live;
+  int ping;
   cl_kernel k_qcopy;
   char name_qcopy[32];
   const dg_plane_wave *pw; /* borrowed from phys; NULL without an incident wave */

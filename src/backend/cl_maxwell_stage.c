@@ -203,7 +203,7 @@ static dg_status stage_fused(dg_cl_maxwell *op, const stage_t *s) {
     if (op->k_pmlsave) DG_CALL(run_pml_kernel(op, s, op->k_pmlsave, op->name_pmlsave));
   }
   if (dg_clm_ping_pong(op)) { /* rk_b = 0: q stays where it is, the other buffer unwritten */
-    const cl_mem other = s->qin == op->d_q ? op->d_q2 : op->d_q;
+    const cl_mem other = s->update ? s->qout : s->qin == op->d_q ? op->d_q2 : op->d_q;
     DG_CALL(DG_KERNEL_ARG(k, FUSE_ARG_Q, s->qin));
     DG_CALL(DG_KERNEL_ARG(k, FUSE_ARG_QOUT, other));
     DG_CALL(dg_clm_set_real_arg(op, k, FUSE_ARG_B, s->update ? s->b : 0.0));
@@ -318,6 +318,15 @@ static dg_status stage_corrections(dg_cl_maxwell *op, const stage_t *s) {
   return DG_OK;
 }
 
+/* fuse=step: the buffer a stage that updates q writes (cl_maxwell_impl.h, q_live): the
+ * other of d_q and d_q2, except d_q3 on a step's fourth stage and d_q on its fifth, so a
+ * whole LSERK4 step ends with q at home and nothing to copy. */
+static cl_mem next_q(const dg_cl_maxwell *op) {
+  if (op->ping == DG_LSERK_STAGES - 1) return op->d_q;
+  if (op->ping == DG_LSERK_STAGES - 2) return op->d_q3;
+  return op->q_live == op->d_q ? op->d_q2 : op->d_q;
+}
+
 /* One RK stage at time ts over the element slots [s0, s1) (whole groups, or 0..Kpad: all of
  * them): rhs from q, then (if update) res = a res + dt rhs, q += b res. Without update the
  * result is in rhs, except for lift=fused-update and fuse=res, which then run with
@@ -342,7 +351,7 @@ static dg_status run_stage_range(dg_cl_maxwell *op, double ts, double a, double 
   s.b0 = (size_t)s0 / (size_t)op->VL, s.nb = (size_t)(s1 - s0) / (size_t)op->VL;
   s.fuse_res = v->path == DG_PATH_KERNELS && (v->fuse == DG_FUSE_RES || v->fuse == DG_FUSE_STEP);
   s.qin = s.qout = op->q_live;
-  if (dg_clm_ping_pong(op) && update) s.qout = op->q_live == op->d_q ? op->d_q2 : op->d_q;
+  if (dg_clm_ping_pong(op) && update) s.qout = next_q(op);
   /* fused_update: the stage's result goes to res = a res + dt rhs (and q is updated) */
   s.fused_update = dg_clm_result_in_res(op);
   s.R = out ? out : s.fused_update ? op->d_res : op->d_rhs;
@@ -365,26 +374,21 @@ static dg_status run_stage_range(dg_cl_maxwell *op, double ts, double a, double 
   else
     DG_CALL(stage_split(op, &s));
   DG_CALL(stage_corrections(op, &s));
+  if (s.qout != s.qin) op->ping = (op->ping + 1) % DG_LSERK_STAGES;
   op->q_live = s.qout;
   if (out) DG_CALL(set_result(op, s.fused_update ? op->d_res : op->d_rhs, op->d_pwres));
   return DG_OK;
 }
 
-/* fuse=step: after stages that left q in the second buffer, copy it home (between steps q is
- * in d_q, where everything else reads it). With t, the copy is timed as the stage's share of
- * it: one copy per LSERK4 step, so 1/DG_LSERK_STAGES of its time. */
-static dg_status q_home(dg_cl_maxwell *op, dg_cl_stage_timing *t) {
+/* fuse=step: after stages that are not a whole LSERK4 step, copy q home (between steps q is in
+ * d_q, where everything else reads it; a whole step ends there, cl_maxwell_impl.h). */
+static dg_status q_home(dg_cl_maxwell *op) {
+  op->ping = 0;
   if (op->q_live == op->d_q) return DG_OK;
   const size_t g = 6 * op->fs / 2, l1 = WG1; /* update.cl: two reals per work-item */
-  dg_cl_stage_timing tc = {.n = 0};
-  DG_CALL(launch(op, op->k_qcopy, op->name_qcopy, 1, NULL, &g, &l1, t ? &tc : NULL));
+  DG_CALL(DG_KERNEL_ARG(op->k_qcopy, QCOPY_ARG_SRC, op->q_live));
+  DG_CALL(launch(op, op->k_qcopy, op->name_qcopy, 1, NULL, &g, &l1, NULL));
   op->q_live = op->d_q;
-  if (t && t->n < DG_CL_MAX_STAGE_KERNELS) {
-    const cl_ulong ns = tc.ns[0] / DG_LSERK_STAGES;
-    snprintf(t->name[t->n], sizeof t->name[t->n], "%s", op->name_qcopy);
-    t->ns[t->n++] = ns;
-    t->total_ns += ns;
-  }
   return DG_OK;
 }
 
@@ -413,7 +417,7 @@ dg_status dg_cl_maxwell_rhs_aux(dg_cl_maxwell *op, double t, const double *q, co
 dg_status dg_cl_maxwell_step(dg_cl_maxwell *op, double t, double dt) {
   for (int s = 0; s < DG_LSERK_STAGES; ++s)
     DG_CALL(run_stage(op, t + dg_lserk_c[s] * dt, dg_lserk_a[s], dt, dg_lserk_b[s], 1, NULL));
-  DG_CALL(q_home(op, NULL));
+  DG_CALL(q_home(op)); /* fuse=step: q is home already */
   return DG_OK;
 }
 
@@ -473,7 +477,7 @@ void dg_cl_maxwell_layout(const dg_cl_maxwell *op, dg_cl_layout *l) {
 
 dg_status dg_cl_maxwell_time_stage(dg_cl_maxwell *op, dg_cl_stage_timing *t) {
   DG_CALL(run_stage(op, 0.0, dg_lserk_a[1], 1e-3, dg_lserk_b[1], 1, t));
-  DG_CALL(q_home(op, t)); /* fuse=step: the copy's share joins the stage's kernels in t */
+  DG_CALL(q_home(op)); /* fuse=step: untimed (a whole step ends at home, copying nothing) */
   return DG_OK;
 }
 
