@@ -381,10 +381,8 @@ static dg_status set_fused_args(dg_cl_maxwell *op) {
     DG_CALL(DG_KERNEL_ARG(k, FUSE_ARG_QOUT, op->d_q2)); /* NULL unless fuse=step */
     DG_CALL(dg_clm_set_real_arg(op, k, FUSE_ARG_B, 0.0));
   }
-  if (op->k_qcopy) {
+  if (op->k_qcopy) /* its source, q_live, is set where it runs (cl_maxwell_stage.c, q_home) */
     DG_CALL(DG_KERNEL_ARG(op->k_qcopy, QCOPY_ARG_DST, op->d_q));
-    DG_CALL(DG_KERNEL_ARG(op->k_qcopy, QCOPY_ARG_SRC, op->d_q2));
-  }
   if (op->k_qupdate) {
     DG_CALL(DG_KERNEL_ARG(op->k_qupdate, QUPD_ARG_Q, op->d_q));
     DG_CALL(DG_KERNEL_ARG(op->k_qupdate, QUPD_ARG_RES, op->d_res));

@@ -318,13 +318,13 @@ static dg_status stage_corrections(dg_cl_maxwell *op, const stage_t *s) {
   return DG_OK;
 }
 
-/* fuse=step: the buffer a stage that updates q writes (cl_maxwell_impl.h, q_live): the
- * other of d_q and d_q2, except d_q3 on a step's fourth stage and d_q on its fifth, so a
- * whole LSERK4 step ends with q at home and nothing to copy. */
+/* fuse=step: the buffer the ping-th stage of a step writes q into (cl_maxwell_impl.h,
+ * q_live): each differs from the one before, and the fifth is home, so a whole LSERK4 step
+ * ends with q at home and nothing to copy. */
 static cl_mem next_q(const dg_cl_maxwell *op) {
-  if (op->ping == DG_LSERK_STAGES - 1) return op->d_q;
-  if (op->ping == DG_LSERK_STAGES - 2) return op->d_q3;
-  return op->q_live == op->d_q ? op->d_q2 : op->d_q;
+  _Static_assert(DG_LSERK_STAGES == 5, "the sequence below is LSERK4's five stages");
+  const cl_mem seq[DG_LSERK_STAGES] = {op->d_q2, op->d_q, op->d_q2, op->d_q3, op->d_q};
+  return seq[op->ping];
 }
 
 /* One RK stage at time ts over the element slots [s0, s1) (whole groups, or 0..Kpad: all of
