@@ -22,40 +22,19 @@ dg_status run_multirate_time_step(run_state *s, double *dt_max) {
   return DG_OK;
 }
 
-/* The type of the device the run will take (a CPU when none answers: the run itself will
- * say why). */
-static cl_device_type run_device_type(const run_state *s) {
+double run_stage_overhead(const run_state *s) {
+  const dg_case *c = s->c;
+  if (c->stage_cost >= 0) return c->stage_cost;
+  if (c->backend != DG_BACKEND_OPENCL) return 0;
   dg_device_info *list = NULL;
   int n = 0, i = -1;
   cl_device_type type = CL_DEVICE_TYPE_CPU;
   if (dg_device_list(&list, &n) == DG_OK && n > 0 &&
-      dg_device_select(list, n, s->c->device[0] ? s->c->device : NULL, &i) == DG_OK)
+      dg_device_select(list, n, c->device[0] ? c->device : NULL, &i) == DG_OK)
     type = list[i].type;
-  dg_error_clear();
+  dg_error_clear(); /* no device: the run itself will say so */
   dg_free(&list);
-  return type;
-}
-
-/* What a level stage (omega) and a coarser neighbour's dense output (beta) cost beyond the
- * element evaluations, in element evaluations: the case's stage_cost if given, else the
- * device's figures (backend/cl_multirate.h); 0 on the reference backend (the plain work
- * count). */
-static void run_overheads(const run_state *s, double *omega, double *beta) {
-  const dg_case *c = s->c;
-  *omega = *beta = 0;
-  if (c->backend != DG_BACKEND_OPENCL) {
-    if (c->stage_cost >= 0) *omega = c->stage_cost;
-    return;
-  }
-  const cl_device_type type = run_device_type(s);
-  *omega = c->stage_cost >= 0 ? c->stage_cost : dg_cl_multirate_stage_cost(type);
-  *beta = dg_cl_multirate_dense_cost(type);
-}
-
-double run_stage_overhead(const run_state *s) {
-  double omega, beta;
-  run_overheads(s, &omega, &beta);
-  return omega;
+  return dg_cl_multirate_stage_cost(type);
 }
 
 /* Why time_stepping "auto" cannot take multirate LSERK4 here, or NULL. */
@@ -79,9 +58,10 @@ dg_status run_auto_choose(run_state *s, int *level) {
     snprintf(p->why, sizeof p->why, "%s", why);
     return DG_OK;
   }
-  double omega, beta;
-  run_overheads(s, &omega, &beta);
-  const double dt_g = dg_maxwell_dt(s->phys, s->c->cfl);
+  /* what a stage and a coarser neighbour's dense output cost beyond the evaluations (the
+   * reference backend: the plain work count) */
+  const double omega = run_stage_overhead(s), dt_g = dg_maxwell_dt(s->phys, s->c->cfl);
+  const double beta = s->c->backend == DG_BACKEND_OPENCL ? DG_CL_MULTIRATE_DENSE_COST : 0;
   if (dg_multirate_levels(s->phys, DG_MR_LSERK4, s->c->max_levels, omega, level, &s->mr_plan) !=
       DG_OK) { /* global LSERK4 then, whose own checks report what is wrong */
     snprintf(p->why, sizeof p->why, "no rate levels: %s", dg_error_message());

@@ -515,11 +515,6 @@ double dg_cl_multirate_stage_cost(cl_device_type type) {
   return type & CL_DEVICE_TYPE_GPU ? 1000 : 800;
 }
 
-double dg_cl_multirate_dense_cost(cl_device_type type) {
-  (void)type;
-  return 0.5;
-}
-
 static dg_status clmr_get_state(void *impl, double *q) {
   clmr *s = impl;
   DG_CALL(dg_cl_maxwell_get_state(s->op, q));

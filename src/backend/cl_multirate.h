@@ -46,11 +46,11 @@ dg_status dg_stepper_cl_multirate_create(dg_stepper **out, dg_cl_maxwell *op, co
 double dg_cl_multirate_stage_cost(cl_device_type type);
 
 /* What the AB3 polynomial (dense output) of one coarser neighbour costs these steppers, with
- * the trajectories that come with it, in element evaluations on a device of this type (the
- * beta of dg_multirate_predicted_gain): 0.5 (PoCL, the sphere case: mr_dense_at and the
+ * the trajectories that come with it, in element evaluations (the beta of
+ * dg_multirate_predicted_gain): measured on PoCL, the sphere case (mr_dense_at and the
  * trajectory kernels 0.46 s for 1.97e6 dense outputs against 0.46 us per element evaluation
  * of the right-hand side and PML, docs/TIME_STEPPING.md), taken for GPUs too (not measured
  * there apart). */
-double dg_cl_multirate_dense_cost(cl_device_type type);
+#define DG_CL_MULTIRATE_DENSE_COST 0.5
 
 #endif
