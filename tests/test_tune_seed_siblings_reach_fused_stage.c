@@ -12,16 +12,12 @@
 #include "device/profiles.h"
 #include "tune/tune.h"
 
-/* Whether out[0..n) holds v with the given fuse and literal (the rest as v). */
+/* Whether out[0..n) holds v with the given fuse and literal (work, lift, kb, unroll as v). */
 static int holds(const dg_variant *out, int n, const dg_variant *v, dg_fuse fz, int literal) {
-  for (int i = 0; i < n; ++i) {
-    dg_variant w = *v;
-    w.fuse = fz;
-    w.literal = literal;
-    if (out[i].fuse == fz && out[i].literal == literal && out[i].kb == w.kb &&
-        out[i].unroll == w.unroll && out[i].work == w.work && out[i].lift == w.lift)
+  for (int i = 0; i < n; ++i)
+    if (out[i].fuse == fz && out[i].literal == literal && out[i].kb == v->kb &&
+        out[i].unroll == v->unroll && out[i].work == v->work && out[i].lift == v->lift)
       return 1;
-  }
   return 0;
 }
 
