@@ -37,44 +37,16 @@
 
 #include <stdio.h>
 
+#include "backend/cl_kernels.h"
 #include "backend/cl_maxwell.h"
 #include "backend/variant.h"
 #include "core/status.h"
 #include "device/device.h"
 #include "tune/tune.h"
 
-/* ---- per-kernel counts (bench/kernels.c) ----------------------------------------------- */
-
-typedef enum {
-  DG_KERNEL_VOLUME = 0,
-  DG_KERNEL_FLUX,
-  DG_KERNEL_LIFT,
-  DG_KERNEL_LIFTUPDATE,
-  DG_KERNEL_FLUXLIFT,
-  DG_KERNEL_UPDATE,
-  DG_KERNEL_CURL,
-  DG_KERNEL_GEMM_VOLUME,
-  DG_KERNEL_GEMM_LIFT,
-  DG_KERNEL_RHS,     /* fuse=rhs: volume + flux + lift of a block in one work-item */
-  DG_KERNEL_RHSRES,  /* fuse=res: the same, into res = a res + dt rhs */
-  DG_KERNEL_QUPDATE, /* fuse=res: q += b res */
-  DG_KERNEL_RHSSTEP, /* fuse=step: rhsres, and q_out = q + b res into q's other buffer */
-  DG_KERNEL_QCOPY,   /* fuse=step: q home once per step; a stage's row is its 1/5 share */
-  DG_KERNEL_PML,   /* pml and pmlsave (pml.cl): over the PML nodes only; timed, not counted */
-  DG_KERNEL_OTHER, /* anything else (sources, halo exchange): timed, not counted */
-  DG_KERNEL_KINDS
-} dg_kernel_kind;
-
-/* The kind of a timed kernel from its name ("volume_vec16", "gemm_lift", ...). */
-dg_kernel_kind dg_kernel_kind_of(const char *name);
-/* "volume", "flux", ..., "other". */
-const char *dg_kernel_kind_name(dg_kernel_kind k);
-
-/* Flops and fewest bytes per element of one launch of a kernel of kind k at order N (0 for
- * DG_KERNEL_OTHER), and the operator bytes it reads once per launch. */
-double dg_kernel_flops(dg_kernel_kind k, int N);
-double dg_kernel_bytes(dg_kernel_kind k, int N, dg_precision p);
-double dg_kernel_operator_bytes(dg_kernel_kind k, int N, dg_precision p);
+/* The kinds of kernels bench reports and the counts it divides by (dg_kernel_kind,
+ * dg_kernel_kind_of, dg_kernel_flops, ...) are the work models of the kernel table,
+ * backend/cl_kernels.h. */
 
 /* ---- measurement (bench/bench.c) -------------------------------------------------------- */
 

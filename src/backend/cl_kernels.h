@@ -1,0 +1,213 @@
+/* cl_kernels.h: every kernel of the OpenCL Maxwell operator in one table, and the work
+ * model (flops and fewest bytes) each is counted by. Everything that names a kernel comes
+ * from here: the argument enums the host sets arguments by, the handles (dg_cl_maxwell.k[],
+ * indexed by DG_CLK_<ID>) and their release, the kinds `dgtd bench` reports and the counts
+ * it and the tuner divide by (bench/kernels.c, tune/counts.c); tests/test_cl_kernel_table_
+ * matches_templates.c builds every kernel and checks its arguments against the table.
+ *
+ * A kernel row: X(ID, name, template, ARGS, WORK)
+ *   ID        DG_CLK_<ID>: the kernel's index in the table and in the operator's handles
+ *   name      the kernel's name in its template, before the variant suffix (KNAME(name))
+ *   template  the file of cl_templates/ it is written in
+ *   ARGS      its argument list DG_CLK_ARGS_<ARGS>, in the order of the signature: rows
+ *             A(P, NAME, param, type), from which the enum <ARGS>_ARG_<NAME> comes; param is
+ *             the parameter's name in the template, type MEM (a __global pointer), INT, REAL
+ *             (real_t) or REAL16 (real16_t); kernels with one signature share a list
+ *   WORK      its work model DG_KERNEL_<WORK> (below)
+ * The ISA profiles, verification and Oclgrind cover every row (docs/KERNELS.md). A new
+ * kernel: its template, a row here (and an argument list), the term that makes and
+ * launches it (backend/cl_term.h). */
+#ifndef DG_BACKEND_CL_KERNELS_H
+#define DG_BACKEND_CL_KERNELS_H
+
+#include "backend/variant.h"
+
+#define DG_CL_KERNELS(X)                                                           \
+  X(VOLUME, volume, "volume.cl", VOL, VOLUME)                                      \
+  X(CURL, curl, "blas_pointwise.cl", CURL, CURL)                                   \
+  X(FLUX, flux, "flux.cl", FLUX, FLUX)                                             \
+  X(LIFT, lift, "lift.cl", LIFT, LIFT)                                             \
+  X(FLUXLIFT, fluxlift, "lift.cl", LIFT, FLUXLIFT)                                 \
+  X(LIFTUPDATE, liftupdate, "lift.cl", LIFT, LIFTUPDATE)                           \
+  X(UPDATE, update, "update.cl", UPD, UPDATE)                                      \
+  X(RHS, rhs, "element.cl", FUSE, RHS)                                             \
+  X(RHSRES, rhsres, "element.cl", FUSE, RHSRES)                                    \
+  X(RHSSTEP, rhsstep, "element.cl", FUSE, RHSSTEP)                                 \
+  X(QUPDATE, qupdate, "update.cl", QUPD, QUPDATE)                                  \
+  X(QCOPY, qcopy, "update.cl", QCOPY, QCOPY)                                       \
+  X(ENERGY, energy, "energy.cl", EN, OTHER)                                        \
+  X(ENERGY_BLOCK, energy, "energy_block.cl", ENB, OTHER)                           \
+  X(CURVED, curved, "curved.cl", CURV, OTHER)                                      \
+  X(CURVFIX, curvfix, "curved.cl", CFIX, OTHER)                                    \
+  X(CURVENERGY, curvenergy, "curved.cl", CEN, OTHER)                               \
+  X(PMLSAVE, pmlsave, "pml.cl", PMLSAVE, PML)                                      \
+  X(PML, pml, "pml.cl", PML, PML)                                                  \
+  X(DISPSAVE, dispsave, "dispersive.cl", DSAVE, OTHER)                             \
+  X(DISP, disp, "dispersive.cl", DISP, OTHER)                                      \
+  X(SOURCE, source, "source.cl", SRC, OTHER)
+/* rhs, rhsres and rhsstep: element.cl, or element_node.cl for work=node (one signature). */
+
+#define DG_CLK_ARGS_VOL(A, P)                                                   \
+  A(P, Q, q, MEM) A(P, RHS, rhs, MEM) A(P, EGEO, egeo, MEM) A(P, DRT, DrT, MEM) \
+  A(P, DST, DsT, MEM) A(P, DTT, DtT, MEM) A(P, FS, fs, INT)
+#define DG_CLK_ARGS_CURL(A, P)                                              \
+  A(P, D, D, MEM) A(P, Q, q, MEM) A(P, EGEO, egeo, MEM) A(P, RHS, rhs, MEM)
+#define DG_CLK_ARGS_FLUX(A, P)                                                           \
+  A(P, Q, q, MEM) A(P, FS, fs, INT) A(P, VMAPM, vmapM, MEM) A(P, VMAPP, vmapP, MEM)      \
+  A(P, FDATA, fdata, MEM) A(P, FLUX, flux, MEM) A(P, XYZ, xyz, MEM) A(P, T, t_inc, REAL) \
+  A(P, FFS, ffs, INT)
+#define DG_CLK_ARGS_LIFT(A, P)                                                              \
+  A(P, FLUX, flux, MEM) A(P, FFS, ffs, INT) A(P, RHS, rhs, MEM) A(P, LIFTT, LIFTT, MEM)     \
+  A(P, FS, fs, INT) A(P, Q, q, MEM) A(P, RES, res, MEM) A(P, A, rk_a, REAL)                 \
+  A(P, DT, rk_dt, REAL) A(P, B, rk_b, REAL) A(P, VMAPM, vmapM, MEM) A(P, VMAPP, vmapP, MEM) \
+  A(P, FDATA, fdata, MEM) A(P, XYZ, xyz, MEM) A(P, T, t_inc, REAL)
+#define DG_CLK_ARGS_UPD(A, P)                                                 \
+  A(P, Q, q, MEM) A(P, RES, res, MEM) A(P, RHS, rhs, MEM) A(P, A, rk_a, REAL) \
+  A(P, DT, rk_dt, REAL) A(P, B, rk_b, REAL)
+#define DG_CLK_ARGS_FUSE(A, P)                                                        \
+  A(P, Q, q, MEM) A(P, OUT, out, MEM) A(P, FS, fs, INT) A(P, EGEO, egeo, MEM)         \
+  A(P, DRT, DrT, MEM) A(P, DST, DsT, MEM) A(P, DTT, DtT, MEM) A(P, LIFTT, LIFTT, MEM) \
+  A(P, VMAPM, vmapM, MEM) A(P, VMAPP, vmapP, MEM) A(P, FDATA, fdata, MEM)             \
+  A(P, XYZ, xyz, MEM) A(P, T, t_inc, REAL) A(P, A, rk_a, REAL) A(P, DT, rk_dt, REAL)  \
+  A(P, QOUT, qout, MEM) A(P, B, rk_b, REAL)
+#define DG_CLK_ARGS_QUPD(A, P) A(P, Q, q, MEM) A(P, RES, res, MEM) A(P, B, rk_b, REAL)
+#define DG_CLK_ARGS_QCOPY(A, P) A(P, DST, dst, MEM) A(P, SRC, src, MEM)
+#define DG_CLK_ARGS_EN(A, P)                                                              \
+  A(P, Q, q, MEM) A(P, FS, fs, INT) A(P, M, M, MEM) A(P, EW, ew, MEM) A(P, OUT, out, MEM) \
+  A(P, KOWNED, k_owned, INT)
+#define DG_CLK_ARGS_ENB(A, P) DG_CLK_ARGS_EN(A, P) A(P, NBLK, n_blocks, INT)
+#define DG_CLK_ARGS_CURV(A, P)                                                            \
+  A(P, Q, q, MEM) A(P, FS, fs, INT) A(P, RES, res, MEM) A(P, VMAPM, vmapM, MEM)           \
+  A(P, VMAPP, vmapP, MEM) A(P, XYZ, xyz, MEM) A(P, T, t_inc, REAL) A(P, EGEO, egeo, MEM)  \
+  A(P, CSLOT, cslot, MEM) A(P, CFACE, cface, MEM) A(P, CWQ, cwq, MEM) A(P, CFQ, cfq, MEM) \
+  A(P, CMINV, cminv, MEM) A(P, CL, cL, MEM) A(P, CLF, cLf, MEM) A(P, CFPOS, cfpos, MEM)   \
+  A(P, CRHS, crhs, MEM) A(P, CSAVE, csave, MEM) A(P, NCN, ncn, INT)
+#define DG_CLK_ARGS_CFIX(A, P)                                                            \
+  A(P, CRHS, crhs, MEM) A(P, CSAVE, csave, MEM) A(P, CSLOT, cslot, MEM)                   \
+  A(P, OUT_R, out_r, MEM) A(P, RES, res, MEM) A(P, QOUT, q_out, MEM) A(P, FS, fs, INT)    \
+  A(P, NCN, ncn, INT) A(P, UPDATE, update, INT) A(P, A, rk_a, REAL) A(P, DT, rk_dt, REAL) \
+  A(P, B, rk_b, REAL)
+#define DG_CLK_ARGS_CEN(A, P)                                                 \
+  A(P, Q, q, MEM) A(P, FS, fs, INT) A(P, CSLOT, cslot, MEM) A(P, CM, cM, MEM) \
+  A(P, CEW, cew, MEM) A(P, OUT, out, MEM) A(P, NOWNED, n_owned, INT)
+#define DG_CLK_ARGS_PMLSAVE(A, P)                                                     \
+  A(P, RES, res, MEM) A(P, SAVED, saved, MEM) A(P, NODE, node, MEM) A(P, FS, fs, INT) \
+  A(P, NPN, npn, INT) A(P, JEND, j_end, INT)
+#define DG_CLK_ARGS_PML(A, P)                                                         \
+  A(P, OUT_A, out_a, MEM) A(P, OUT_B, out_b, MEM) A(P, C, cbuf, MEM)                  \
+  A(P, SAVED, saved, MEM) A(P, W, w, MEM) A(P, WRES, wres, MEM) A(P, COEF, coef, MEM) \
+  A(P, NODE, node, MEM) A(P, FS, fs, INT) A(P, NPN, npn, INT) A(P, A, rk_a, REAL)     \
+  A(P, DT, rk_dt, REAL) A(P, B, rk_b, REAL) A(P, SA, sa, REAL) A(P, SB, sb, REAL)     \
+  A(P, JEND, j_end, INT)
+#define DG_CLK_ARGS_DSAVE(A, P)                                                   \
+  A(P, Q, q, MEM) A(P, SAVED, saved, MEM) A(P, NODE, node, MEM) A(P, FS, fs, INT) \
+  A(P, NDN, ndn, INT)
+#define DG_CLK_ARGS_DISP(A, P)                                                            \
+  A(P, OUT_A, out_a, MEM) A(P, OUT_B, out_b, MEM) A(P, SAVED, saved, MEM) A(P, W, w, MEM) \
+  A(P, WRES, wres, MEM) A(P, DELEM, delem, MEM) A(P, INV_EPS, inv_eps, MEM)               \
+  A(P, PTYPE, ptype, MEM) A(P, PCOEF, pcoef, MEM) A(P, NODE, node, MEM) A(P, FS, fs, INT) \
+  A(P, NDN, ndn, INT) A(P, A, rk_a, REAL) A(P, DT, rk_dt, REAL) A(P, B, rk_b, REAL)       \
+  A(P, SA, sa, REAL) A(P, SB, sb, REAL)
+#define DG_CLK_ARGS_SRC(A, P)                                                             \
+  A(P, OUT_A, out_a, MEM) A(P, OUT_B, out_b, MEM) A(P, FS, fs, INT) A(P, PROF, prof, MEM) \
+  A(P, NODE, node, MEM) A(P, FIRST, first, INT) A(P, COUNT, count, INT)                   \
+  A(P, GA, ga, REAL16) A(P, GB, gb, REAL16)
+
+/* The argument lists, for the enums below and the table of cl_kernels.c. */
+#define DG_CLK_ARG_LISTS(L)                                                        \
+  L(VOL) L(CURL) L(FLUX) L(LIFT) L(UPD) L(FUSE) L(QUPD) L(QCOPY) L(EN) L(ENB) L(CURV) \
+  L(CFIX) L(CEN) L(PMLSAVE) L(PML) L(DSAVE) L(DISP) L(SRC)
+
+/* The argument enums, by list: VOL_ARG_Q, ..., VOL_ARG_COUNT_. */
+#define DG_CLK_ARG_ENUM_(P, NAME, param, type) P##_ARG_##NAME,
+#define DG_CLK_ARG_ENUMS_(P) enum { DG_CLK_ARGS_##P(DG_CLK_ARG_ENUM_, P) P##_ARG_COUNT_ };
+DG_CLK_ARG_LISTS(DG_CLK_ARG_ENUMS_)
+#undef DG_CLK_ARG_ENUMS_
+#undef DG_CLK_ARG_ENUM_
+
+/* The kernels' ids. */
+typedef enum {
+#define DG_CLK_ID_(ID, name, tmpl, ARGS, WORK) DG_CLK_##ID,
+  DG_CL_KERNELS(DG_CLK_ID_)
+#undef DG_CLK_ID_
+  DG_CLK_COUNT
+} dg_clk_id;
+
+/* The work models, in the order `dgtd bench` reports them: W(ID, name, flops, bytes, ops)
+ * per element per launch (bytes: the fewest, of the fields, element and face data and
+ * neighbour indices; ops: the operator matrices, read once per launch), in terms of
+ * np = Np, nfp = Nfp, rs (the real size) and idx = 16 Nfp (one 4-byte neighbour index per
+ * face node). The terms (tune/counts.h says how each is derived): volume 36 Np^2 + 78 Np
+ * (of which the GEMM path's curl does the pointwise 78 Np), flux 288 Nfp, lift
+ * 48 Np Nfp + 6 Np, update 30 Np (res = a res + dt rhs: 18 Np of them, q += b res: 12 Np).
+ * GEMM_VOLUME and GEMM_LIFT are CLBlast's calls on the GEMM path; PML (pml and pmlsave)
+ * and OTHER (sources, poles, curved elements, energy, the halo) are timed, not counted. */
+#define DG_CLW_VOL_ (36.0 * np * np + 78.0 * np)
+#define DG_CLW_FLUX_ (288.0 * nfp)
+#define DG_CLW_LIFT_ (48.0 * np * nfp + 6.0 * np)
+#define DG_CLW_UPD_ (30.0 * np)
+#define DG_CL_WORK(W)                                                                      \
+  W(VOLUME, volume, DG_CLW_VOL_, (12.0 * np + 12.0) * rs, 3.0 * np * np * rs)              \
+  W(FLUX, flux, DG_CLW_FLUX_, (48.0 * nfp + 36.0) * rs + idx, 0)                           \
+  W(LIFT, lift, DG_CLW_LIFT_, (24.0 * nfp + 12.0 * np) * rs, 4.0 * np * nfp * rs)          \
+  W(LIFTUPDATE, liftupdate, DG_CLW_LIFT_ + DG_CLW_UPD_, (24.0 * nfp + 30.0 * np) * rs,     \
+    4.0 * np * nfp * rs)                                                                   \
+  W(FLUXLIFT, fluxlift, DG_CLW_FLUX_ + DG_CLW_LIFT_,                                       \
+    (24.0 * nfp + 36.0 + 12.0 * np) * rs + idx, 4.0 * np * nfp * rs)                       \
+  W(UPDATE, update, DG_CLW_UPD_, 30.0 * np * rs, 0)                                        \
+  W(CURL, curl, 78.0 * np, (27.0 * np + 12.0) * rs, 0)                                     \
+  W(GEMM_VOLUME, gemm_volume, DG_CLW_VOL_ - 78.0 * np, 24.0 * np * rs, 3.0 * np * np * rs) \
+  W(GEMM_LIFT, gemm_lift, DG_CLW_LIFT_, (24.0 * nfp + 12.0 * np) * rs, 4.0 * np * nfp * rs) \
+  W(RHS, rhs, DG_CLW_VOL_ + DG_CLW_FLUX_ + DG_CLW_LIFT_, (12.0 * np + 48.0) * rs + idx,     \
+    (3.0 * np * np + 4.0 * np * nfp) * rs)                                                 \
+  W(RHSRES, rhsres, DG_CLW_VOL_ + DG_CLW_FLUX_ + DG_CLW_LIFT_ + 18.0 * np,                  \
+    (18.0 * np + 48.0) * rs + idx, (3.0 * np * np + 4.0 * np * nfp) * rs)                  \
+  W(QUPDATE, qupdate, 12.0 * np, 18.0 * np * rs, 0)                                        \
+  W(RHSSTEP, rhsstep, DG_CLW_VOL_ + DG_CLW_FLUX_ + DG_CLW_LIFT_ + DG_CLW_UPD_,              \
+    (24.0 * np + 48.0) * rs + idx, (3.0 * np * np + 4.0 * np * nfp) * rs)                  \
+  W(QCOPY, qcopy, 0, 12.0 * np * rs / DG_LSERK_STAGES, 0)                                  \
+  W(PML, pml, 0, 0, 0)                                                                     \
+  W(OTHER, other, 0, 0, 0)
+/* rhsstep: q and res read and written once, the stage's minimum (tune/counts.c); qcopy:
+ * 6 Np reals read and written once per step of DG_LSERK_STAGES stages (its share of one). */
+
+typedef enum {
+#define DG_CLW_ID_(ID, name, flops, bytes, ops) DG_KERNEL_##ID,
+  DG_CL_WORK(DG_CLW_ID_)
+#undef DG_CLW_ID_
+  DG_KERNEL_KINDS
+} dg_kernel_kind;
+
+/* How an argument is passed (the table's type column). */
+typedef enum { DG_CLK_MEM, DG_CLK_INT, DG_CLK_REAL, DG_CLK_REAL16 } dg_clk_type;
+
+typedef struct {
+  const char *param; /* the template's parameter name */
+  dg_clk_type type;
+} dg_clk_arg;
+
+/* A row of the table. */
+typedef struct {
+  const char *name, *tmpl;
+  const dg_clk_arg *args;
+  int n_args;
+  dg_kernel_kind work;
+} dg_clk_info;
+
+const dg_clk_info *dg_clk_info_of(dg_clk_id id);
+/* The id of the kernel called name (before its variant suffix) in template tmpl (NULL: the
+ * first row of that name); -1 if none. */
+int dg_clk_find(const char *name, const char *tmpl);
+/* The index of the argument called param, or -1. */
+int dg_clk_arg_index(dg_clk_id id, const char *param);
+
+/* A work model's name, and its counts for one element at order N in precision p. */
+const char *dg_kernel_kind_name(dg_kernel_kind k);
+double dg_kernel_flops(dg_kernel_kind k, int N);
+double dg_kernel_bytes(dg_kernel_kind k, int N, dg_precision p);
+double dg_kernel_operator_bytes(dg_kernel_kind k, int N, dg_precision p);
+/* The model of the kernel called name: "<name>_<variant suffix>" or a GEMM's own name
+ * (gemm_volume); OTHER for a name not in the table. */
+dg_kernel_kind dg_kernel_kind_of(const char *name);
+
+#endif
