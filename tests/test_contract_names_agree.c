@@ -186,7 +186,8 @@ static void test_maxwell_programs_keep_the_contract(void **state) {
         const int N = v.literal || v.fuse != DG_FUSE_NONE ? 2 : 3;
         char *src = NULL, label[DG_VARIANT_SPEC_MAX + 32], buf[DG_VARIANT_SPEC_MAX];
         const dg_plane_wave *wave = with ? (p ? &mod : &pw) : NULL;
-        assert_dg_ok(dg_cl_maxwell_source(&v, N, with, with, with, with, wave, &src));
+        const dg_cl_terms terms = {with, with, with, with, wave};
+        assert_dg_ok(dg_cl_maxwell_source(&v, N, &terms, &src));
         snprintf(label, sizeof label, "%s%s", dg_variant_print(&v, buf, sizeof buf),
                  with ? " +sources,pml,poles,curved,incident" : "");
         expect_kept(label, src);
@@ -224,7 +225,8 @@ static void test_checker_catches_misspelt_names(void **state) {
   dg_variant v;
   assert_dg_ok(dg_variant_parse("kb=2,vplace=matrix,lplace=field,lift=fused-update,flux=face", &v));
   char *src = NULL;
-  assert_dg_ok(dg_cl_maxwell_source(&v, 2, 1, 1, 1, 1, NULL, &src));
+  const dg_cl_terms all = {1, 1, 1, 1, NULL};
+  assert_dg_ok(dg_cl_maxwell_source(&v, 2, &all, &src));
   expect_caught(src, "#define VPLACE PLACE_MATRIX\n", "#define VPLACE PLACE_MATIRX\n");
   expect_caught(src, "#define LIFT_KERNEL liftupdate\n", "#define LIFT_KERNL liftupdate\n");
   expect_caught(src, "#define FLUX_MODE FLUX_FACE\n", "#define FLUX_MODE FLUX_FASE\n");

@@ -142,8 +142,10 @@ static dg_status write_profile(const dg_device_profile *prof, const char *out, c
           DG_CALL_GOTO(done, dg_cl_dft_source(p == DG_PREC_DOUBLE, prof->info.has_fp64, &src));
         else if (j->prog == PROG_MULTIRATE)
           DG_CALL_GOTO(done, dg_cl_multirate_source(&j->v, N, &src));
-        else
-          DG_CALL_GOTO(done, dg_cl_maxwell_source(&j->v, N, j->pml, j->pml, 0, j->pml, NULL, &src));
+        else { /* the pml family: the source, PML and curved-element terms */
+          const dg_cl_terms terms = {.sources = j->pml, .pml = j->pml, .curved = j->pml};
+          DG_CALL_GOTO(done, dg_cl_maxwell_source(&j->v, N, &terms, &src));
+        }
         dg_atomic_file f = {0};
         DG_CALL_GOTO(done, dg_atomic_open(&f, path));
         fputs(src, f.fp);

@@ -2,7 +2,7 @@
  * model (flops and fewest bytes) each is counted by. Everything that names a kernel comes
  * from here: the argument enums the host sets arguments by, the handles (dg_cl_maxwell.k[],
  * indexed by DG_CLK_<ID>) and their release, the kinds `dgtd bench` reports and the counts
- * it and the tuner divide by (bench/kernels.c, tune/counts.c); tests/test_cl_kernel_table_
+ * it and the tuner divide by (bench/, tune/counts.c); tests/test_cl_kernel_table_
  * matches_templates.c builds every kernel and checks its arguments against the table.
  *
  * A kernel row: X(ID, name, template, ARGS, WORK)
@@ -10,7 +10,7 @@
  *   name      the kernel's name in its template, before the variant suffix (KNAME(name))
  *   template  the file of cl_templates/ it is written in
  *   ARGS      its argument list DG_CLK_ARGS_<ARGS>, in the order of the signature: rows
- *             A(P, NAME, param, type), from which the enum <ARGS>_ARG_<NAME> comes; param is
+ *             ROW(P, NAME, param, type), from which the enum <ARGS>_ARG_<NAME> comes; param is
  *             the parameter's name in the template, type MEM (a __global pointer), INT, REAL
  *             (real_t) or REAL16 (real16_t); kernels with one signature share a list
  *   WORK      its work model DG_KERNEL_<WORK> (below)
@@ -47,71 +47,73 @@
   X(SOURCE, source, "source.cl", SRC, OTHER)
 /* rhs, rhsres and rhsstep: element.cl, or element_node.cl for work=node (one signature). */
 
-#define DG_CLK_ARGS_VOL(A, P)                                                   \
-  A(P, Q, q, MEM) A(P, RHS, rhs, MEM) A(P, EGEO, egeo, MEM) A(P, DRT, DrT, MEM) \
-  A(P, DST, DsT, MEM) A(P, DTT, DtT, MEM) A(P, FS, fs, INT)
-#define DG_CLK_ARGS_CURL(A, P)                                              \
-  A(P, D, D, MEM) A(P, Q, q, MEM) A(P, EGEO, egeo, MEM) A(P, RHS, rhs, MEM)
-#define DG_CLK_ARGS_FLUX(A, P)                                                           \
-  A(P, Q, q, MEM) A(P, FS, fs, INT) A(P, VMAPM, vmapM, MEM) A(P, VMAPP, vmapP, MEM)      \
-  A(P, FDATA, fdata, MEM) A(P, FLUX, flux, MEM) A(P, XYZ, xyz, MEM) A(P, T, t_inc, REAL) \
-  A(P, FFS, ffs, INT)
-#define DG_CLK_ARGS_LIFT(A, P)                                                              \
-  A(P, FLUX, flux, MEM) A(P, FFS, ffs, INT) A(P, RHS, rhs, MEM) A(P, LIFTT, LIFTT, MEM)     \
-  A(P, FS, fs, INT) A(P, Q, q, MEM) A(P, RES, res, MEM) A(P, A, rk_a, REAL)                 \
-  A(P, DT, rk_dt, REAL) A(P, B, rk_b, REAL) A(P, VMAPM, vmapM, MEM) A(P, VMAPP, vmapP, MEM) \
-  A(P, FDATA, fdata, MEM) A(P, XYZ, xyz, MEM) A(P, T, t_inc, REAL)
-#define DG_CLK_ARGS_UPD(A, P)                                                 \
-  A(P, Q, q, MEM) A(P, RES, res, MEM) A(P, RHS, rhs, MEM) A(P, A, rk_a, REAL) \
-  A(P, DT, rk_dt, REAL) A(P, B, rk_b, REAL)
-#define DG_CLK_ARGS_FUSE(A, P)                                                        \
-  A(P, Q, q, MEM) A(P, OUT, out, MEM) A(P, FS, fs, INT) A(P, EGEO, egeo, MEM)         \
-  A(P, DRT, DrT, MEM) A(P, DST, DsT, MEM) A(P, DTT, DtT, MEM) A(P, LIFTT, LIFTT, MEM) \
-  A(P, VMAPM, vmapM, MEM) A(P, VMAPP, vmapP, MEM) A(P, FDATA, fdata, MEM)             \
-  A(P, XYZ, xyz, MEM) A(P, T, t_inc, REAL) A(P, A, rk_a, REAL) A(P, DT, rk_dt, REAL)  \
-  A(P, QOUT, qout, MEM) A(P, B, rk_b, REAL)
-#define DG_CLK_ARGS_QUPD(A, P) A(P, Q, q, MEM) A(P, RES, res, MEM) A(P, B, rk_b, REAL)
-#define DG_CLK_ARGS_QCOPY(A, P) A(P, DST, dst, MEM) A(P, SRC, src, MEM)
-#define DG_CLK_ARGS_EN(A, P)                                                              \
-  A(P, Q, q, MEM) A(P, FS, fs, INT) A(P, M, M, MEM) A(P, EW, ew, MEM) A(P, OUT, out, MEM) \
-  A(P, KOWNED, k_owned, INT)
-#define DG_CLK_ARGS_ENB(A, P) DG_CLK_ARGS_EN(A, P) A(P, NBLK, n_blocks, INT)
-#define DG_CLK_ARGS_CURV(A, P)                                                            \
-  A(P, Q, q, MEM) A(P, FS, fs, INT) A(P, RES, res, MEM) A(P, VMAPM, vmapM, MEM)           \
-  A(P, VMAPP, vmapP, MEM) A(P, XYZ, xyz, MEM) A(P, T, t_inc, REAL) A(P, EGEO, egeo, MEM)  \
-  A(P, CSLOT, cslot, MEM) A(P, CFACE, cface, MEM) A(P, CWQ, cwq, MEM) A(P, CFQ, cfq, MEM) \
-  A(P, CMINV, cminv, MEM) A(P, CL, cL, MEM) A(P, CLF, cLf, MEM) A(P, CFPOS, cfpos, MEM)   \
-  A(P, CRHS, crhs, MEM) A(P, CSAVE, csave, MEM) A(P, NCN, ncn, INT)
-#define DG_CLK_ARGS_CFIX(A, P)                                                            \
-  A(P, CRHS, crhs, MEM) A(P, CSAVE, csave, MEM) A(P, CSLOT, cslot, MEM)                   \
-  A(P, OUT_R, out_r, MEM) A(P, RES, res, MEM) A(P, QOUT, q_out, MEM) A(P, FS, fs, INT)    \
-  A(P, NCN, ncn, INT) A(P, UPDATE, update, INT) A(P, A, rk_a, REAL) A(P, DT, rk_dt, REAL) \
-  A(P, B, rk_b, REAL)
-#define DG_CLK_ARGS_CEN(A, P)                                                 \
-  A(P, Q, q, MEM) A(P, FS, fs, INT) A(P, CSLOT, cslot, MEM) A(P, CM, cM, MEM) \
-  A(P, CEW, cew, MEM) A(P, OUT, out, MEM) A(P, NOWNED, n_owned, INT)
-#define DG_CLK_ARGS_PMLSAVE(A, P)                                                     \
-  A(P, RES, res, MEM) A(P, SAVED, saved, MEM) A(P, NODE, node, MEM) A(P, FS, fs, INT) \
-  A(P, NPN, npn, INT) A(P, JEND, j_end, INT)
-#define DG_CLK_ARGS_PML(A, P)                                                         \
-  A(P, OUT_A, out_a, MEM) A(P, OUT_B, out_b, MEM) A(P, C, cbuf, MEM)                  \
-  A(P, SAVED, saved, MEM) A(P, W, w, MEM) A(P, WRES, wres, MEM) A(P, COEF, coef, MEM) \
-  A(P, NODE, node, MEM) A(P, FS, fs, INT) A(P, NPN, npn, INT) A(P, A, rk_a, REAL)     \
-  A(P, DT, rk_dt, REAL) A(P, B, rk_b, REAL) A(P, SA, sa, REAL) A(P, SB, sb, REAL)     \
-  A(P, JEND, j_end, INT)
-#define DG_CLK_ARGS_DSAVE(A, P)                                                   \
-  A(P, Q, q, MEM) A(P, SAVED, saved, MEM) A(P, NODE, node, MEM) A(P, FS, fs, INT) \
-  A(P, NDN, ndn, INT)
-#define DG_CLK_ARGS_DISP(A, P)                                                            \
-  A(P, OUT_A, out_a, MEM) A(P, OUT_B, out_b, MEM) A(P, SAVED, saved, MEM) A(P, W, w, MEM) \
-  A(P, WRES, wres, MEM) A(P, DELEM, delem, MEM) A(P, INV_EPS, inv_eps, MEM)               \
-  A(P, PTYPE, ptype, MEM) A(P, PCOEF, pcoef, MEM) A(P, NODE, node, MEM) A(P, FS, fs, INT) \
-  A(P, NDN, ndn, INT) A(P, A, rk_a, REAL) A(P, DT, rk_dt, REAL) A(P, B, rk_b, REAL)       \
-  A(P, SA, sa, REAL) A(P, SB, sb, REAL)
-#define DG_CLK_ARGS_SRC(A, P)                                                             \
-  A(P, OUT_A, out_a, MEM) A(P, OUT_B, out_b, MEM) A(P, FS, fs, INT) A(P, PROF, prof, MEM) \
-  A(P, NODE, node, MEM) A(P, FIRST, first, INT) A(P, COUNT, count, INT)                   \
-  A(P, GA, ga, REAL16) A(P, GB, gb, REAL16)
+#define DG_CLK_ARGS_VOL(ROW, P)                                                         \
+  ROW(P, Q, q, MEM) ROW(P, RHS, rhs, MEM) ROW(P, EGEO, egeo, MEM) ROW(P, DRT, DrT, MEM) \
+  ROW(P, DST, DsT, MEM) ROW(P, DTT, DtT, MEM) ROW(P, FS, fs, INT)
+#define DG_CLK_ARGS_CURL(ROW, P)                                                    \
+  ROW(P, D, D, MEM) ROW(P, Q, q, MEM) ROW(P, EGEO, egeo, MEM) ROW(P, RHS, rhs, MEM)
+#define DG_CLK_ARGS_FLUX(ROW, P)                                                            \
+  ROW(P, Q, q, MEM) ROW(P, FS, fs, INT) ROW(P, VMAPM, vmapM, MEM) ROW(P, VMAPP, vmapP, MEM) \
+  ROW(P, FDATA, fdata, MEM) ROW(P, FLUX, flux, MEM) ROW(P, XYZ, xyz, MEM)                   \
+  ROW(P, T, t_inc, REAL) ROW(P, FFS, ffs, INT)
+#define DG_CLK_ARGS_LIFT(ROW, P)                                                        \
+  ROW(P, FLUX, flux, MEM) ROW(P, FFS, ffs, INT) ROW(P, RHS, rhs, MEM)                   \
+  ROW(P, LIFTT, LIFTT, MEM) ROW(P, FS, fs, INT) ROW(P, Q, q, MEM) ROW(P, RES, res, MEM) \
+  ROW(P, A, rk_a, REAL) ROW(P, DT, rk_dt, REAL) ROW(P, B, rk_b, REAL)                   \
+  ROW(P, VMAPM, vmapM, MEM) ROW(P, VMAPP, vmapP, MEM) ROW(P, FDATA, fdata, MEM)         \
+  ROW(P, XYZ, xyz, MEM) ROW(P, T, t_inc, REAL)
+#define DG_CLK_ARGS_UPD(ROW, P)                                                       \
+  ROW(P, Q, q, MEM) ROW(P, RES, res, MEM) ROW(P, RHS, rhs, MEM) ROW(P, A, rk_a, REAL) \
+  ROW(P, DT, rk_dt, REAL) ROW(P, B, rk_b, REAL)
+#define DG_CLK_ARGS_FUSE(ROW, P)                                                              \
+  ROW(P, Q, q, MEM) ROW(P, OUT, out, MEM) ROW(P, FS, fs, INT) ROW(P, EGEO, egeo, MEM)         \
+  ROW(P, DRT, DrT, MEM) ROW(P, DST, DsT, MEM) ROW(P, DTT, DtT, MEM) ROW(P, LIFTT, LIFTT, MEM) \
+  ROW(P, VMAPM, vmapM, MEM) ROW(P, VMAPP, vmapP, MEM) ROW(P, FDATA, fdata, MEM)               \
+  ROW(P, XYZ, xyz, MEM) ROW(P, T, t_inc, REAL) ROW(P, A, rk_a, REAL) ROW(P, DT, rk_dt, REAL)  \
+  ROW(P, QOUT, qout, MEM) ROW(P, B, rk_b, REAL)
+#define DG_CLK_ARGS_QUPD(ROW, P) ROW(P, Q, q, MEM) ROW(P, RES, res, MEM) ROW(P, B, rk_b, REAL)
+#define DG_CLK_ARGS_QCOPY(ROW, P) ROW(P, DST, dst, MEM) ROW(P, SRC, src, MEM)
+#define DG_CLK_ARGS_EN(ROW, P)                                                \
+  ROW(P, Q, q, MEM) ROW(P, FS, fs, INT) ROW(P, M, M, MEM) ROW(P, EW, ew, MEM) \
+  ROW(P, OUT, out, MEM) ROW(P, KOWNED, k_owned, INT)
+#define DG_CLK_ARGS_ENB(ROW, P) DG_CLK_ARGS_EN(ROW, P) ROW(P, NBLK, n_blocks, INT)
+#define DG_CLK_ARGS_CURV(ROW, P)                                                            \
+  ROW(P, Q, q, MEM) ROW(P, FS, fs, INT) ROW(P, RES, res, MEM) ROW(P, VMAPM, vmapM, MEM)     \
+  ROW(P, VMAPP, vmapP, MEM) ROW(P, XYZ, xyz, MEM) ROW(P, T, t_inc, REAL)                    \
+  ROW(P, EGEO, egeo, MEM) ROW(P, CSLOT, cslot, MEM) ROW(P, CFACE, cface, MEM)               \
+  ROW(P, CWQ, cwq, MEM) ROW(P, CFQ, cfq, MEM) ROW(P, CMINV, cminv, MEM) ROW(P, CL, cL, MEM) \
+  ROW(P, CLF, cLf, MEM) ROW(P, CFPOS, cfpos, MEM) ROW(P, CRHS, crhs, MEM)                   \
+  ROW(P, CSAVE, csave, MEM) ROW(P, NCN, ncn, INT)
+#define DG_CLK_ARGS_CFIX(ROW, P)                                                              \
+  ROW(P, CRHS, crhs, MEM) ROW(P, CSAVE, csave, MEM) ROW(P, CSLOT, cslot, MEM)                 \
+  ROW(P, OUT_R, out_r, MEM) ROW(P, RES, res, MEM) ROW(P, QOUT, q_out, MEM)                    \
+  ROW(P, FS, fs, INT) ROW(P, NCN, ncn, INT) ROW(P, UPDATE, update, INT) ROW(P, A, rk_a, REAL) \
+  ROW(P, DT, rk_dt, REAL) ROW(P, B, rk_b, REAL)
+#define DG_CLK_ARGS_CEN(ROW, P)                                                       \
+  ROW(P, Q, q, MEM) ROW(P, FS, fs, INT) ROW(P, CSLOT, cslot, MEM) ROW(P, CM, cM, MEM) \
+  ROW(P, CEW, cew, MEM) ROW(P, OUT, out, MEM) ROW(P, NOWNED, n_owned, INT)
+#define DG_CLK_ARGS_PMLSAVE(ROW, P)                                                           \
+  ROW(P, RES, res, MEM) ROW(P, SAVED, saved, MEM) ROW(P, NODE, node, MEM) ROW(P, FS, fs, INT) \
+  ROW(P, NPN, npn, INT) ROW(P, JEND, j_end, INT)
+#define DG_CLK_ARGS_PML(ROW, P)                                                               \
+  ROW(P, OUT_A, out_a, MEM) ROW(P, OUT_B, out_b, MEM) ROW(P, C, cbuf, MEM)                    \
+  ROW(P, SAVED, saved, MEM) ROW(P, W, w, MEM) ROW(P, WRES, wres, MEM) ROW(P, COEF, coef, MEM) \
+  ROW(P, NODE, node, MEM) ROW(P, FS, fs, INT) ROW(P, NPN, npn, INT) ROW(P, A, rk_a, REAL)     \
+  ROW(P, DT, rk_dt, REAL) ROW(P, B, rk_b, REAL) ROW(P, SA, sa, REAL) ROW(P, SB, sb, REAL)     \
+  ROW(P, JEND, j_end, INT)
+#define DG_CLK_ARGS_DSAVE(ROW, P)                                                         \
+  ROW(P, Q, q, MEM) ROW(P, SAVED, saved, MEM) ROW(P, NODE, node, MEM) ROW(P, FS, fs, INT) \
+  ROW(P, NDN, ndn, INT)
+#define DG_CLK_ARGS_DISP(ROW, P)                                                          \
+  ROW(P, OUT_A, out_a, MEM) ROW(P, OUT_B, out_b, MEM) ROW(P, SAVED, saved, MEM)           \
+  ROW(P, W, w, MEM) ROW(P, WRES, wres, MEM) ROW(P, DELEM, delem, MEM)                     \
+  ROW(P, INV_EPS, inv_eps, MEM) ROW(P, PTYPE, ptype, MEM) ROW(P, PCOEF, pcoef, MEM)       \
+  ROW(P, NODE, node, MEM) ROW(P, FS, fs, INT) ROW(P, NDN, ndn, INT) ROW(P, A, rk_a, REAL) \
+  ROW(P, DT, rk_dt, REAL) ROW(P, B, rk_b, REAL) ROW(P, SA, sa, REAL) ROW(P, SB, sb, REAL)
+#define DG_CLK_ARGS_SRC(ROW, P)                                             \
+  ROW(P, OUT_A, out_a, MEM) ROW(P, OUT_B, out_b, MEM) ROW(P, FS, fs, INT)   \
+  ROW(P, PROF, prof, MEM) ROW(P, NODE, node, MEM) ROW(P, FIRST, first, INT) \
+  ROW(P, COUNT, count, INT) ROW(P, GA, ga, REAL16) ROW(P, GB, gb, REAL16)
 
 /* The argument lists, for the enums below and the table of cl_kernels.c. */
 #define DG_CLK_ARG_LISTS(L)                                                        \

@@ -1,12 +1,19 @@
-/* cl_maxwell.c: the OpenCL operator's life (create, with its element layout and groups;
- * destroy) and state (fields, PML auxiliaries and pole states in and out, accessors). The data, the
- * program, a stage and the MPI halo have files of their own (cl_maxwell_impl.h). */
+/* cl_maxwell.c: the OpenCL operator's life (create, with its element layout and groups: the
+ * operator, then its terms; destroy) and state (fields, and the terms' auxiliary state in
+ * and out; accessors), and the buffer helpers every term uses. The operator's own data and
+ * stage, each term, the program, a stage and the MPI halo have files of their own
+ * (cl_maxwell_impl.h). */
 #include <stdio.h>
 #include <string.h>
 
 #include "backend/cl_maxwell_impl.h"
 #include "core/alloc.h"
-#include "dg/dispersive.h"
+
+const dg_clm_term *const dg_clm_terms[DG_CLM_TERMS] = {
+#define TERM_(ID, name) [DG_CLM_##ID] = &dg_clm_term_##name,
+    DG_CLM_TERM_LIST(TERM_)
+#undef TERM_
+};
 
 dg_status dg_cl_maxwell_create(dg_cl_maxwell **out, dg_device *dev, const dg_maxwell *phys,
                                const dg_variant *v, const char *dump_dir) {
@@ -117,7 +124,9 @@ dg_status dg_cl_maxwell_create_grouped(dg_cl_maxwell **out, dg_device *dev,
   DG_CALL(DG_ALLOC(op, 1));
   op->dev = dev;
   op->phys = phys;
-  op->pw = phys->incident ? phys->incident_ctx : NULL;
+  op->terms = (dg_cl_terms){.sources = phys->n_sources > 0, .pml = phys->pml_K > 0,
+                            .poles = phys->disp_K > 0, .curved = g->n_curved > 0,
+                            .pw = phys->incident ? phys->incident_ctx : NULL};
   op->v = *v;
   if (dump_dir) snprintf(op->dump_dir, sizeof op->dump_dir, "%s", dump_dir);
   op->N = g->N;
@@ -128,8 +137,6 @@ dg_status dg_cl_maxwell_create_grouped(dg_cl_maxwell **out, dg_device *dev,
   op->FLUXP = dg_variant_fluxp(g->N);
   op->VL = dg_variant_layout_width(v);
   op->rs = v->precision == DG_PREC_DOUBLE ? 8 : 4;
-  op->nc = g->n_curved;
-  op->ncn = op->nc * op->NP;
   DG_CALL_GOTO(fail, plan_slots(op, group, n_groups));
   op->nblk = op->Kpad / op->VL;
   op->fs = (size_t)op->Kpad * op->NPP;
@@ -138,8 +145,11 @@ dg_status dg_cl_maxwell_create_grouped(dg_cl_maxwell **out, dg_device *dev,
                 DG_ERR_UNSUPPORTED, "OpenCL operator: mesh too large for 32-bit indices");
   DG_CALL_GOTO(fail, dg_clm_transposed_ops(g->ref, ops_t));
   DG_CALL_GOTO(fail, dg_clm_build_program(op, (const double **)ops_t, dump_dir));
-  DG_CALL_GOTO(fail, dg_clm_build_data(op, ops_t));
-  DG_CALL_GOTO(fail, dg_clm_set_static_args(op));
+  DG_CALL_GOTO(fail, dg_clm_maxwell_create(op));
+  for (int i = 0; i < DG_CLM_TERMS; ++i)
+    if (dg_clm_terms[i]->present(&op->terms)) DG_CALL_GOTO(fail, dg_clm_terms[i]->create(op));
+  for (int i = 0; i < DG_CLM_TERMS; ++i)
+    if (op->term[i] && dg_clm_terms[i]->bind) DG_CALL_GOTO(fail, dg_clm_terms[i]->bind(op));
   *out = op;
   goto done;
 fail:
@@ -153,72 +163,82 @@ void dg_cl_maxwell_destroy(dg_cl_maxwell **pop) {
   dg_cl_maxwell *op = *pop;
   if (!op) return;
   if (op->dev && op->dev->queue) clFinish(op->dev->queue);
-  cl_kernel *ks[] = {&op->k_volume, &op->k_flux, &op->k_lift,   &op->k_update, &op->k_curl,
-                     &op->k_source, &op->k_pml,  &op->k_pmlsave, &op->k_energy,
-                     &op->k_disp,   &op->k_dispsave,
-                     &op->k_fuse,   &op->k_qupdate, &op->k_qcopy, &op->k_curved,
-                     &op->k_curvfix, &op->k_curvenergy};
-  for (size_t i = 0; i < sizeof ks / sizeof ks[0]; ++i) dg_kernel_release(ks[i]);
+  for (int i = 0; i < DG_CLM_TERMS; ++i) dg_clm_terms[i]->destroy(op);
+  dg_clm_maxwell_destroy(op);
+  for (int id = 0; id < DG_CLK_COUNT; ++id) dg_kernel_release(&op->k[id]);
   dg_program_release(&op->prog);
-  cl_mem *bs[] = {&op->d_q,    &op->d_res,   &op->d_rhs,  &op->d_flux,  &op->d_egeo,
-                  &op->d_fdata, &op->d_vmapM, &op->d_vmapP, &op->d_DrT, &op->d_DsT,
-                  &op->d_DtT,  &op->d_LIFTT, &op->d_Dall, &op->d_D,     &op->d_LIFTrm,
-                  &op->d_xyz,  &op->d_sprof, &op->d_snode, &op->d_pw,   &op->d_pwres,
-                  &op->d_pcoef, &op->d_pnode, &op->d_psaved, &op->d_M, &op->d_ew, &op->d_eout,
-                  &op->d_q2, &op->d_q3, &op->d_dw, &op->d_dwres, &op->d_delem, &op->d_dinv,
-                  &op->d_dtype, &op->d_dcoef, &op->d_dnode, &op->d_dsaved, &op->d_cslot,
-                  &op->d_cface, &op->d_cwq, &op->d_cfq, &op->d_cminv, &op->d_cM, &op->d_cew,
-                  &op->d_cL, &op->d_cLf, &op->d_cfpos, &op->d_crhs, &op->d_csave};
-  for (size_t i = 0; i < sizeof bs / sizeof bs[0]; ++i) dg_buffer_release(bs[i]);
   dg_kernel_release(&op->k_pack);
   dg_kernel_release(&op->k_unpack);
   dg_program_release(&op->halo_prog);
   cl_mem *hb[] = {&op->d_send, &op->d_recv, &op->d_sslot, &op->d_rslot};
   for (size_t i = 0; i < sizeof hb / sizeof hb[0]; ++i) dg_buffer_release(hb[i]);
-  free(op->stage);
   dg_free(&op->slot);
   dg_free(&op->group_of);
-  dg_free(&op->pml_pos);
   dg_free(pop);
 }
 
-/* ---- state ------------------------------------------------------------------------------ */
+/* ---- buffers ---------------------------------------------------------------------------- */
 
-/* n reals of a device buffer from host x (NULL: zeros) and back; pml: value i at the
- * device index dg_clm_aux_index(i), else at i. */
-static dg_status put_reals(dg_cl_maxwell *op, cl_mem buf, size_t n, const double *x, int pml) {
+dg_status dg_clm_upload(dg_cl_maxwell *op, const double *x, size_t n, cl_mem *out) {
+  dg_status st = DG_OK;
+  void *tmp = NULL;
+  DG_CALL(dg_calloc(&tmp, n, op->rs));
+  for (size_t i = 0; i < n; ++i) dg_clm_put(op, tmp, i, x[i]);
+  DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_ONLY, n * op->rs, tmp, out));
+done:
+  free(tmp);
+  return st;
+}
+
+dg_status dg_clm_upload_ints(dg_cl_maxwell *op, const int *x, size_t n, cl_mem *out) {
+  DG_CALL(dg_buffer_create(op->dev, CL_MEM_READ_ONLY, n * sizeof(int), x, out));
+  return DG_OK;
+}
+
+dg_status dg_clm_zeros(dg_cl_maxwell *op, size_t n, cl_mem *out) {
+  void *zeros = NULL;
+  DG_CALL(dg_calloc(&zeros, n, op->rs));
+  const dg_status st = dg_buffer_create(op->dev, CL_MEM_READ_WRITE, n * op->rs, zeros, out);
+  free(zeros);
+  DG_CALL(st);
+  return DG_OK;
+}
+
+dg_status dg_clm_put_reals(dg_cl_maxwell *op, cl_mem buf, size_t n, const double *x,
+                           dg_clm_index_map map, const void *ctx) {
   dg_status st = DG_OK;
   void *h = NULL;
   DG_CALL(dg_calloc(&h, n, op->rs));
   if (x)
-    for (size_t i = 0; i < n; ++i) dg_clm_put(op, h, pml ? dg_clm_aux_index(op, i) : i, x[i]);
+    for (size_t i = 0; i < n; ++i) dg_clm_put(op, h, map ? map(ctx, i) : i, x[i]);
   st = dg_buffer_write(op->dev, buf, 0, n * op->rs, h);
   free(h);
   DG_CALL(st);
   return DG_OK;
 }
 
-static dg_status get_reals(dg_cl_maxwell *op, cl_mem buf, size_t n, double *x, int pml) {
+dg_status dg_clm_get_reals(dg_cl_maxwell *op, cl_mem buf, size_t n, double *x,
+                           dg_clm_index_map map, const void *ctx) {
   dg_status st = DG_OK;
   void *h = NULL;
   DG_CALL(dg_calloc(&h, n, op->rs));
   st = dg_buffer_read(op->dev, buf, 0, n * op->rs, h);
   if (st == DG_OK)
-    for (size_t i = 0; i < n; ++i) x[i] = dg_clm_get(op, h, pml ? dg_clm_aux_index(op, i) : i);
+    for (size_t i = 0; i < n; ++i) x[i] = dg_clm_get(op, h, map ? map(ctx, i) : i);
   free(h);
   DG_CALL(st);
   return DG_OK;
 }
 
+/* ---- state ------------------------------------------------------------------------------ */
+
 dg_status dg_clm_put_aux(dg_cl_maxwell *op, const double *w) {
-  const size_t n = DG_PML_AUX * (size_t)op->npn; /* the poles' states follow (dg/maxwell.h) */
-  if (op->npn) {
-    DG_CALL(put_reals(op, op->d_pwres, n, NULL, 1));
-    DG_CALL(put_reals(op, op->d_pw, n, w, 1));
-  }
-  if (op->ndn) {
-    DG_CALL(put_reals(op, op->d_dwres, op->ndw, NULL, 0));
-    DG_CALL(put_reals(op, op->d_dw, op->ndw, w ? w + n : NULL, 0));
+  size_t at = 0; /* each term's part follows the one before (dg/maxwell.h) */
+  for (int i = 0; i < DG_CLM_TERMS; ++i) {
+    const dg_clm_term *term = dg_clm_terms[i];
+    if (!op->term[i] || !term->aux_size) continue;
+    DG_CALL(term->put_aux(op, w ? w + at : NULL));
+    at += term->aux_size(op);
   }
   return DG_OK;
 }
@@ -229,26 +249,18 @@ dg_status dg_cl_maxwell_set_aux(dg_cl_maxwell *op, const double *w) {
 }
 
 dg_status dg_clm_read_aux(dg_cl_maxwell *op, int residual, double *w) {
-  const size_t n = DG_PML_AUX * (size_t)op->npn;
-  if (op->npn) DG_CALL(get_reals(op, residual ? op->d_pwres : op->d_pw, n, w, 1));
-  if (op->ndn) DG_CALL(get_reals(op, residual ? op->d_dwres : op->d_dw, op->ndw, w + n, 0));
+  size_t at = 0;
+  for (int i = 0; i < DG_CLM_TERMS; ++i) {
+    const dg_clm_term *term = dg_clm_terms[i];
+    if (!op->term[i] || !term->aux_size) continue;
+    DG_CALL(term->read_aux(op, residual, w + at));
+    at += term->aux_size(op);
+  }
   return DG_OK;
 }
 
 dg_status dg_cl_maxwell_get_aux(dg_cl_maxwell *op, double *w) {
   DG_CALL(dg_clm_read_aux(op, 0, w));
-  return DG_OK;
-}
-
-dg_status dg_cl_maxwell_pole_energy(dg_cl_maxwell *op, double *energy) {
-  *energy = 0;
-  if (!op->ndn) return DG_OK;
-  double *w = NULL;
-  DG_CALL(DG_ALLOC(w, op->ndw));
-  const dg_status st = get_reals(op, op->d_dw, op->ndw, w, 0);
-  if (st == DG_OK) *energy = dg_dispersion_energy(op->phys, w);
-  dg_free(&w);
-  DG_CALL(st);
   return DG_OK;
 }
 

@@ -49,27 +49,32 @@ dg_status dg_cl_maxwell_create(dg_cl_maxwell **out, dg_device *dev, const dg_max
                                const dg_variant *v, const char *dump_dir) DG_NODISCARD;
 void dg_cl_maxwell_destroy(dg_cl_maxwell **op);
 
+/* The terms a problem adds to the Maxwell operator (backend/cl_term.h): point sources, a
+ * PML, dispersive poles, curved elements, an incident plane wave (pw NULL: none). */
+typedef struct {
+  int sources, pml, poles, curved;
+  const dg_plane_wave *pw;
+} dg_cl_terms;
+
 /* The template files (cl_templates/) v's program is rendered from, in order, for a problem
- * with or without point sources, a PML, dispersive media (disp) and curved elements
- * (curved.cl); returns how many (at most
+ * with the terms t (the operator's, then each term's); returns how many (at most
  * DG_CL_MAX_TEMPLATE_FILES). for_hash: the list dg_cl_maxwell_templates_hash covers
  * instead (energy.cl for every layout). */
 enum { DG_CL_MAX_TEMPLATE_FILES = 16 };
-int dg_cl_maxwell_template_files(const dg_variant *v, int sources, int pml, int disp, int curved,
-                                 int for_hash, const char *names[DG_CL_MAX_TEMPLATE_FILES]);
-/* FNV-1a over those files (names and contents) for the tuner's problem (no sources, no
- * PML; energy.cl in place of energy_block.cl): it changes when a template v's timed stage is
+int dg_cl_maxwell_template_files(const dg_variant *v, const dg_cl_terms *t, int for_hash,
+                                 const char *names[DG_CL_MAX_TEMPLATE_FILES]);
+/* FNV-1a over those files (names and contents) for the tuner's problem (no terms;
+ * energy.cl in place of energy_block.cl): it changes when a template v's timed stage is
  * built from changes, and not when one it does not use is added or edited; the tuning cache
  * keys an entry's freshness by it. */
 dg_status dg_cl_maxwell_templates_hash(const dg_variant *v, uint64_t *hash) DG_NODISCARD;
 
 /* The OpenCL source of the Maxwell program dg_cl_maxwell_create builds for variant v at order
- * N, made without a device (for offline compilers: dgtd kernels; the contract test): sources,
- * pml, disp (dispersive media) and curved (curved elements) add their kernels, pw (NULL:
- * none) an incident plane wave.
- * Free *src with dg_free. */
-dg_status dg_cl_maxwell_source(const dg_variant *v, int N, int sources, int pml, int disp,
-                               int curved, const dg_plane_wave *pw, char **src) DG_NODISCARD;
+ * N with the terms t, made without a device (for offline compilers: dgtd kernels; the
+ * contract test); curved elements as on a second-order mesh, left out where their kernel
+ * needs more local memory than every GPU profile has. Free *src with dg_free. */
+dg_status dg_cl_maxwell_source(const dg_variant *v, int N, const dg_cl_terms *t,
+                               char **src) DG_NODISCARD;
 
 /* The same for the MPI halo's pack and unpack program (halo.cl), in double (dbl) or float. */
 dg_status dg_cl_halo_source(int dbl, char **src) DG_NODISCARD;

@@ -1,116 +1,51 @@
-/* cl_maxwell_impl.h: the OpenCL operator's private struct and the helpers its files share
- * (cl_maxwell.c: life and state; cl_maxwell_data.c: the host-side data; cl_maxwell_program.c:
- * the program and its arguments; cl_maxwell_stage.c: a stage; cl_maxwell_halo.c: the MPI
- * halo). Nothing outside src/backend/cl_maxwell*.c includes it. */
+/* cl_maxwell_impl.h: the OpenCL operator's private struct and what its files share.
+ *
+ * The operator is the Maxwell volume and surface operator (term_maxwell.c) plus the terms a
+ * problem adds to it (cl_term.h: the incident wave, curved elements, the PML, dispersive
+ * poles, point sources, each in its term_*.c with its templates). Its kernels are the rows
+ * of the kernel table (cl_kernels.h) its terms make; cl_maxwell.c holds its life and state,
+ * cl_maxwell_program.c renders and builds its program, cl_maxwell_stage.c runs a stage as a
+ * sequence over the terms, cl_maxwell_halo.c the MPI halo. Nothing outside src/backend/
+ * includes it. */
 #ifndef DG_BACKEND_CL_MAXWELL_IMPL_H
 #define DG_BACKEND_CL_MAXWELL_IMPL_H
 
+#include "backend/cl_kernels.h"
 #include "backend/cl_maxwell.h"
+#include "backend/cl_term.h"
 #include "contract.h"
-#include "contract_curved.h"
 #include "device/program.h"
-#include "dg/pml.h"
-
-enum { SRC_BATCH = 16 }; /* sources per launch of the source kernel (source.cl) */
-
-/* Kernel arguments by name, in the order of the templates' signatures. */
-enum { VOL_ARG_Q, VOL_ARG_RHS, VOL_ARG_EGEO, VOL_ARG_DRT, VOL_ARG_DST, VOL_ARG_DTT, VOL_ARG_FS };
-enum { CURL_ARG_D, CURL_ARG_Q, CURL_ARG_EGEO, CURL_ARG_RHS };
-enum { FLUX_ARG_Q, FLUX_ARG_FS, FLUX_ARG_VMAPM, FLUX_ARG_VMAPP, FLUX_ARG_FDATA, FLUX_ARG_FLUX,
-       FLUX_ARG_XYZ, FLUX_ARG_T, FLUX_ARG_FFS };
-enum { LIFT_ARG_FLUX, LIFT_ARG_FFS, LIFT_ARG_RHS, LIFT_ARG_LIFTT, LIFT_ARG_FS, LIFT_ARG_Q,
-       LIFT_ARG_RES, LIFT_ARG_A, LIFT_ARG_DT, LIFT_ARG_B, LIFT_ARG_VMAPM, LIFT_ARG_VMAPP,
-       LIFT_ARG_FDATA, LIFT_ARG_XYZ, LIFT_ARG_T };
-enum { UPD_ARG_Q, UPD_ARG_RES, UPD_ARG_RHS, UPD_ARG_A, UPD_ARG_DT, UPD_ARG_B };
-enum { FUSE_ARG_Q, FUSE_ARG_OUT, FUSE_ARG_FS, FUSE_ARG_EGEO, FUSE_ARG_DRT, FUSE_ARG_DST,
-       FUSE_ARG_DTT, FUSE_ARG_LIFTT, FUSE_ARG_VMAPM, FUSE_ARG_VMAPP, FUSE_ARG_FDATA,
-       FUSE_ARG_XYZ, FUSE_ARG_T, FUSE_ARG_A, FUSE_ARG_DT, FUSE_ARG_QOUT, FUSE_ARG_B };
-enum { QUPD_ARG_Q, QUPD_ARG_RES, QUPD_ARG_B };
-enum { QCOPY_ARG_DST, QCOPY_ARG_SRC };
-enum { SRC_ARG_OUT_A, SRC_ARG_OUT_B, SRC_ARG_FS, SRC_ARG_PROF, SRC_ARG_NODE, SRC_ARG_FIRST,
-       SRC_ARG_COUNT, SRC_ARG_GA, SRC_ARG_GB };
-enum { HALO_ARG_Q, HALO_ARG_SLOT, HALO_ARG_BUF, HALO_ARG_N };
-enum { EN_ARG_Q, EN_ARG_FS, EN_ARG_M, EN_ARG_EW, EN_ARG_OUT, EN_ARG_KOWNED, EN_ARG_NBLK };
-enum { PML_ARG_OUT_A, PML_ARG_OUT_B, PML_ARG_C, PML_ARG_SAVED, PML_ARG_W, PML_ARG_WRES,
-       PML_ARG_COEF, PML_ARG_NODE, PML_ARG_FS, PML_ARG_NPN, PML_ARG_A, PML_ARG_DT, PML_ARG_B,
-       PML_ARG_SA, PML_ARG_SB, PML_ARG_JEND };
-enum { PMLSAVE_ARG_RES, PMLSAVE_ARG_SAVED, PMLSAVE_ARG_NODE, PMLSAVE_ARG_FS, PMLSAVE_ARG_NPN,
-       PMLSAVE_ARG_JEND };
-enum { DISP_ARG_OUT_A, DISP_ARG_OUT_B, DISP_ARG_SAVED, DISP_ARG_W, DISP_ARG_WRES,
-       DISP_ARG_DELEM, DISP_ARG_INV_EPS, DISP_ARG_PTYPE, DISP_ARG_PCOEF, DISP_ARG_NODE,
-       DISP_ARG_FS, DISP_ARG_NDN, DISP_ARG_A, DISP_ARG_DT, DISP_ARG_B, DISP_ARG_SA, DISP_ARG_SB };
-enum { DSAVE_ARG_Q, DSAVE_ARG_SAVED, DSAVE_ARG_NODE, DSAVE_ARG_FS, DSAVE_ARG_NDN };
-enum { CURV_ARG_Q, CURV_ARG_FS, CURV_ARG_RES, CURV_ARG_VMAPM, CURV_ARG_VMAPP, CURV_ARG_XYZ,
-       CURV_ARG_T, CURV_ARG_EGEO, CURV_ARG_CSLOT, CURV_ARG_CFACE, CURV_ARG_CWQ, CURV_ARG_CFQ,
-       CURV_ARG_CMINV, CURV_ARG_CL, CURV_ARG_CLF, CURV_ARG_CFPOS, CURV_ARG_CRHS, CURV_ARG_CSAVE,
-       CURV_ARG_NCN };
-enum { CFIX_ARG_CRHS, CFIX_ARG_CSAVE, CFIX_ARG_CSLOT, CFIX_ARG_OUT_R, CFIX_ARG_RES,
-       CFIX_ARG_QOUT, CFIX_ARG_FS, CFIX_ARG_NCN, CFIX_ARG_UPDATE, CFIX_ARG_A, CFIX_ARG_DT,
-       CFIX_ARG_B };
-enum { CEN_ARG_Q, CEN_ARG_FS, CEN_ARG_CSLOT, CEN_ARG_CM, CEN_ARG_CEW, CEN_ARG_OUT,
-       CEN_ARG_NOWNED };
 
 struct dg_cl_maxwell {
-  dg_device *dev;      /* borrowed */
+  dg_device *dev;         /* borrowed */
   const dg_maxwell *phys; /* borrowed */
   dg_variant v;
+  dg_cl_terms terms; /* which terms the problem has */
   int N, K, Kpad, NP, NFP, NPP, FLUXP, VL, nblk;
-  size_t fs, ffs, rs;  /* field stride, flux field stride (reals), real size */
+  size_t fs, ffs, rs; /* field stride, flux field stride (reals), real size */
   cl_program prog;
-  cl_kernel k_volume, k_flux, k_lift, k_update, k_curl, k_source, k_energy;
-  char name_volume[32], name_flux[32], name_lift[32], name_update[32], name_curl[32],
-      name_source[32], name_energy[32];
-  cl_kernel k_fuse, k_qupdate; /* fuse=rhs|res|step (element.cl, update.cl) */
-  char name_fuse[32], name_qupdate[32];
+  /* The kernels the terms made (NULL: not in this program), by the table's ids, and their
+   * full names (<name>_<variant suffix>). */
+  cl_kernel k[DG_CLK_COUNT];
+  char kname[DG_CLK_COUNT][32];
+  /* The Maxwell operator's data (term_maxwell.c): the state q, the RK residual res, the
+   * right-hand side rhs, the face fluxes, element and face data, face-node maps. */
   cl_mem d_q, d_res, d_rhs, d_flux, d_egeo, d_fdata, d_vmapM, d_vmapP;
   /* fuse=step: q's second and third buffers; q_live is the one that holds q now: d_q between
-   * steps; a stage reads q_live and writes another (next_q, cl_maxwell_stage.c), d_q2, d_q,
+   * steps; a stage reads q_live and writes another (term_maxwell.c, next_q), d_q2, d_q,
    * d_q2, d_q3, d_q over one LSERK4 step, so q ends it at home; ping counts the stages of
    * the step under way (0 between steps). qcopy brings q home after stages that are not a
    * whole step. */
   cl_mem d_q2, d_q3, q_live;
   int ping;
-  cl_kernel k_qcopy;
-  char name_qcopy[32];
-  const dg_plane_wave *pw; /* borrowed from phys; NULL without an incident wave */
-  cl_mem d_xyz;            /* with pw: node coordinates, 3 fields in the field layout */
-  cl_mem d_sprof, d_snode; /* point sources: dir profile / eps (3 x NP), node indices */
   cl_mem d_M, d_ew, d_eout; /* energy (energy.cl): mass matrix, weights, per-element result */
   size_t n_eout;            /* elements the energy kernel covers (Kpad rounded up to WG1) */
   cl_mem d_DrT, d_DsT, d_DtT, d_LIFTT; /* operators, transposed: OpT[j*NP + n] */
   cl_mem d_Dall, d_D, d_LIFTrm;        /* CLBlast path: [Dr;Ds;Dt] (3NPP x NP), D, LIFT */
   void *stage;                         /* host staging, 6*fs reals */
-  /* CFS-PML (pml.cl), when phys->pml_K > 0: npn = pml_K*NP PML nodes (padded to npn_pad for
-   * the launch); auxiliary fields w and their RK residual (DG_PML_AUX x npn), coefficients
-   * (DG_PML_COEFS x npn), field-layout index of each PML node, res saved before a fused
-   * lift-update (6 x npn). */
-  int npn;
-  cl_kernel k_pml, k_pmlsave;
-  char name_pml[32], name_pmlsave[32];
-  cl_mem d_pw, d_pwres, d_pcoef, d_pnode, d_psaved;
-  /* Dispersive media (dispersive.cl), when phys->disp_K > 0: ndn = disp_K*NP dispersive
-   * nodes; pole states and their RK residual (ndw values, the reference layout of
-   * dg_maxwell_pole_size), the per-element data (DE ints, 1/eps_inf), the pole tables (type,
-   * PC coefficients), the field-layout index of each node and E at the stage's start
-   * (3 x ndn, dispsave). */
-  int ndn;
-  size_t ndw;
-  cl_kernel k_disp, k_dispsave;
-  char name_disp[32], name_dispsave[32];
-  cl_mem d_dw, d_dwres, d_delem, d_dinv, d_dtype, d_dcoef, d_dnode, d_dsaved;
-  /* Curved elements (curved.cl), when phys->geom->n_curved > 0: nc of them in element order
-   * (nc_owned not ghosts), ncn = nc NP curved nodes; NQ, NFQ the points of their volume and
-   * face rules, cwg the work-items per element of `curved`; their slots, face weights (FD per
-   * face), w J metric at the volume points (9 x NQ), normal and w sJ at the face points
-   * (CQ per point), inverse mass and mass matrices, energy weights (EW), the rules' bases
-   * (cL: Lq, Lrq, Lsq, Ltq; cLf), each node's position on each face, and per stage the
-   * right-hand side (6 x ncn) and the saved res and q (CS x ncn). */
-  int nc, nc_owned, ncn, nq, nfq, cwg;
-  cl_kernel k_curved, k_curvfix, k_curvenergy;
-  char name_curved[32], name_curvfix[32], name_curvenergy[32];
-  cl_mem d_cslot, d_cface, d_cwq, d_cfq, d_cminv, d_cM, d_cew, d_cL, d_cLf, d_cfpos, d_crhs,
-      d_csave;
-  char dump_dir[1024];                 /* "" or where the programs' sources go */
+  /* Each term's own state (cl_term.h), by its index in dg_clm_terms; NULL when absent. */
+  void *term[DG_CLM_TERMS];
+  char dump_dir[1024]; /* "" or where the programs' sources go */
   /* MPI halo (dg_cl_maxwell_set_halo): n trace values each way */
   size_t halo_n;
   dg_trace_exchange halo;
@@ -122,19 +57,7 @@ struct dg_cl_maxwell {
    * aligned to the launch granularity, so every kernel can run over one group's range. */
   int *slot, *group_of;
   int n_groups, gfirst[DG_CL_MAX_GROUPS + 1];
-  /* grouped with a PML: PML element e is at position pml_pos[e] of the device's PML node
-   * list (NULL: e), group g's PML elements at positions [pfirst[g], pfirst[g+1]) */
-  int *pml_pos;
-  int pfirst[DG_CL_MAX_GROUPS + 1];
 };
-
-
-/* Device index of the host's PML auxiliary value i (dg/pml.h layout a*npn + e*NP + n). */
-static inline size_t dg_clm_aux_index(const dg_cl_maxwell *op, size_t i) {
-  if (!op->pml_pos) return i;
-  const size_t npn = (size_t)op->npn, a = i / npn, r = i - a * npn, e = r / (size_t)op->NP;
-  return a * npn + (size_t)op->pml_pos[e] * op->NP + (r - e * op->NP);
-}
 
 /* The slot of element k (grouped operators reorder them). */
 static inline int dg_clm_slot(const dg_cl_maxwell *op, int k) { return op->slot ? op->slot[k] : k; }
@@ -169,34 +92,92 @@ static inline int dg_clm_ping_pong(const dg_cl_maxwell *op) {
   return op->v.path == DG_PATH_KERNELS && op->v.fuse == DG_FUSE_STEP;
 }
 
+/* Global size of a one-dimensional launch over n items: whole work-groups of WG1. */
+static inline size_t dg_clm_items(size_t n) { return (n + WG1 - 1) / WG1 * WG1; }
 
-/* cl_maxwell_data.c: a buffer of n reals from doubles; the transposed operators
- * OpT[j*NP + n] of Dr, Ds, Dt and LIFT (free with dg_clm_free_ops); every buffer of op's
- * data (element, face, coordinates, sources, energy, PML, operators). */
-dg_status dg_clm_upload(dg_cl_maxwell *op, const double *x, size_t n, cl_mem *out) DG_NODISCARD;
-dg_status dg_clm_transposed_ops(const dg_refel *r, double *ops_t[4]) DG_NODISCARD;
-void dg_clm_free_ops(double *ops_t[4]);
-dg_status dg_clm_build_data(dg_cl_maxwell *op, double *const ops_t[4]) DG_NODISCARD;
-
-/* cl_maxwell_program.c: render and build op's program and make its kernels; bind the
- * arguments that do not change between stages; a real argument in op's precision. */
-dg_status dg_clm_build_program(dg_cl_maxwell *op, const double *ops_t[4], const char *dump_dir)
-    DG_NODISCARD;
-dg_status dg_clm_set_static_args(dg_cl_maxwell *op) DG_NODISCARD;
-dg_status dg_clm_set_real_arg(const dg_cl_maxwell *op, cl_kernel k, cl_uint i, double x) DG_NODISCARD;
-
-/* cl_maxwell.c: the auxiliary state (the PML's fields, the poles' states: the reference
- * layout of dg_maxwell_aux_size) from host w (NULL: zero), residuals zeroed; the auxiliary
- * state (residual = 0) or its RK residual (residual = 1) into the reference layout; a field
- * buffer (the device layout) into the reference layout q. */
+/* cl_maxwell.c: the terms' auxiliary state (the reference layout of dg_maxwell_aux_size)
+ * from host w (NULL: zero), residuals zeroed; the auxiliary state (residual = 0) or its RK
+ * residual (residual = 1) into the reference layout; a field buffer (the device layout)
+ * into the reference layout q. */
 dg_status dg_clm_put_aux(dg_cl_maxwell *op, const double *w) DG_NODISCARD;
 dg_status dg_clm_read_aux(dg_cl_maxwell *op, int residual, double *w) DG_NODISCARD;
 dg_status dg_clm_download(dg_cl_maxwell *op, cl_mem buf, double *q) DG_NODISCARD;
+
+/* cl_maxwell.c: n reals of op's precision from doubles into a new read-only buffer; n reals
+ * of a buffer from host x (NULL: zeros) and back, value i at device index map(ctx, i) (map
+ * NULL: i). */
+dg_status dg_clm_upload(dg_cl_maxwell *op, const double *x, size_t n, cl_mem *out) DG_NODISCARD;
+typedef size_t (*dg_clm_index_map)(const void *ctx, size_t i);
+dg_status dg_clm_put_reals(dg_cl_maxwell *op, cl_mem buf, size_t n, const double *x,
+                           dg_clm_index_map map, const void *ctx) DG_NODISCARD;
+dg_status dg_clm_get_reals(dg_cl_maxwell *op, cl_mem buf, size_t n, double *x,
+                           dg_clm_index_map map, const void *ctx) DG_NODISCARD;
+/* A zeroed read-write buffer of n reals. */
+dg_status dg_clm_zeros(dg_cl_maxwell *op, size_t n, cl_mem *out) DG_NODISCARD;
+/* A read-only buffer of n ints. */
+dg_status dg_clm_upload_ints(dg_cl_maxwell *op, const int *x, size_t n, cl_mem *out) DG_NODISCARD;
+
+/* cl_maxwell_program.c: kernel id of the table out of op's program, named
+ * <name>_<variant suffix> (op->kname[id]), every argument NULL or 0 (by the table's types)
+ * until set, so an argument a kernel's role does not use stays so; a real argument in op's
+ * precision; each made kernel's argument called param (the table's name: "xyz", "t_inc")
+ * to a buffer or a real, where it has one. */
+dg_status dg_clm_make_kernel(dg_cl_maxwell *op, dg_clk_id id) DG_NODISCARD;
+dg_status dg_clm_set_real_arg(const dg_cl_maxwell *op, cl_kernel k, cl_uint i, double x) DG_NODISCARD;
+dg_status dg_clm_bind_named(dg_cl_maxwell *op, const char *param, cl_mem m) DG_NODISCARD;
+dg_status dg_clm_bind_named_real(dg_cl_maxwell *op, const char *param, double x) DG_NODISCARD;
+
+/* cl_maxwell_stage.c: one launch of kernel id, timed into t when t is given; offset (NULL:
+ * none) selects the blocks of a range (the multirate levels). A one-dimensional launch over
+ * n items in work-groups of WG1 starting at item first. */
+dg_status dg_clm_launch(dg_cl_maxwell *op, dg_clk_id id, cl_uint dims, const size_t *offset,
+                        const size_t *global, const size_t *local,
+                        dg_cl_stage_timing *t) DG_NODISCARD;
+dg_status dg_clm_launch_items(dg_cl_maxwell *op, dg_clk_id id, size_t first, size_t n,
+                              dg_cl_stage_timing *t) DG_NODISCARD;
+/* Add one timed entry (a CLBlast call) to t. */
+void dg_clm_time_entry(dg_cl_stage_timing *t, const char *name, cl_ulong ns);
 
 /* cl_maxwell_halo.c: pack the outgoing traces and start the exchange; wait for the incoming
  * ones and scatter them into the ghosts; point both at q's buffer. */
 dg_status dg_clm_halo_begin(dg_cl_maxwell *op) DG_NODISCARD;
 dg_status dg_clm_halo_bind(dg_cl_maxwell *op, cl_mem q) DG_NODISCARD;
 dg_status dg_clm_halo_end(dg_cl_maxwell *op) DG_NODISCARD;
+
+/* cl_maxwell_program.c: render and build op's program. */
+dg_status dg_clm_build_program(dg_cl_maxwell *op, const double *ops_t[4], const char *dump_dir)
+    DG_NODISCARD;
+
+/* cl_maxwell_stage.c: every present term's hook h of a stage, in term order. */
+typedef enum { DG_CLM_BEGIN, DG_CLM_TRACES, DG_CLM_BEFORE_RES, DG_CLM_AFTER } dg_clm_hook;
+dg_status dg_clm_run_terms(dg_cl_maxwell *op, dg_clm_hook h, const dg_clm_stage *s) DG_NODISCARD;
+
+/* term_maxwell.c: the operator's templates (for_hash: as the tuning hash lists them), its
+ * #defines and its operators as literals (ops=literal); its data, kernels and fixed
+ * arguments, and their release; its part of a stage (the right-hand side by the variant's
+ * path, calling the terms' traces and before_res hooks where they belong; the LSERK
+ * update; where the right-hand side goes; fuse=step's next q buffer and q brought home);
+ * the energy kernel; the transposed operators OpT[j*NP + n] of Dr, Ds, Dt and LIFT (free
+ * with dg_clm_free_ops). */
+int dg_clm_maxwell_templates(const dg_variant *v, int for_hash,
+                             const char *names[DG_CL_MAX_TEMPLATE_FILES]);
+dg_status dg_clm_maxwell_define(dg_kernel_spec *s, const dg_variant *v,
+                                const dg_clm_program *p) DG_NODISCARD;
+dg_status dg_clm_maxwell_literals(dg_kernel_spec *s, const dg_variant *v,
+                                  const dg_clm_program *p, const double *ops_t[4]) DG_NODISCARD;
+dg_status dg_clm_maxwell_create(dg_cl_maxwell *op) DG_NODISCARD;
+void dg_clm_maxwell_destroy(dg_cl_maxwell *op);
+dg_status dg_clm_maxwell_rhs(dg_cl_maxwell *op, const dg_clm_stage *s) DG_NODISCARD;
+dg_status dg_clm_maxwell_update(dg_cl_maxwell *op, const dg_clm_stage *s) DG_NODISCARD;
+dg_status dg_clm_maxwell_result(dg_cl_maxwell *op, cl_mem r) DG_NODISCARD;
+cl_mem dg_clm_maxwell_next_q(const dg_cl_maxwell *op);
+dg_status dg_clm_maxwell_q_home(dg_cl_maxwell *op) DG_NODISCARD;
+dg_status dg_clm_maxwell_energy(dg_cl_maxwell *op) DG_NODISCARD;
+dg_status dg_clm_transposed_ops(const dg_refel *r, double *ops_t[4]) DG_NODISCARD;
+void dg_clm_free_ops(double *ops_t[4]);
+/* Face f of element k's flux data (contract.h FD): normal n, the flux weights with the
+ * factor scale (mat: 1/eps and 1/mu folded in), boundary factors, incident weights. */
+void dg_clm_face_values(const dg_cl_maxwell *op, int k, int f, const double n[3], double scale,
+                        int mat, double val[FD]);
 
 #endif
