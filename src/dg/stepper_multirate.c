@@ -218,6 +218,8 @@ static dg_status op_rk_start(void *x, int d) {
   return DG_OK;
 }
 
+/* The due levels' trajectory points: the state at the start of a coarser neighbour's step,
+ * and f at this step point, packed. */
 static dg_status op_rk_traj_start(void *x, int d, int m) {
   mr_stepper *s = x;
   for (int l = 0; l <= d; ++l)
@@ -231,6 +233,8 @@ static dg_status op_rk_traj_start(void *x, int d, int m) {
   return DG_OK;
 }
 
+/* The stage update of level l; qe = q as the schedule has it (the OpenCL mr_stage does the
+ * same): the level's evaluation state is then current until rk_own. */
 static dg_status op_rk_update(void *x, int l, int history, double a, double h, double b) {
   mr_stepper *s = x;
   const double *F = history ? s->hist[s->head[l]] : s->rhs;
