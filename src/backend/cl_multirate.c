@@ -1,5 +1,6 @@
-/* The OpenCL multirate AB3 stepper (backend/cl_multirate.h). The same sequence as the
- * reference (dg/stepper_multirate.c), with buffers in the operator's field layout:
+/* The OpenCL multirate steppers, AB3 and LSERK4 (backend/cl_multirate.h): the operations of
+ * the multirate schedule (dg/multirate_schedule.h, the one sequence this stepper and the
+ * reference, dg/stepper_multirate.c, run) over buffers in the operator's field layout:
  *   qe = the operator's state buffer (what the Maxwell kernels read), the evaluation state;
  *   qs = the state at each element's step start (the reference's q);
  *   hist[3] = the RHS history, indexed by the global sub-step c (multiples of h_0 since the
@@ -7,7 +8,7 @@
  *     kernels' result buffer), so levels due together share one launch. Level l's last three
  *     evaluations, at c, c - 2^l, c - 2^(l+1), sit in distinct buffers since 2^l mod 3 is
  *     1 or 2: f_j of level l is hist[(f0[l] + j b_l) % 3], b_l = 2 for even l, 1 for odd l;
- *   res = the start-up LSERK4 residual.
+ *   res = the LSERK4 residual (start-up, multirate LSERK4).
  * Between macro steps qe = qs, so get_state, put_state and energy are the operator's. */
 #include "backend/cl_multirate.h"
 
@@ -20,8 +21,8 @@
 #include "core/clock.h"
 #include "device/binary_cache.h"
 #include "device/program.h"
-#include "dg/lserk.h"
 #include "dg/multirate.h"
+#include "dg/multirate_schedule.h"
 #include "dg/pml.h"
 
 enum { CO_Q, CO_QE, CO_F0, CO_F1, CO_F2, CO_FS, CO_I1, CO_C0, CO_C1, CO_C2 };
@@ -40,7 +41,7 @@ enum { TE_QE, TE_TQ, TE_TF, TE_FS, TE_ENT, TE_LIST, TE_FIRST, TE_T, TE_TAU, TE_H
 typedef struct {
   dg_cl_maxwell *op; /* owned */
   dg_cl_layout lay;
-  int L, M;
+  dg_mr_clock clk; /* L, M, scheme, start-up (dg/multirate_schedule.h) */
   long long n_elems[DG_CL_MAX_GROUPS];
   /* border slots: the elements of level l > d next to one of level <= d, for each d; in the
    * device list at bfirst[d][l], bcount[d][l] of them */
@@ -52,18 +53,19 @@ typedef struct {
   cl_mem d_bnd_f, d_bnd_p; /* the levels' first items: field nodes, PML nodes (L + 1 each) */
   int f0[DG_CL_MAX_GROUPS]; /* the history buffer of each level's latest evaluation */
   int cbase;                /* the global sub-step at the macro step's start, mod 3 */
+  int cur;                  /* the history buffer of the current sub-step's evaluation */
   int direct;               /* the kernels evaluate into the history (not on CLBlast) */
-  int started;
-  double H;
+  cl_mem F_all;             /* start-up: the operator's buffer of the stage's f (borrowed) */
   long long *evals;
   dg_cl_mr_profile *prof;
-  /* Multirate LSERK4 (dg/stepper_multirate.c, mr_rk_macro_step): qw = the working state (qs:
-   * the step start, qe: the operator's state); F, wF = a level's stage right-hand side; the
+  /* Multirate LSERK4: qw = the working state (qs: the step start, qe: the operator's
+   * state); F, wF = a level's stage right-hand side (F_cur, wF_cur: where levels_rhs left
+   * it, F or the operator's buffers on CLBlast); the
    * trajectory entries d_ent (elements next to a coarser level, sorted by level: level l's
    * are rfirst[l] .. rfirst[l+1]; MR_ENT ints each) and their states tq and right-hand
    * sides tf (multirate.cl); finer[l] (entries) and coarser[l] by their level lc (slots) in
    * d_finer and d_coarser */
-  dg_mr_scheme scheme;
+  cl_mem F_cur, wF_cur;
   cl_mem d_qw, d_F, d_wF, d_tq, d_tf, d_ent, d_finer, d_coarser;
   cl_kernel k_trec, k_teval, k_dense_at, k_stage;
   int rfirst[DG_CL_MAX_GROUPS + 1], ffirst[DG_CL_MAX_GROUPS], fcount[DG_CL_MAX_GROUPS];
@@ -244,7 +246,7 @@ static dg_status evaluate_level(clmr *s, int l, double t, int c) {
 /* The levels' latest history buffers, 2 bits each (multirate.cl, mr_hist). */
 static int heads_bits(const clmr *s) {
   int b = 0;
-  for (int l = 0; l < s->L; ++l) b |= s->f0[l] << (2 * l);
+  for (int l = 0; l < s->clk.L; ++l) b |= s->f0[l] << (2 * l);
   return b;
 }
 
@@ -278,14 +280,16 @@ static dg_status complete_levels(clmr *s, int d, double h0) {
  * first + n) (slots) into qe, from their step-start state qs and history. */
 static dg_status dense(clmr *s, cl_mem list, int first, int n, int l, double th, double h0) {
   if (!n) return DG_OK;
-  const double h = h0 * (1 << l), t2 = th * th, t3 = t2 * th;
+  const double h = h0 * (1 << l);
+  double c[3];
+  dg_mr_ab3_weights(th, c);
   cl_kernel k = s->k_dense;
   DG_CALL(hist_args(s, k, DE_F0, l));
   DG_CALL(DG_KERNEL_ARG(k, DE_LIST, list));
   DG_CALL(DG_KERNEL_ARG(k, DE_FIRST, first));
-  DG_CALL(real_arg(s, k, DE_C0, h * (t3 / 6 + 0.75 * t2 + th)));
-  DG_CALL(real_arg(s, k, DE_C1, h * -(t3 / 3 + t2)));
-  DG_CALL(real_arg(s, k, DE_C2, h * (t3 / 6 + 0.25 * t2)));
+  DG_CALL(real_arg(s, k, DE_C0, h * c[0]));
+  DG_CALL(real_arg(s, k, DE_C1, h * c[1]));
+  DG_CALL(real_arg(s, k, DE_C2, h * c[2]));
   DG_CALL(launch_list(s, k, DE_N, n, s->prof ? &s->prof->ab_s[l] : NULL));
   return DG_OK;
 }
@@ -307,81 +311,18 @@ static dg_status dense_at(clmr *s, cl_mem list, int first, int n, int T, double 
   return DG_OK;
 }
 
-/* At sub-time m with levels 0..d due: the coarser elements next to them, by their AB3
- * polynomials (one launch; level by level when profiled, each level's time its own). */
-static dg_status dense_borders(clmr *s, int d, int m, double h0) {
-  if (d + 1 >= s->L) return DG_OK;
+/* At sub-time m with levels 0..d due (d < L - 1): the coarser elements next to them, by their
+ * AB3 polynomials (one launch; level by level when profiled, each level's time its own). */
+static dg_status op_dense_borders(void *x, int d, int m, double h0) {
+  clmr *s = x;
   if (!s->prof) {
     const int first = s->bfirst[d][d + 1];
-    return dense_at(s, s->d_border, first, s->bfirst[d][s->L - 1] + s->bcount[d][s->L - 1] - first,
+    return dense_at(s, s->d_border, first, s->bfirst[d][s->clk.L - 1] + s->bcount[d][s->clk.L - 1] - first,
                     m, m, h0);
   }
-  for (int l = d + 1; l < s->L; ++l) {
+  for (int l = d + 1; l < s->clk.L; ++l) {
     const int span = 1 << l;
     DG_CALL(dense(s, s->d_border, s->bfirst[d][l], s->bcount[d][l], l, (double)(m % span) / span, h0));
-  }
-  return DG_OK;
-}
-
-/* AB3 over one macro step (dg/stepper_multirate.c, mrab_macro_step). Levels 0..d that are
- * due together complete and evaluate in single launches; with a profile, level by level
- * (each launch waited for and timed), which computes the same. */
-static dg_status mrab_macro_step(clmr *s, double t, double H) {
-  const double h0 = H / s->M;
-  for (int m = 0; m < s->M; ++m) {
-    const int d = dg_multirate_due_top(m, s->L);
-    if (m > 0 && !s->prof) DG_CALL(complete_levels(s, d, h0));
-    if (m > 0 && s->prof)
-      for (int l = 0; l <= d; ++l) DG_CALL(complete_level(s, l, h0));
-    DG_CALL(dense_borders(s, d, m, h0));
-    const int c = (s->cbase + m) % 3;
-    if (!s->prof) DG_CALL(evaluate(s, 0, d + 1, t + m * h0, c, NULL, NULL));
-    else
-      for (int l = 0; l <= d; ++l) DG_CALL(evaluate_level(s, l, t + m * h0, c));
-  }
-  s->cbase = (s->cbase + s->M) % 3;
-  if (!s->prof) DG_CALL(complete_levels(s, s->L - 1, h0));
-  else
-    for (int l = 0; l < s->L; ++l) DG_CALL(complete_level(s, l, h0));
-  return DG_OK;
-}
-
-/* Global LSERK4 at h_0 over one macro step on qe, keeping f(T - h_l) and f(T - 2 h_l) of each
- * level (dg/stepper_multirate.c, lserk_macro_step). */
-static dg_status lserk_macro_step(clmr *s, double t, double H) {
-  const double h0 = H / s->M;
-  for (int m = 0; m < s->M; ++m) {
-    const int sub = s->started * s->M + m;
-    for (int st = 0; st < DG_LSERK_STAGES; ++st) {
-      cl_mem F = NULL;
-      DG_CALL(dg_cl_maxwell_rhs_all(s->op, t + (m + dg_lserk_c[st]) * h0, &F));
-      long long K = 0;
-      for (int l = 0; l < s->L; ++l) K += s->n_elems[l];
-      if (s->evals) *s->evals += K;
-      if (st == 0)
-        for (int l = 0; l < s->L; ++l) {
-          /* f(T - h_l) at global sub-step -2^l, f(T - 2 h_l) at -2^(l+1) (mod 3) */
-          const int span = 1 << l, a = l & 1 ? 2 : 1;
-          const int slot = sub == 2 * s->M - span ? 3 - a : sub == 2 * s->M - 2 * span ? (6 - 2 * a) % 3 : -1;
-          if (slot < 0) continue;
-          DG_CALL(copy_levels(s, F, l, l + 1, slot, NULL));
-          if (sub == 2 * s->M - span) s->f0[l] = slot;
-        }
-      cl_kernel k = s->k_lserk;
-      DG_CALL(DG_KERNEL_ARG(k, LS_Q, s->lay.q));
-      DG_CALL(DG_KERNEL_ARG(k, LS_RES, s->d_res));
-      DG_CALL(DG_KERNEL_ARG(k, LS_F, F));
-      DG_CALL(real_arg(s, k, LS_A, dg_lserk_a[st]));
-      DG_CALL(real_arg(s, k, LS_DT, h0));
-      DG_CALL(real_arg(s, k, LS_B, dg_lserk_b[st]));
-      DG_CALL(launch_range(s, k, LS_FS, LS_I1, 0, s->lay.Kpad, NULL));
-      if (s->lay.npn) { /* the auxiliary fields by the same stage */
-        DG_CALL(DG_KERNEL_ARG(k, LS_Q, s->lay.w));
-        DG_CALL(DG_KERNEL_ARG(k, LS_RES, s->d_wres));
-        DG_CALL(DG_KERNEL_ARG(k, LS_F, s->lay.wres));
-        DG_CALL(launch_pml(s, k, LS_FS, LS_I1, -1, NULL));
-      }
-    }
   }
   return DG_OK;
 }
@@ -434,80 +375,155 @@ static dg_status traj_record(clmr *s, int l0, int l1, cl_mem q, cl_mem f, int m)
   return DG_OK;
 }
 
-/* Stages 2-5 of level l's step [m - 2^l, m] (dg/stepper_multirate.c, rk_complete_level). */
-static dg_status rk_complete_level(clmr *s, int l, int m, double t, double h0) {
-  const int span = 1 << l, T = m - span;
-  const double h = h0 * span;
-  for (int st = 1; st < DG_LSERK_STAGES; ++st) {
-    const double tau = T + dg_lserk_c[st] * span;
-    /* qe of the level itself: its stage state, which stage_update writes there too; before
-     * stage 2 the finer levels' stages since the step began may have left dense outputs */
-    if (st == 1) DG_CALL(copy_range(s, s->lay.q, NULL, s->d_qw, l, l + 1, NULL));
-    if (s->fcount[l]) {
-      cl_kernel k = s->k_teval;
-      DG_CALL(DG_KERNEL_ARG(k, TE_FIRST, s->ffirst[l]));
-      DG_CALL(DG_KERNEL_ARG(k, TE_T, T));
-      DG_CALL(real_arg(s, k, TE_TAU, tau));
-      DG_CALL(real_arg(s, k, TE_H0, h0));
-      DG_CALL(launch_list(s, k, TE_N, s->fcount[l], NULL));
-    }
-    if (l + 1 < s->L) {
-      const int first = s->cfirst[l][l + 1];
-      DG_CALL(dense_at(s, s->d_coarser, first,
-                       s->cfirst[l][s->L - 1] + s->ccount[l][s->L - 1] - first, T, tau, h0));
-    }
-    cl_mem F = NULL, wF = NULL;
-    DG_CALL(levels_rhs(s, l, l + 1, t + tau * h0, s->d_F, s->d_wF, &F, &wF, NULL));
-    DG_CALL(stage_update(s, l, F, wF, dg_lserk_a[st], h, dg_lserk_b[st]));
-  }
-  DG_CALL(traj_record(s, l, l + 1, s->d_qw, NULL, m));
+/* ---- the schedule's operations (dg/multirate_schedule.h) ------------------------------- */
+
+/* Start-up: global LSERK4 at h_0 on qe (the operator's state); F_all the operator's buffer
+ * of the whole mesh's right-hand side. */
+static dg_status op_rhs_all(void *x, double t) {
+  clmr *s = x;
+  DG_CALL(dg_cl_maxwell_rhs_all(s->op, t, &s->F_all));
+  long long K = 0;
+  for (int l = 0; l < s->clk.L; ++l) K += s->n_elems[l];
+  if (s->evals) *s->evals += K;
   return DG_OK;
 }
 
-/* Multirate LSERK4 over one macro step (dg/stepper_multirate.c, mr_rk_macro_step). */
-static dg_status mr_rk_macro_step(clmr *s, double t, double H) {
-  const double h0 = H / s->M;
-  for (int m = 0; m <= s->M; ++m) {
-    const int d = dg_multirate_due_top(m, s->L);
-    if (m > 0)
-      for (int l = 0; l <= d; ++l) DG_CALL(rk_complete_level(s, l, m, t, h0));
-    if (m == s->M) break;
-    /* the due levels' state into qe (coarser levels' stages left values there) and into
-     * qs, their steps' start */
-    DG_CALL(copy_range(s, s->lay.q, s->d_qs, s->d_qw, 0, d + 1, NULL));
-    DG_CALL(dense_borders(s, d, m, h0));
-    const int c = (s->cbase + m) % 3;
-    DG_CALL(evaluate(s, 0, d + 1, t + m * h0, c, NULL, NULL));
-    DG_CALL(traj_record(s, 0, d + 1, s->d_qw, s->d_hist[c], m));
-    for (int l = 0; l <= d; ++l)
-      DG_CALL(stage_update(s, l, s->d_hist[c], s->d_whist[c], dg_lserk_a[0], h0 * (1 << l),
-                           dg_lserk_b[0]));
-  }
-  s->cbase = (s->cbase + s->M) % 3;
-  /* the coarser levels' last stages left interpolated values in qe: between macro steps it
-   * is the state (get_state, energy) */
-  DG_CALL(copy_range(s, s->lay.q, NULL, s->d_qw, 0, s->L, NULL));
+/* f(T - h_l) at global sub-step -2^l, f(T - 2 h_l) at -2^(l+1) (mod 3) */
+static dg_status op_keep_history(void *x, int l, int back) {
+  clmr *s = x;
+  const int a = l & 1 ? 2 : 1, slot = back == 1 ? 3 - a : (6 - 2 * a) % 3;
+  DG_CALL(copy_levels(s, s->F_all, l, l + 1, slot, NULL));
+  if (back == 1) s->f0[l] = slot;
   return DG_OK;
 }
+
+static dg_status op_update_all(void *x, double a, double h, double b) {
+  clmr *s = x;
+  cl_kernel k = s->k_lserk;
+  DG_CALL(DG_KERNEL_ARG(k, LS_Q, s->lay.q));
+  DG_CALL(DG_KERNEL_ARG(k, LS_RES, s->d_res));
+  DG_CALL(DG_KERNEL_ARG(k, LS_F, s->F_all));
+  DG_CALL(real_arg(s, k, LS_A, a));
+  DG_CALL(real_arg(s, k, LS_DT, h));
+  DG_CALL(real_arg(s, k, LS_B, b));
+  DG_CALL(launch_range(s, k, LS_FS, LS_I1, 0, s->lay.Kpad, NULL));
+  if (s->lay.npn) { /* the auxiliary fields by the same stage */
+    DG_CALL(DG_KERNEL_ARG(k, LS_Q, s->lay.w));
+    DG_CALL(DG_KERNEL_ARG(k, LS_RES, s->d_wres));
+    DG_CALL(DG_KERNEL_ARG(k, LS_F, s->lay.wres));
+    DG_CALL(launch_pml(s, k, LS_FS, LS_I1, -1, NULL));
+  }
+  return DG_OK;
+}
+
+static dg_status op_startup_end(void *x) {
+  clmr *s = x;
+  s->cbase = 0;
+  DG_CL(clEnqueueCopyBuffer(s->lay.dev->queue, s->lay.q, s->d_qs, 0, 0,
+                            6 * s->lay.fs * s->lay.rs, 0, NULL, NULL));
+  if (s->clk.scheme == DG_MR_LSERK4)
+    DG_CL(clEnqueueCopyBuffer(s->lay.dev->queue, s->lay.q, s->d_qw, 0, 0,
+                              6 * s->lay.fs * s->lay.rs, 0, NULL, NULL));
+  return DG_OK;
+}
+
+/* Levels 0..d due together evaluate in single launches into hist[cur], cur the global
+ * sub-step mod 3; with a profile, level by level (each launch waited for and timed), which
+ * computes the same. */
+static dg_status op_evaluate(void *x, int d, int m, double t) {
+  clmr *s = x;
+  s->cur = (s->cbase + m) % 3;
+  if (!s->prof) return evaluate(s, 0, d + 1, t, s->cur, NULL, NULL);
+  for (int l = 0; l <= d; ++l) DG_CALL(evaluate_level(s, l, t, s->cur));
+  return DG_OK;
+}
+
+static dg_status op_ab3_complete(void *x, int d, double h0) {
+  clmr *s = x;
+  if (!s->prof) return complete_levels(s, d, h0);
+  for (int l = 0; l <= d; ++l) DG_CALL(complete_level(s, l, h0));
+  return DG_OK;
+}
+
+/* the due levels' state into qe (coarser levels' stages left values there) and into qs,
+ * their steps' start */
+static dg_status op_rk_start(void *x, int d) {
+  clmr *s = x;
+  return copy_range(s, s->lay.q, s->d_qs, s->d_qw, 0, d + 1, NULL);
+}
+
+static dg_status op_rk_traj_start(void *x, int d, int m) {
+  clmr *s = x;
+  return traj_record(s, 0, d + 1, s->d_qw, s->d_hist[s->cur], m);
+}
+
+static dg_status op_rk_update(void *x, int l, int history, double a, double h, double b) {
+  clmr *s = x;
+  if (history) return stage_update(s, l, s->d_hist[s->cur], s->d_whist[s->cur], a, h, b);
+  return stage_update(s, l, s->F_cur, s->wF_cur, a, h, b);
+}
+
+/* qe of the level itself: its stage state, which stage_update writes there too; before stage
+ * 2 the finer levels' stages since the step began may have left dense outputs */
+static dg_status op_rk_own(void *x, int l) {
+  clmr *s = x;
+  return copy_range(s, s->lay.q, NULL, s->d_qw, l, l + 1, NULL);
+}
+
+static dg_status op_rk_finer(void *x, int l, int T, double tau, double h0) {
+  clmr *s = x;
+  if (!s->fcount[l]) return DG_OK;
+  cl_kernel k = s->k_teval;
+  DG_CALL(DG_KERNEL_ARG(k, TE_FIRST, s->ffirst[l]));
+  DG_CALL(DG_KERNEL_ARG(k, TE_T, T));
+  DG_CALL(real_arg(s, k, TE_TAU, tau));
+  DG_CALL(real_arg(s, k, TE_H0, h0));
+  DG_CALL(launch_list(s, k, TE_N, s->fcount[l], NULL));
+  return DG_OK;
+}
+
+static dg_status op_rk_coarser(void *x, int l, int T, double tau, double h0) {
+  clmr *s = x;
+  const int first = s->cfirst[l][l + 1];
+  return dense_at(s, s->d_coarser, first, s->cfirst[l][s->clk.L - 1] + s->ccount[l][s->clk.L - 1] - first,
+                  T, tau, h0);
+}
+
+static dg_status op_rk_stage_rhs(void *x, int l, double t) {
+  clmr *s = x;
+  return levels_rhs(s, l, l + 1, t, s->d_F, s->d_wF, &s->F_cur, &s->wF_cur, NULL);
+}
+
+static dg_status op_rk_traj_end(void *x, int l, int m) {
+  clmr *s = x;
+  return traj_record(s, l, l + 1, s->d_qw, NULL, m);
+}
+
+static dg_status op_macro_end(void *x) {
+  clmr *s = x;
+  s->cbase = (s->cbase + s->clk.M) % 3;
+  /* the coarser levels' last stages left interpolated values in qe: between macro steps it
+   * is the state (get_state, energy) */
+  if (s->clk.scheme == DG_MR_LSERK4)
+    DG_CALL(copy_range(s, s->lay.q, NULL, s->d_qw, 0, s->clk.L, NULL));
+  return DG_OK;
+}
+
+static const dg_mr_ops clmr_sched_ops = {
+    .startup_begin = NULL,             .rhs_all = op_rhs_all,
+    .keep_history = op_keep_history,   .update_all = op_update_all,
+    .startup_end = op_startup_end,     .dense_borders = op_dense_borders,
+    .evaluate = op_evaluate,           .ab3_complete = op_ab3_complete,
+    .rk_start = op_rk_start,           .rk_traj_start = op_rk_traj_start,
+    .rk_update = op_rk_update,         .rk_own = op_rk_own,
+    .rk_finer = op_rk_finer,           .rk_coarser = op_rk_coarser,
+    .rk_stage_rhs = op_rk_stage_rhs,   .rk_traj_end = op_rk_traj_end,
+    .macro_end = op_macro_end};
 
 static dg_status clmr_step(void *impl, double t, double dt) {
   clmr *s = impl;
   DG_CHECK(dt > 0 && dt == dt, DG_ERR_INPUT, "multirate step: dt = %g", dt);
-  if (dt != s->H) s->started = 0, s->H = dt;
-  if (s->started < 2) {
-    DG_CALL(lserk_macro_step(s, t, dt));
-    if (++s->started == 2) {
-      s->cbase = 0;
-      DG_CL(clEnqueueCopyBuffer(s->lay.dev->queue, s->lay.q, s->d_qs, 0, 0,
-                                6 * s->lay.fs * s->lay.rs, 0, NULL, NULL));
-      if (s->scheme == DG_MR_LSERK4)
-        DG_CL(clEnqueueCopyBuffer(s->lay.dev->queue, s->lay.q, s->d_qw, 0, 0,
-                                  6 * s->lay.fs * s->lay.rs, 0, NULL, NULL));
-    }
-    return DG_OK;
-  }
-  if (s->scheme == DG_MR_LSERK4) DG_CALL(mr_rk_macro_step(s, t, dt));
-  else DG_CALL(mrab_macro_step(s, t, dt));
+  DG_CALL(dg_mr_schedule_step(&clmr_sched_ops, s, &s->clk, t, dt));
   return DG_OK;
 }
 
@@ -524,7 +540,7 @@ static dg_status clmr_get_state(void *impl, double *q) {
 static dg_status clmr_put_state(void *impl, const double *q) {
   clmr *s = impl;
   DG_CALL(dg_cl_maxwell_set_state(s->op, q));
-  s->started = 0;
+  s->clk.started = 0;
   return DG_OK;
 }
 
@@ -624,7 +640,7 @@ static dg_status set_static_args(clmr *s) {
   DG_CALL(DG_KERNEL_ARG(s->k_dense_at, DA_Q, s->d_qs));
   DG_CALL(DG_KERNEL_ARG(s->k_dense_at, DA_FS, fs));
   DG_CALL(DG_KERNEL_ARG(s->k_dense_at, DA_BND, s->d_bnd_f));
-  if (s->scheme == DG_MR_LSERK4) {
+  if (s->clk.scheme == DG_MR_LSERK4) {
     cl_kernel r = s->k_trec, e = s->k_teval, u = s->k_stage;
     DG_CALL(DG_KERNEL_ARG(r, TR_TQ, s->d_tq));
     DG_CALL(DG_KERNEL_ARG(r, TR_TF, s->d_tf));
@@ -652,7 +668,7 @@ static dg_status set_static_args(clmr *s) {
  * lists hold owned elements next to one of another level (a ghost's included). */
 static dg_status rk_setup(clmr *s, const int *level) {
   const dg_mesh *m = s->lay.phys->geom->mesh;
-  const int K = m->K, Ko = m->K_owned, L = s->L, NP = s->lay.NP;
+  const int K = m->K, Ko = m->K_owned, L = s->clk.L, NP = s->lay.NP;
   dg_status st = DG_OK;
   int *top = NULL, *eidx = NULL, *next = NULL, *tr = NULL, *fl = NULL, *cl = NULL;
   void *zeros = NULL;
@@ -751,12 +767,12 @@ dg_status dg_stepper_cl_multirate_create(dg_stepper **out, dg_cl_maxwell *op, co
                           s->lay.slot,
                 DG_ERR_INPUT, "OpenCL multirate: the operator must be grouped by the %d levels "
                 "(dg_cl_maxwell_create_grouped)", n_levels);
-  s->L = n_levels;
-  s->M = 1 << (n_levels - 1);
-  s->H = -1;
+  s->clk.L = n_levels;
+  s->clk.M = 1 << (n_levels - 1);
+  s->clk.H = -1;
   s->evals = evals;
   s->prof = profile;
-  s->scheme = scheme;
+  s->clk.scheme = scheme;
   DG_CHECK_GOTO(fail, !profile || scheme == DG_MR_AB3, DG_ERR_UNSUPPORTED,
                 "OpenCL multirate: the per-level profile is of the AB3 scheme only");
   s->direct = dg_cl_maxwell_variant(s->op)->path == DG_PATH_KERNELS;

@@ -1,9 +1,10 @@
-/* The multirate steppers (AB3 and LSERK4) on an OpenCL device: the schemes and their order
- * of operations are dg/multirate.h's and dg/stepper_multirate.c's (the reference they are
- * tested against); the right-hand sides are the generated Maxwell kernels launched over one
- * rate level's range of element slots (dg_cl_maxwell_create_grouped, one group per level),
- * the AB3 completions, dense outputs, history copies, LSERK4 stages and trajectories are
- * the kernels of cl_templates/multirate.cl. */
+/* The multirate steppers (AB3 and LSERK4) on an OpenCL device: the schemes are
+ * dg/multirate.h's, their order of operations is dg/multirate_schedule.h's (which the
+ * reference they are tested against, dg/stepper_multirate.c, runs too); the right-hand
+ * sides are the generated Maxwell kernels launched over one rate level's range of element
+ * slots (dg_cl_maxwell_create_grouped, one group per level), the AB3 completions, dense
+ * outputs, history copies, LSERK4 stages and trajectories are the kernels of
+ * cl_templates/multirate.cl. */
 #ifndef DG_BACKEND_CL_MULTIRATE_H
 #define DG_BACKEND_CL_MULTIRATE_H
 

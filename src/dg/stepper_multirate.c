@@ -1,16 +1,7 @@
 /* Multirate time stepping on rate levels (the schemes: dg/multirate.h), on the reference
- * operator. Per macro step H = M h_0 (M = 2^(L-1)), at sub-time m = 0..M-1 the due levels
- * are 0..d with 2^d the largest power of two dividing m (all at m = 0).
- * AB3:
- *   1. due levels (m > 0) complete the AB3 step begun 2^l sub-steps ago;
- *   2. the coarser elements next to a due one get their dense output in the evaluation
- *      state qe (every other element of qe that is read is current);
- *   3. each due level evaluates f(t_m) into its history, the oldest entry dropped.
- * LSERK4 (mr_rk_macro_step): the same synchronous evaluation of f(t_m) is the first stage
- * of each due level's LSERK4 step; stages 2-5 run when every finer level has reached the
- * step's end (fastest first), with finer neighbours interpolated from their trajectory and
- * coarser ones extrapolated by their AB3 polynomial.
- * At the end every level completes its step, so the state is synchronised at t + H. */
+ * operator: the operations of the multirate schedule (dg/multirate_schedule.h, which says
+ * what is due when, for both this stepper and the OpenCL one) over host arrays in the
+ * reference layout (dg/maxwell.h), each level a list of element indices. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,25 +9,24 @@
 #include "core/alloc.h"
 #include "dg/lserk.h"
 #include "dg/multirate.h"
+#include "dg/multirate_schedule.h"
 #include "dg/pml.h"
 
 typedef struct {
   dg_maxwell *phys; /* borrowed */
-  dg_mr_scheme scheme;
+  dg_mr_clock clk;  /* L, M, scheme, start-up (dg/multirate_schedule.h) */
   dg_trace_exchange halo; /* n = 0 on one process */
-  int L, M, K, Np;
+  int K, Np;
   int Ko;           /* owned elements 0..Ko-1; the rest are ghosts (other ranks' elements) */
   size_t n;         /* 6 K Np */
   int *level;       /* per element */
   int *elems[DG_MR_MAX_LEVELS], n_elems[DG_MR_MAX_LEVELS];
   /* border[d]: elements of level > d with a face neighbour of level <= d */
   int *border[DG_MR_MAX_LEVELS], n_border[DG_MR_MAX_LEVELS];
-  double *q, *qe;   /* state at each element's step start; evaluation state */
+  double *q, *qe;   /* working state (AB3: each element's step start); evaluation state */
   double *hist[3];  /* RHS history: f_i of level l is hist[(head[l] + i) % 3] */
   int head[DG_MR_MAX_LEVELS];
-  double *res, *rhs; /* LSERK4 start-up */
-  int started;      /* macro steps since the history was reset (AB3 from 2 on) */
-  double H;         /* the macro step the history was built with */
+  double *res, *rhs; /* LSERK4 residual (start-up, multirate LSERK4) and stage RHS */
   long long *evals;
   /* PML (dg/pml.h): the auxiliary fields are ODEs local to each PML node, stepped with their
    * element's level: pml_of[l] lists the PML elements (indices into pml_elem) of level l;
@@ -79,7 +69,7 @@ static double *field_of(const mr_stepper *s, double *a, int f, int k) {
 static void ab_combine(mr_stepper *s, int l, int k, double h, const double c[3], double *dst) {
   const double *f0 = s->hist[s->head[l]], *f1 = s->hist[(s->head[l] + 1) % 3],
                *f2 = s->hist[(s->head[l] + 2) % 3];
-  const double *base = s->scheme == DG_MR_LSERK4 ? s->qs : s->q;
+  const double *base = s->clk.scheme == DG_MR_LSERK4 ? s->qs : s->q;
   for (int f = 0; f < DG_NFIELDS; ++f) {
     const size_t o = (size_t)f * s->K * s->Np + (size_t)k * s->Np;
     for (int i = 0; i < s->Np; ++i)
@@ -87,24 +77,11 @@ static void ab_combine(mr_stepper *s, int l, int k, double h, const double c[3],
   }
 }
 
-/* Integral over [0, th h] of the quadratic through (0, f0), (-h, f1), (-2h, f2), per h. */
-static void ab3_weights(double th, double c[3]) {
-  const double t2 = th * th, t3 = t2 * th;
-  c[0] = t3 / 6 + 0.75 * t2 + th;
-  c[1] = -(t3 / 3 + t2);
-  c[2] = t3 / 6 + 0.25 * t2;
-}
-
-static void complete_level(mr_stepper *s, int l, double h0) {
-  static const double full[3] = {23.0 / 12, -16.0 / 12, 5.0 / 12};
-  const double h = h0 * (double)(1 << l);
-  for (int e = 0; e < s->n_elems[l]; ++e) {
-    const int k = s->elems[l][e];
-    ab_combine(s, l, k, h, full, s->q);
-    for (int f = 0; f < DG_NFIELDS; ++f)
-      memcpy(field_of(s, s->qe, f, k), field_of(s, s->q, f, k), (size_t)s->Np * sizeof(double));
+static void copy_elem(const mr_stepper *s, double *dst, const double *src, int k) {
+  for (int f = 0; f < DG_NFIELDS; ++f) {
+    const size_t o = (size_t)f * s->K * s->Np + (size_t)k * s->Np;
+    memcpy(dst + o, src + o, (size_t)s->Np * sizeof *dst);
   }
-  for (int e = 0; e < s->n_pml_of[l]; ++e) aux_combine(s, l, s->pml_of[l][e], h, full);
 }
 
 /* On several ranks: the ghosts' face traces of state from their owners (which hold there
@@ -121,47 +98,103 @@ static dg_status exchange(mr_stepper *s, double *state) {
   return DG_OK;
 }
 
-static void evaluate_level(mr_stepper *s, int l, double t) {
-  s->head[l] = (s->head[l] + 2) % 3;
-  dg_maxwell_rhs_elems_aux(s->phys, t, s->qe, NULL, s->w, s->hist[s->head[l]],
-                           s->nw ? s->whist[s->head[l]] : NULL, s->elems[l], s->n_elems[l],
-                           s->pml_of[l], s->n_pml_of[l]);
-  if (s->evals) *s->evals += s->n_elems[l];
-}
+/* ---- the start-up (global LSERK4 at h_0) ----------------------------------------------- */
 
-/* At sub-time m with levels 0..d due: the coarser elements next to them, by their AB3
- * polynomials, into qe. */
-static void dense_borders(mr_stepper *s, int d, int m, double h0) {
-  for (int e = 0; d < s->L - 1 && e < s->n_border[d]; ++e) {
-    const int k = s->border[d][e], l = s->level[k], span = 1 << l;
-    double c[3];
-    ab3_weights((double)(m % span) / span, c);
-    ab_combine(s, l, k, h0 * span, c, s->qe);
-  }
-}
-
-static dg_status mrab_macro_step(mr_stepper *s, double t, double H) {
-  const double h0 = H / s->M;
-  for (int m = 0; m < s->M; ++m) {
-    const int d = dg_multirate_due_top(m, s->L);
-    if (m > 0)
-      for (int l = 0; l <= d; ++l) complete_level(s, l, h0);
-    dense_borders(s, d, m, h0);
-    DG_CALL(exchange(s, s->qe));
-    for (int l = 0; l <= d; ++l) evaluate_level(s, l, t + m * h0);
-  }
-  for (int l = 0; l < s->L; ++l) complete_level(s, l, h0);
+static dg_status op_startup_begin(void *x) {
+  mr_stepper *s = x;
+  memset(s->res, 0, s->n * sizeof *s->res);
+  if (s->nw) memset(s->wres, 0, s->nw * sizeof *s->wres);
   return DG_OK;
 }
 
-/* ---- LSERK4 on the levels --------------------------------------------------------------- */
-
-static void copy_elem(const mr_stepper *s, double *dst, const double *src, int k) {
-  for (int f = 0; f < DG_NFIELDS; ++f) {
-    const size_t o = (size_t)f * s->K * s->Np + (size_t)k * s->Np;
-    memcpy(dst + o, src + o, (size_t)s->Np * sizeof *dst);
-  }
+static dg_status op_rhs_all(void *x, double t) {
+  mr_stepper *s = x;
+  DG_CALL(exchange(s, s->q));
+  dg_maxwell_rhs_aux(s->phys, t, s->q, NULL, s->w, s->rhs, s->rhs_w);
+  if (s->evals) *s->evals += s->Ko;
+  return DG_OK;
 }
+
+/* hist[back - 1]: f(T - h_l) and f(T - 2 h_l) with head 0 from startup_end on */
+static dg_status op_keep_history(void *x, int l, int back) {
+  mr_stepper *s = x;
+  const int slot = back - 1;
+  for (int e = 0; e < s->n_elems[l]; ++e)
+    for (int f = 0; f < DG_NFIELDS; ++f)
+      memcpy(field_of(s, s->hist[slot], f, s->elems[l][e]),
+             field_of(s, s->rhs, f, s->elems[l][e]), (size_t)s->Np * sizeof(double));
+  const size_t nP = (size_t)s->phys->pml_K * s->Np;
+  for (int e = 0; e < s->n_pml_of[l]; ++e)
+    for (int a = 0; a < DG_PML_AUX; ++a) {
+      const size_t o = (size_t)a * nP + (size_t)s->pml_of[l][e] * s->Np;
+      memcpy(s->whist[slot] + o, s->rhs_w + o, (size_t)s->Np * sizeof(double));
+    }
+  return DG_OK;
+}
+
+static dg_status op_update_all(void *x, double a, double h, double b) {
+  mr_stepper *s = x;
+  for (size_t i = 0; i < s->n; ++i) {
+    s->res[i] = a * s->res[i] + h * s->rhs[i];
+    s->q[i] += b * s->res[i];
+  }
+  for (size_t i = 0; i < s->nw; ++i) {
+    s->wres[i] = a * s->wres[i] + h * s->rhs_w[i];
+    s->w[i] += b * s->wres[i];
+  }
+  return DG_OK;
+}
+
+static dg_status op_startup_end(void *x) {
+  mr_stepper *s = x;
+  for (int l = 0; l < s->clk.L; ++l) s->head[l] = 0;
+  memcpy(s->qe, s->q, s->n * sizeof *s->qe);
+  return DG_OK;
+}
+
+/* ---- the synchronous evaluation and AB3 ------------------------------------------------ */
+
+static dg_status op_dense_borders(void *x, int d, int m, double h0) {
+  mr_stepper *s = x;
+  for (int e = 0; e < s->n_border[d]; ++e) {
+    const int k = s->border[d][e], l = s->level[k], span = 1 << l;
+    double c[3];
+    dg_mr_ab3_weights((double)(m % span) / span, c);
+    ab_combine(s, l, k, h0 * span, c, s->qe);
+  }
+  return DG_OK;
+}
+
+static dg_status op_evaluate(void *x, int d, int m, double t) {
+  mr_stepper *s = x;
+  (void)m;
+  DG_CALL(exchange(s, s->qe));
+  for (int l = 0; l <= d; ++l) {
+    s->head[l] = (s->head[l] + 2) % 3;
+    dg_maxwell_rhs_elems_aux(s->phys, t, s->qe, NULL, s->w, s->hist[s->head[l]],
+                             s->nw ? s->whist[s->head[l]] : NULL, s->elems[l], s->n_elems[l],
+                             s->pml_of[l], s->n_pml_of[l]);
+    if (s->evals) *s->evals += s->n_elems[l];
+  }
+  return DG_OK;
+}
+
+static dg_status op_ab3_complete(void *x, int d, double h0) {
+  static const double full[3] = {23.0 / 12, -16.0 / 12, 5.0 / 12};
+  mr_stepper *s = x;
+  for (int l = 0; l <= d; ++l) {
+    const double h = h0 * (double)(1 << l);
+    for (int e = 0; e < s->n_elems[l]; ++e) {
+      const int k = s->elems[l][e];
+      ab_combine(s, l, k, h, full, s->q);
+      copy_elem(s, s->qe, s->q, k);
+    }
+    for (int e = 0; e < s->n_pml_of[l]; ++e) aux_combine(s, l, s->pml_of[l][e], h, full);
+  }
+  return DG_OK;
+}
+
+/* ---- multirate LSERK4 ------------------------------------------------------------------ */
 
 /* Point p of element k's trajectory of states (q) or right-hand sides (f), packed. */
 static double *traj_at(const mr_stepper *s, int q, int k, int p) {
@@ -175,191 +208,138 @@ static void pack_elem(const mr_stepper *s, double *dst, const double *src, int k
            (size_t)s->Np * sizeof *dst);
 }
 
-/* Element k has reached sub-time m (its state in q): a trajectory point, the last of the
- * current step of level top[k] when m ends it. */
-static void traj_record_q(mr_stepper *s, int k, int m) {
-  if (s->tq_at[k] < 0) return;
-  const int j = s->level[k], span = 1 << s->top[k];
-  pack_elem(s, traj_at(s, 1, k, m % span ? (m % span) >> j : span >> j), s->q, k);
+static dg_status op_rk_start(void *x, int d) {
+  mr_stepper *s = x;
+  for (int l = 0; l <= d; ++l)
+    for (int e = 0; e < s->n_elems[l]; ++e) {
+      copy_elem(s, s->qe, s->q, s->elems[l][e]);
+      copy_elem(s, s->qs, s->q, s->elems[l][e]);
+    }
+  return DG_OK;
+}
+
+/* The due levels' trajectory points: the state at the start of a coarser neighbour's step,
+ * and f at this step point, packed. */
+static dg_status op_rk_traj_start(void *x, int d, int m) {
+  mr_stepper *s = x;
+  for (int l = 0; l <= d; ++l)
+    for (int e = 0; e < s->n_elems[l]; ++e) {
+      const int k = s->elems[l][e];
+      if (s->tq_at[k] < 0) continue;
+      const int span = 1 << s->top[k];
+      if (m % span == 0) pack_elem(s, traj_at(s, 1, k, 0), s->q, k);
+      pack_elem(s, traj_at(s, 0, k, (m % span) >> l), s->hist[s->head[l]], k);
+    }
+  return DG_OK;
+}
+
+/* The stage update of level l; qe = q as the schedule has it (the OpenCL mr_stage does the
+ * same): the level's evaluation state is then current until rk_own. */
+static dg_status op_rk_update(void *x, int l, int history, double a, double h, double b) {
+  mr_stepper *s = x;
+  const double *F = history ? s->hist[s->head[l]] : s->rhs;
+  const double *W = !history ? s->rhs_w : s->nw ? s->whist[s->head[l]] : NULL;
+  for (int e = 0; e < s->n_elems[l]; ++e)
+    for (int f = 0; f < DG_NFIELDS; ++f) {
+      const size_t o = (size_t)f * s->K * s->Np + (size_t)s->elems[l][e] * s->Np;
+      for (int i = 0; i < s->Np; ++i) {
+        s->res[o + i] = a * s->res[o + i] + h * F[o + i];
+        s->q[o + i] += b * s->res[o + i];
+        s->qe[o + i] = s->q[o + i];
+      }
+    }
+  const size_t nP = (size_t)s->phys->pml_K * s->Np;
+  for (int e = 0; e < s->n_pml_of[l]; ++e)
+    for (int c = 0; c < DG_PML_AUX; ++c) {
+      const size_t o = (size_t)c * nP + (size_t)s->pml_of[l][e] * s->Np;
+      for (int i = 0; i < s->Np; ++i) {
+        s->wres[o + i] = a * s->wres[o + i] + h * W[o + i];
+        s->w[o + i] += b * s->wres[o + i];
+      }
+    }
+  return DG_OK;
+}
+
+static dg_status op_rk_own(void *x, int l) {
+  mr_stepper *s = x;
+  for (int e = 0; e < s->n_elems[l]; ++e) copy_elem(s, s->qe, s->q, s->elems[l][e]);
+  return DG_OK;
 }
 
 /* Element k (level j) at sub-time tau, inside the step of level top[k] that starts at tb:
  * the quadratic through its state and f at the step point before tau and its state at the
- * one after (a third-order interpolant), into dst. */
-static void traj_eval(mr_stepper *s, int k, int tb, double tau, double h0, double *dst) {
+ * one after (a third-order interpolant), into qe. */
+static void traj_eval(mr_stepper *s, int k, int tb, double tau, double h0) {
   const int j = s->level[k], P = 1 << (s->top[k] - j);
   int p = (int)floor((tau - tb) / (1 << j));
   p = p < 0 ? 0 : p > P - 1 ? P - 1 : p;
   const double hj = h0 * (1 << j), x = (tau - tb - (double)p * (1 << j)) * h0, r = x / hj;
   const double *qa = traj_at(s, 1, k, p), *qb = traj_at(s, 1, k, p + 1), *fa = traj_at(s, 0, k, p);
   for (int f = 0; f < DG_NFIELDS; ++f) {
-    double *d = dst + (size_t)f * s->K * s->Np + (size_t)k * s->Np;
+    double *d = s->qe + (size_t)f * s->K * s->Np + (size_t)k * s->Np;
     const size_t o = (size_t)f * s->Np;
     for (int i = 0; i < s->Np; ++i)
       d[i] = qa[o + i] + fa[o + i] * x + (qb[o + i] - qa[o + i] - fa[o + i] * hj) * r * r;
   }
 }
 
-/* Stages 2-5 of level l's step [m - 2^l, m] (every finer level has reached m): per stage the
- * level's own working states, its finer neighbours from their trajectories and its coarser
- * ones from their AB3 polynomials (both third order) make up qe. */
-static dg_status rk_complete_level(mr_stepper *s, int l, int m, double t, double h0) {
-  const int span = 1 << l, T = m - span;
-  const double h = h0 * span;
-  for (int st = 1; st < DG_LSERK_STAGES; ++st) {
-    const double tau = T + dg_lserk_c[st] * span;
-    for (int e = 0; e < s->n_elems[l]; ++e) copy_elem(s, s->qe, s->q, s->elems[l][e]);
-    for (int e = 0; e < s->n_finer[l]; ++e) {
-      const int k = s->finer[l][e];
-      traj_eval(s, k, (T >> s->top[k]) << s->top[k], tau, h0, s->qe);
-    }
-    for (int e = 0; e < s->n_coarser[l]; ++e) {
-      const int k = s->coarser[l][e], lc = s->level[k], tc = (T >> lc) << lc;
-      double c[3];
-      ab3_weights((tau - tc) / (1 << lc), c);
-      ab_combine(s, lc, k, h0 * (1 << lc), c, s->qe);
-    }
-    DG_CALL(exchange(s, s->qe));
-    dg_maxwell_rhs_elems_aux(s->phys, t + tau * h0, s->qe, NULL, s->w, s->rhs,
-                             s->nw ? s->rhs_w : NULL, s->elems[l], s->n_elems[l], s->pml_of[l],
-                             s->n_pml_of[l]);
-    if (s->evals) *s->evals += s->n_elems[l];
-    const double a = dg_lserk_a[st], b = dg_lserk_b[st];
-    for (int e = 0; e < s->n_elems[l]; ++e)
-      for (int f = 0; f < DG_NFIELDS; ++f) {
-        const size_t o = (size_t)f * s->K * s->Np + (size_t)s->elems[l][e] * s->Np;
-        for (int i = 0; i < s->Np; ++i) {
-          s->res[o + i] = a * s->res[o + i] + h * s->rhs[o + i];
-          s->q[o + i] += b * s->res[o + i];
-        }
-      }
-    const size_t nP = (size_t)s->phys->pml_K * s->Np;
-    for (int e = 0; e < s->n_pml_of[l]; ++e)
-      for (int c = 0; c < DG_PML_AUX; ++c) {
-        const size_t o = (size_t)c * nP + (size_t)s->pml_of[l][e] * s->Np;
-        for (int i = 0; i < s->Np; ++i) {
-          s->wres[o + i] = a * s->wres[o + i] + h * s->rhs_w[o + i];
-          s->w[o + i] += b * s->wres[o + i];
-        }
-      }
+static dg_status op_rk_finer(void *x, int l, int T, double tau, double h0) {
+  mr_stepper *s = x;
+  for (int e = 0; e < s->n_finer[l]; ++e) {
+    const int k = s->finer[l][e];
+    traj_eval(s, k, (T >> s->top[k]) << s->top[k], tau, h0);
   }
+  return DG_OK;
+}
+
+static dg_status op_rk_coarser(void *x, int l, int T, double tau, double h0) {
+  mr_stepper *s = x;
+  for (int e = 0; e < s->n_coarser[l]; ++e) {
+    const int k = s->coarser[l][e], lc = s->level[k], tc = (T >> lc) << lc;
+    double c[3];
+    dg_mr_ab3_weights((tau - tc) / (1 << lc), c);
+    ab_combine(s, lc, k, h0 * (1 << lc), c, s->qe);
+  }
+  return DG_OK;
+}
+
+static dg_status op_rk_stage_rhs(void *x, int l, double t) {
+  mr_stepper *s = x;
+  DG_CALL(exchange(s, s->qe));
+  dg_maxwell_rhs_elems_aux(s->phys, t, s->qe, NULL, s->w, s->rhs, s->nw ? s->rhs_w : NULL,
+                           s->elems[l], s->n_elems[l], s->pml_of[l], s->n_pml_of[l]);
+  if (s->evals) *s->evals += s->n_elems[l];
+  return DG_OK;
+}
+
+/* Element k has reached sub-time m (its state in q): a trajectory point, the last of the
+ * current step of level top[k] when m ends it. */
+static dg_status op_rk_traj_end(void *x, int l, int m) {
+  mr_stepper *s = x;
   for (int e = 0; e < s->n_elems[l]; ++e) {
-    copy_elem(s, s->qe, s->q, s->elems[l][e]);
-    traj_record_q(s, s->elems[l][e], m);
+    const int k = s->elems[l][e];
+    if (s->tq_at[k] < 0) continue;
+    const int span = 1 << s->top[k];
+    pack_elem(s, traj_at(s, 1, k, m % span ? (m % span) >> l : span >> l), s->q, k);
   }
   return DG_OK;
 }
 
-/* Multirate LSERK4 over one macro step: at each sub-time m, the due levels finish the steps
- * that end there, fine to coarse; then they evaluate f(t_m) together (coarser neighbours
- * from their AB3 polynomials), which is both their history and the first stage of their
- * next step. */
-static dg_status mr_rk_macro_step(mr_stepper *s, double t, double H) {
-  const double h0 = H / s->M;
-  for (int m = 0; m <= s->M; ++m) {
-    const int d = dg_multirate_due_top(m, s->L);
-    if (m > 0)
-      for (int l = 0; l <= d; ++l) DG_CALL(rk_complete_level(s, l, m, t, h0));
-    if (m == s->M) break;
-    for (int l = 0; l <= d; ++l) /* coarser levels' stages left interpolated values there */
-      for (int e = 0; e < s->n_elems[l]; ++e) copy_elem(s, s->qe, s->q, s->elems[l][e]);
-    dense_borders(s, d, m, h0);
-    DG_CALL(exchange(s, s->qe));
-    for (int l = 0; l <= d; ++l) evaluate_level(s, l, t + m * h0);
-    const double a = dg_lserk_a[0], b = dg_lserk_b[0];
-    for (int l = 0; l <= d; ++l) {
-      const double h = h0 * (1 << l);
-      const double *f0 = s->hist[s->head[l]];
-      for (int e = 0; e < s->n_elems[l]; ++e) {
-        const int k = s->elems[l][e];
-        copy_elem(s, s->qs, s->q, k);
-        if (s->tq_at[k] >= 0) {
-          const int span = 1 << s->top[k];
-          if (m % span == 0) pack_elem(s, traj_at(s, 1, k, 0), s->q, k);
-          pack_elem(s, traj_at(s, 0, k, (m % span) >> l), f0, k);
-        }
-        for (int f = 0; f < DG_NFIELDS; ++f) {
-          const size_t o = (size_t)f * s->K * s->Np + (size_t)k * s->Np;
-          for (int i = 0; i < s->Np; ++i) {
-            s->res[o + i] = a * s->res[o + i] + h * f0[o + i];
-            s->q[o + i] += b * s->res[o + i];
-          }
-        }
-      }
-      const size_t nP = (size_t)s->phys->pml_K * s->Np;
-      const double *w0 = s->nw ? s->whist[s->head[l]] : NULL;
-      for (int e = 0; e < s->n_pml_of[l]; ++e)
-        for (int c = 0; c < DG_PML_AUX; ++c) {
-          const size_t o = (size_t)c * nP + (size_t)s->pml_of[l][e] * s->Np;
-          for (int i = 0; i < s->Np; ++i) {
-            s->wres[o + i] = a * s->wres[o + i] + h * w0[o + i];
-            s->w[o + i] += b * s->wres[o + i];
-          }
-        }
-    }
-  }
-  return DG_OK;
-}
-
-/* Global LSERK4 at h_0 over one macro step (start-up number `started`, 0 or 1), keeping
- * f(T - h_l) and f(T - 2 h_l) of each level, T the time AB3 starts at (two macro steps
- * after the history was reset). */
-static dg_status lserk_macro_step(mr_stepper *s, double t, double H) {
-  const double h0 = H / s->M;
-  for (int m = 0; m < s->M; ++m) {
-    const int sub = s->started * s->M + m; /* sub-steps since the reset; T is at 2M */
-    for (int st = 0; st < DG_LSERK_STAGES; ++st) {
-      DG_CALL(exchange(s, s->q));
-      dg_maxwell_rhs_aux(s->phys, t + (m + dg_lserk_c[st]) * h0, s->q, NULL, s->w, s->rhs,
-                         s->rhs_w);
-      if (s->evals) *s->evals += s->Ko;
-      if (st == 0)
-        for (int l = 0; l < s->L; ++l) {
-          const int span = 1 << l, slot = sub == 2 * s->M - span ? 0 : sub == 2 * s->M - 2 * span ? 1 : -1;
-          if (slot < 0) continue;
-          for (int e = 0; e < s->n_elems[l]; ++e)
-            for (int f = 0; f < DG_NFIELDS; ++f)
-              memcpy(field_of(s, s->hist[slot], f, s->elems[l][e]),
-                     field_of(s, s->rhs, f, s->elems[l][e]), (size_t)s->Np * sizeof(double));
-          const size_t nP = (size_t)s->phys->pml_K * s->Np;
-          for (int e = 0; e < s->n_pml_of[l]; ++e)
-            for (int a = 0; a < DG_PML_AUX; ++a) {
-              const size_t o = (size_t)a * nP + (size_t)s->pml_of[l][e] * s->Np;
-              memcpy(s->whist[slot] + o, s->rhs_w + o, (size_t)s->Np * sizeof(double));
-            }
-        }
-      const double a = dg_lserk_a[st], b = dg_lserk_b[st];
-      for (size_t i = 0; i < s->n; ++i) {
-        s->res[i] = a * s->res[i] + h0 * s->rhs[i];
-        s->q[i] += b * s->res[i];
-      }
-      for (size_t i = 0; i < s->nw; ++i) {
-        s->wres[i] = a * s->wres[i] + h0 * s->rhs_w[i];
-        s->w[i] += b * s->wres[i];
-      }
-    }
-  }
-  return DG_OK;
-}
+static const dg_mr_ops mr_sched_ops = {
+    .startup_begin = op_startup_begin, .rhs_all = op_rhs_all,
+    .keep_history = op_keep_history,   .update_all = op_update_all,
+    .startup_end = op_startup_end,     .dense_borders = op_dense_borders,
+    .evaluate = op_evaluate,           .ab3_complete = op_ab3_complete,
+    .rk_start = op_rk_start,           .rk_traj_start = op_rk_traj_start,
+    .rk_update = op_rk_update,         .rk_own = op_rk_own,
+    .rk_finer = op_rk_finer,           .rk_coarser = op_rk_coarser,
+    .rk_stage_rhs = op_rk_stage_rhs,   .rk_traj_end = op_rk_traj_end,
+    .macro_end = NULL};
 
 static dg_status mr_step(void *impl, double t, double dt) {
   mr_stepper *s = impl;
   DG_CHECK(dt > 0 && isfinite(dt), DG_ERR_INPUT, "multirate step: dt = %g", dt);
-  if (dt != s->H) s->started = 0, s->H = dt; /* a new step length restarts the history */
-  if (s->started < 2) {
-    if (s->started == 0) {
-      memset(s->res, 0, s->n * sizeof *s->res);
-      if (s->nw) memset(s->wres, 0, s->nw * sizeof *s->wres);
-    }
-    DG_CALL(lserk_macro_step(s, t, dt));
-    if (++s->started == 2) {
-      for (int l = 0; l < s->L; ++l) s->head[l] = 0;
-      memcpy(s->qe, s->q, s->n * sizeof *s->qe);
-    }
-    return DG_OK;
-  }
-  if (s->scheme == DG_MR_LSERK4) DG_CALL(mr_rk_macro_step(s, t, dt));
-  else DG_CALL(mrab_macro_step(s, t, dt));
+  DG_CALL(dg_mr_schedule_step(&mr_sched_ops, s, &s->clk, t, dt));
   return DG_OK;
 }
 
@@ -374,7 +354,7 @@ static dg_status mr_put_state(void *impl, const double *q) {
   memcpy(s->q, q, s->n * sizeof *q);
   memcpy(s->qe, q, s->n * sizeof *q);
   if (s->nw) memset(s->w, 0, s->nw * sizeof *s->w); /* the PML restarts at rest */
-  s->started = 0;
+  s->clk.started = 0;
   return DG_OK;
 }
 
@@ -425,8 +405,8 @@ static dg_status rk_setup(mr_stepper *s, const dg_mesh *m) {
   DG_CALL(DG_ALLOC(s->top, s->K + 1));
   DG_CALL(DG_ALLOC(s->tq_at, s->K + 1));
   DG_CALL(DG_ALLOC(s->tf_at, s->K + 1));
-  DG_CALL(DG_ALLOC(mark, (size_t)s->K * s->L + 1));
-  for (int l = 0; l < s->L; ++l) {
+  DG_CALL(DG_ALLOC(mark, (size_t)s->K * s->clk.L + 1));
+  for (int l = 0; l < s->clk.L; ++l) {
     DG_CALL_GOTO(done, DG_ALLOC(s->finer[l], s->Ko + 1));
     DG_CALL_GOTO(done, DG_ALLOC(s->coarser[l], s->Ko + 1));
   }
@@ -436,8 +416,8 @@ static dg_status rk_setup(mr_stepper *s, const dg_mesh *m) {
     s->top[k] = lk;
     for (int f = 0; f < 4; ++f) {
       const int j = m->EToE[4 * k + f], lj = s->level[j]; /* j may be a ghost */
-      if (lj == lk || mark[(size_t)k * s->L + lj]) continue;
-      mark[(size_t)k * s->L + lj] = 1;
+      if (lj == lk || mark[(size_t)k * s->clk.L + lj]) continue;
+      mark[(size_t)k * s->clk.L + lj] = 1;
       if (lj > lk) s->finer[lj][s->n_finer[lj]++] = k;
       else s->coarser[lj][s->n_coarser[lj]++] = k;
       if (lj > s->top[k]) s->top[k] = lj;
@@ -485,16 +465,16 @@ dg_status dg_stepper_multirate_create(dg_stepper **out, dg_maxwell *phys, const 
   mr_stepper *s = NULL;
   DG_CALL(DG_ALLOC(s, 1));
   s->phys = phys;
-  s->scheme = scheme;
+  s->clk.scheme = scheme;
   if (halo) s->halo = *halo;
   s->Ko = Ko;
-  s->L = n_levels;
-  s->M = 1 << (n_levels - 1);
+  s->clk.L = n_levels;
+  s->clk.M = 1 << (n_levels - 1);
   s->K = g->K;
   s->Np = g->Np;
   s->n = DG_NFIELDS * (size_t)g->K * g->Np;
   s->evals = evals;
-  s->H = -1;
+  s->clk.H = -1;
   DG_CALL_GOTO(fail, DG_ALLOC(s->level, g->K));
   for (int k = 0; k < g->K; ++k) {
     DG_CHECK_GOTO(fail, level[k] >= 0 && level[k] < n_levels, DG_ERR_INPUT,
@@ -688,14 +668,6 @@ done:
   dg_free(&u);
   dg_free(&order);
   return st;
-}
-
-int dg_multirate_due_top(int m, int n_levels) {
-  const int M = 1 << (n_levels - 1);
-  int d = 0;
-  if (m % M == 0) return n_levels - 1;
-  while (d < n_levels - 1 && m % (2 << d) == 0) ++d;
-  return d;
 }
 
 double dg_multirate_macro_dt(const dg_mr_plan *plan, double cfl) {
