@@ -1,5 +1,6 @@
 /* The state of one run (app/simulate.c's dg_run), shared by the files that do its parts:
- *   app/setup.c     mesh, materials, boundaries, sources, probes, time step, the stepper;
+ *   app/setup.c     mesh, materials, boundaries, sources, probes, time step, the stepper
+ *                   (made by the backend interface, solver/solver.h);
  *   app/parallel.c  MPI: ranks, partition, trace exchange, reductions, device per rank;
  *   app/outputs.c   logs, snapshots, checkpoints and restart, the health check, progress.
  * Calls between them go one way: setup.c, then dft.c, then outputs.c, then simulate.c,
