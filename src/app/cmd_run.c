@@ -144,13 +144,13 @@ static void print_text(const dg_case *c, const dg_run_result *r) {
   }
   printf("  energy        %.10g -> %.10g\n", r->energy_start, r->energy_end);
   if (r->profiled) print_profile(&r->kernels);
-  const int ref = !dg_backend_uses_device(c->backend) || r->multirate;
+  const int host = !dg_backend_uses_device(c->backend) || r->multirate;
   if (r->dft_on)
     printf("  dft           %d frequencies x %d samples%s: %.3f s summing, %.1f%% of the stepping "
            "time (%s)\n", r->dft_freqs, r->dft_samples,
-           ref ? "" : r->dft_acc_double ? " (double sums)" : " (compensated float sums)", r->dft_s,
+           host ? "" : r->dft_acc_double ? " (double sums)" : " (compensated float sums)", r->dft_s,
            r->wall_s > 0 ? 100 * r->dft_s / r->wall_s : 0,
-           ref ? "host wall clock" : "device kernel time from profiling events");
+           host ? "host wall clock" : "device kernel time from profiling events");
   for (int i = 0; r->ff_on && i < r->ff_nfreq && i < DG_RUN_FF_SHOWN; ++i) {
     if (i == 0)
       printf("  far field     %d directions x %d frequencies in far_field.csv%s\n", r->ff_dirs,
@@ -184,13 +184,13 @@ static void add_numbers(cJSON *o, const json_number *list, int n) {
 
 /* One JSON object on stdout (cJSON does the escaping). */
 static void print_json(const dg_case *c, const dg_run_result *r) {
-  const int ref = !dg_backend_uses_device(c->backend);
+  const int device = dg_backend_uses_device(c->backend);
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "version", DG_VERSION);
   cJSON_AddStringToObject(o, "case", c->source);
   cJSON_AddStringToObject(o, "backend", dg_backend_name(c->backend));
   cJSON_AddStringToObject(o, "precision", dg_precision_name(r->precision));
-  if (!ref) {
+  if (device) {
     cJSON_AddStringToObject(o, "device", r->device);
     cJSON_AddStringToObject(o, "variant", r->variant);
     cJSON_AddStringToObject(o, "variant_source", r->variant_source);
