@@ -1,6 +1,6 @@
 #!/bin/sh
-# The shape of src/: the largest files, the longest functions, and the include circles
-# (scripts/circles.py). A function is counted from its opening line at column 0 to the
+# The shape of src/: the largest files, the longest functions, includes up the layers
+# (scripts/layers.py) and the include circles (scripts/circles.py). A function is counted from its opening line at column 0 to the
 # `}` at column 0 that closes it.   scripts/code-shape.sh [BUILD] [HOW_MANY]
 build=${1:-build}; n=${2:-8}
 echo "largest files:"
@@ -10,4 +10,6 @@ awk 'FNR == 1 { start = 0 }
      /^[A-Za-z_].*\(/ && !/;[[:space:]]*$/ && !/^(typedef|struct|enum|union|#)/ { start = FNR; name = $0 }
      /^}/ && start { printf "%6d %s:%d %s\n", FNR - start + 1, FILENAME, start, substr(name, 1, 60); start = 0 }' \
   src/*/*.c | sort -rn | head -n "$n"
-/usr/bin/python3 scripts/circles.py "$build"
+/usr/bin/python3 scripts/layers.py src
+layers=$?
+/usr/bin/python3 scripts/circles.py "$build" && exit $layers

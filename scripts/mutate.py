@@ -34,11 +34,10 @@ import time
 MUTATIONS = [
     dict(name="skip-verification",
          claim="a run stops when its kernel variant fails verification (README, RUNNING.md)",
-         file="src/app/setup.c",
-         find="dg_status st = dg_cl_verify_op_at(op, s->phys, t_verify, 20261121, "
+         file="src/solver/backend_opencl.c",
+         find="dg_status st = dg_cl_verify_op_at(op, p->phys, p->t_verify, 20261121, "
               "&r->verify_rel_diff, &pass);",
-         replace="dg_status st = DG_OK; /* MUTATION: no verification */ (void)t_verify; "
-                 "(void)pass;",
+         replace="dg_status st = DG_OK; /* MUTATION: no verification */ (void)pass;",
          tests=["test_cli_run_variant_failing_verification_stops",
                 "test_cl_cavity_converges_and_matches_reference"]),
     dict(name="ignore-checkpoint",
@@ -172,9 +171,9 @@ MUTATIONS = [
          tests=["test_cli_run_output_options_do_what_they_say"]),
     dict(name="no-device-memory-check",
          claim="a run that needs more device memory than there is is refused (RUNNING.md)",
-         file="src/app/setup.c",
-         find="DG_CHECK(need_dev <= (double)s->dev->info.global_mem_size, DG_ERR_INPUT,",
-         replace="DG_CHECK(1 || need_dev <= (double)s->dev->info.global_mem_size, DG_ERR_INPUT,",
+         file="src/solver/backend_opencl.c",
+         find="DG_CHECK(need_dev <= (double)cl->dev->info.global_mem_size, DG_ERR_INPUT,",
+         replace="DG_CHECK(1 || need_dev <= (double)cl->dev->info.global_mem_size, DG_ERR_INPUT,",
          tests=["test_cli_run_exit_status_names_the_cause"]),
     dict(name="rcs-3db-low",
          claim="the bistatic RCS against the Mie series (RCS_VALIDATION.md)",

@@ -28,7 +28,7 @@ void dg_case_default(dg_case *c) {
   }
   c->order = 3;
   c->precision = DG_PREC_FLOAT;
-  c->backend = DG_BACKEND_OPENCL;
+  c->backend = DG_BACKEND_DEFAULT;
   c->final_time = 1.0;
   c->cfl = 1.0;
   c->alpha = 1.0;
@@ -611,6 +611,13 @@ static dg_status parse_time_stepping(const dg_schema *x, const cJSON *v, dg_case
   return DG_OK;
 }
 
+void dg_case_solver_options(const dg_case *c, dg_solver_options *o) {
+  *o = (dg_solver_options){.backend = c->backend, .precision = c->precision,
+                           .device = c->device, .variant = c->variant, .tune = c->tune,
+                           .tune_budget = c->tune_budget, .tune_log = c->quiet ? NULL : stderr,
+                           .dump_dir = c->dump_dir, .source = c->source};
+}
+
 dg_status dg_case_cavity_mode(const dg_case *c, const double lo[3], const double hi[3],
                               dg_cavity_mode *out) {
   const dg_status st = dg_cavity_mode_init(out, c->mode[0], c->mode[1], c->mode[2],
@@ -642,7 +649,6 @@ dg_status dg_case_parse_schema(dg_case *c, const char *json, const char *path,
       "checkpoint", "variant", "device", "tune", "tune_budget", "pml", "tfsf", "time_stepping",
       "dft", "far_field", NULL};
   static const char *const precisions[] = {"float", "double", NULL};
-  static const char *const backends[] = {"opencl", "ref", NULL};
   static const char *const fluxes[] = {"upwind", "central", NULL};
   static const char *const modes[] = {"auto", "never", "always", NULL};
   const dg_schema s = {path, visit, visit_ctx}, *x = &s;
@@ -662,8 +668,8 @@ dg_status dg_case_parse_schema(dg_case *c, const char *json, const char *path,
   int prec = -1, backend = -1, flux = -1, bc = -1, tune = -1;
   DG_CALL_GOTO(done, dg_schema_opt_choice(x, root, "", "precision", precisions, &prec));
   if (prec >= 0) c->precision = prec ? DG_PREC_DOUBLE : DG_PREC_FLOAT;
-  DG_CALL_GOTO(done, dg_schema_opt_choice(x, root, "", "backend", backends, &backend));
-  if (backend >= 0) c->backend = backend ? DG_BACKEND_REF : DG_BACKEND_OPENCL;
+  DG_CALL_GOTO(done, dg_schema_opt_choice(x, root, "", "backend", dg_backend_names, &backend));
+  if (backend >= 0) c->backend = (dg_backend)backend;
   DG_CALL_GOTO(done, dg_schema_opt_choice(x, root, "", "flux", fluxes, &flux));
   if (flux >= 0) c->alpha = flux ? 0.0 : 1.0;
   DG_CHECK_GOTO(done, !(at(root, "final_time") && at(root, "steps")), DG_ERR_INPUT,

@@ -17,11 +17,10 @@
 #include "dg/source.h"
 #include "io/vtu.h"
 #include "mesh/mesh.h"
+#include "solver/solver.h"
 
 enum { DG_CASE_NAME = 128, DG_CASE_PATH = 1024, DG_CASE_PML_VOLUMES = 16 };
 enum { DG_CASE_MAX_LEVELS = 6 }; /* time_stepping.max_levels by default */
-
-typedef enum { DG_BACKEND_OPENCL = 0, DG_BACKEND_REF } dg_backend;
 
 /* auto: the cached winner, tuning within the budget on a miss; never: the device default;
  * always: tune now (and cache the result). */
@@ -192,5 +191,8 @@ dg_status dg_case_check_groups(const dg_case *c, const dg_mesh *m) DG_NODISCARD;
 /* The case's cavity mode in the box [lo, hi]; errors name the key (initial or --mode). */
 dg_status dg_case_cavity_mode(const dg_case *c, const double lo[3], const double hi[3],
                               dg_cavity_mode *out) DG_NODISCARD;
+/* What the backend interface (solver/solver.h) receives of the case: the backend and its
+ * options (c's strings borrowed; tuning progress on stderr unless quiet). */
+void dg_case_solver_options(const dg_case *c, dg_solver_options *o);
 
 #endif

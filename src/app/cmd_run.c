@@ -99,10 +99,10 @@ static void print_text(const dg_case *c, const dg_run_result *r) {
     printf("  case          PEC cavity, mode (%d,%d,%d), amplitudes (%g,%g,%g), omega %.6g\n",
            r->mode[0], r->mode[1], r->mode[2], r->amp[0], r->amp[1], r->amp[2], r->omega);
   printf("  mesh          %s\n", c->mesh_file[0] ? c->mesh_file : "built-in box");
-  if (c->backend == DG_BACKEND_REF) {
-    printf("  backend       ref (CPU, double)\n");
+  if (!dg_backend_uses_device(c->backend)) {
+    printf("  backend       %s (CPU, double)\n", dg_backend_name(c->backend));
   } else {
-    printf("  backend       opencl (%s)\n", dg_precision_name(r->precision));
+    printf("  backend       %s (%s)\n", dg_backend_name(c->backend), dg_precision_name(r->precision));
     printf("  device        %s\n", r->device);
     printf("  variant       %s (%s)\n", r->variant, r->variant_source);
     printf("  verified      RHS vs reference on random fields: relative L2 difference %.2e\n",
@@ -144,13 +144,13 @@ static void print_text(const dg_case *c, const dg_run_result *r) {
   }
   printf("  energy        %.10g -> %.10g\n", r->energy_start, r->energy_end);
   if (r->profiled) print_profile(&r->kernels);
-  const int ref = c->backend == DG_BACKEND_REF || r->multirate;
+  const int host = !dg_backend_uses_device(c->backend) || r->multirate;
   if (r->dft_on)
     printf("  dft           %d frequencies x %d samples%s: %.3f s summing, %.1f%% of the stepping "
            "time (%s)\n", r->dft_freqs, r->dft_samples,
-           ref ? "" : r->dft_acc_double ? " (double sums)" : " (compensated float sums)", r->dft_s,
+           host ? "" : r->dft_acc_double ? " (double sums)" : " (compensated float sums)", r->dft_s,
            r->wall_s > 0 ? 100 * r->dft_s / r->wall_s : 0,
-           ref ? "host wall clock" : "device kernel time from profiling events");
+           host ? "host wall clock" : "device kernel time from profiling events");
   for (int i = 0; r->ff_on && i < r->ff_nfreq && i < DG_RUN_FF_SHOWN; ++i) {
     if (i == 0)
       printf("  far field     %d directions x %d frequencies in far_field.csv%s\n", r->ff_dirs,
@@ -184,13 +184,13 @@ static void add_numbers(cJSON *o, const json_number *list, int n) {
 
 /* One JSON object on stdout (cJSON does the escaping). */
 static void print_json(const dg_case *c, const dg_run_result *r) {
-  const int ref = c->backend == DG_BACKEND_REF;
+  const int device = dg_backend_uses_device(c->backend);
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "version", DG_VERSION);
   cJSON_AddStringToObject(o, "case", c->source);
-  cJSON_AddStringToObject(o, "backend", ref ? "ref" : "opencl");
+  cJSON_AddStringToObject(o, "backend", dg_backend_name(c->backend));
   cJSON_AddStringToObject(o, "precision", dg_precision_name(r->precision));
-  if (!ref) {
+  if (device) {
     cJSON_AddStringToObject(o, "device", r->device);
     cJSON_AddStringToObject(o, "variant", r->variant);
     cJSON_AddStringToObject(o, "variant_source", r->variant_source);
@@ -389,11 +389,19 @@ static dg_status parse_args(int argc, char **argv, dg_case *c, int *help) {
     if (o == -1) break;
     switch (o) {
     case 1: break; /* the case file */
-    case O_BACKEND:
-      if (!strcmp(optarg, "ref")) c->backend = DG_BACKEND_REF;
-      else if (!strcmp(optarg, "opencl")) c->backend = DG_BACKEND_OPENCL;
-      else return DG_ERROR(DG_ERR_INPUT, "--backend: unknown backend '%s' (available: opencl, ref)", optarg);
+    case O_BACKEND: {
+      const int b = dg_backend_find(optarg);
+      if (b < 0) {
+        char names[128] = "";
+        for (int i = 0; dg_backend_names[i]; ++i)
+          snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
+                   dg_backend_names[i]);
+        return DG_ERROR(DG_ERR_INPUT, "--backend: unknown backend '%s' (available: %s)", optarg,
+                        names);
+      }
+      c->backend = (dg_backend)b;
       break;
+    }
     case O_PRECISION:
       DG_CALL(dg_cli_precision(optarg, &c->precision, NULL));
       break;

@@ -1,7 +1,7 @@
 /* DFT monitors of a run ("dft" in the case; docs/OUTPUTS.md): which
  * samples (the case's probes, the nodes of some volumes, the face nodes of a closed
- * surface), summed after every `every` steps on the device (backend/cl_dft.c) or on the
- * host (dg/dft.c), and written as spectra.csv, one VTU per frequency and surface_dft.csv. */
+ * surface), summed after every `every` steps where the backend keeps the state (on its
+ * device, or on the host: dg_solver_dft_create, solver/solver.h), and written as spectra.csv, one VTU per frequency and surface_dft.csv. */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,7 +10,6 @@
 
 #include "app/run_state.h"
 #include "core/alloc.h"
-#include "core/clock.h"
 #include "core/files.h"
 #include "core/log.h"
 #include "core/version.h"
@@ -235,13 +234,8 @@ dg_status run_dft_setup(run_state *s, dg_run_result *r) {
   DG_CALL(run_sum(s, &n));
   DG_CHECK(n > 0, DG_ERR_INPUT, "%s: dft: the volumes and surface hold no sample", c->source);
   r->dft_samples = (int)n;
-  if (s->cl_op && s->dft->nsamp > 0) {
-    DG_CALL(dg_cl_dft_create(&s->cl_dft, s->cl_op, s->dft, -1,
-                             c->dump_dir[0] ? c->dump_dir : NULL));
-    r->dft_acc_double = dg_cl_dft_acc_double(s->cl_dft);
-  } else {
-    DG_CALL(dg_dft_start(s->dft));
-  }
+  DG_CALL(dg_solver_dft_create(&s->dft_sums, s->solver, s->dft, s->q));
+  r->dft_acc_double = dg_solver_dft_acc_double(s->dft_sums);
   r->dft_on = 1;
   r->dft_freqs = cd->nfreq;
   DG_CALL(run_dft_step(s, s->first_step)); /* the initial state (step 0) */
@@ -255,14 +249,7 @@ dg_status run_dft_step(run_state *s, int step) {
     ++s->dft->nsum;
     return DG_OK;
   }
-  if (s->cl_dft) {
-    DG_CALL(dg_cl_dft_accumulate(s->cl_dft, t));
-    return DG_OK;
-  }
-  const double t0 = dg_now_s();
-  DG_CALL(run_fetch_state(s));
-  DG_CALL(dg_dft_accumulate(s->dft, s->q, t));
-  s->dft_host_s += dg_now_s() - t0;
+  DG_CALL(dg_solver_dft_accumulate(s->dft_sums, t));
   return DG_OK;
 }
 
@@ -448,12 +435,7 @@ dg_status run_dft_write(run_state *s, dg_run_result *r) {
   if (!s->dft) return DG_OK;
   const dg_case *c = s->c;
   dg_dft *d = s->dft;
-  if (s->cl_dft) {
-    DG_CALL(dg_cl_dft_fetch(s->cl_dft));
-    DG_CALL(dg_cl_dft_kernel_seconds(s->cl_dft, &r->dft_s));
-  } else {
-    r->dft_s = s->dft_host_s;
-  }
+  DG_CALL(dg_solver_dft_fetch(s->dft_sums, &r->dft_s));
   DG_CALL(run_max(s, &r->dft_s));
   double *gr = NULL, *gi = NULL;
   dg_status st = DG_OK;
@@ -480,7 +462,7 @@ done:
 }
 
 void run_dft_free(run_state *s) {
-  dg_cl_dft_destroy(&s->cl_dft);
+  dg_solver_dft_destroy(&s->dft_sums);
   dg_dft_destroy(&s->dft);
   dg_surface_dft_destroy(&s->surface_dft);
 }

@@ -1,14 +1,13 @@
 /* Local time stepping in a run (case key time_stepping.scheme = "multirate"): the rate
- * levels and the macro step (app/setup.c's time step), the multirate stepper
- * (dg/multirate.h), and the work it did against global LSERK4 for the report. */
+ * levels and the macro step (app/setup.c's time step), the choice of time_stepping "auto",
+ * and the work the multirate stepper (dg/multirate.h, made by the backend: solver/solver.h)
+ * did against global LSERK4 for the report. */
 #include <math.h>
 #include <string.h>
 
 #include "app/run_state.h"
-#include "backend/cl_multirate.h"
 #include "core/alloc.h"
 #include "core/log.h"
-#include "device/device.h"
 #include "dg/lserk.h"
 
 dg_status run_multirate_time_step(run_state *s, double *dt_max) {
@@ -25,16 +24,9 @@ dg_status run_multirate_time_step(run_state *s, double *dt_max) {
 double run_stage_overhead(const run_state *s) {
   const dg_case *c = s->c;
   if (c->stage_cost >= 0) return c->stage_cost;
-  if (c->backend != DG_BACKEND_OPENCL) return 0;
-  dg_device_info *list = NULL;
-  int n = 0, i = -1;
-  cl_device_type type = CL_DEVICE_TYPE_CPU;
-  if (dg_device_list(&list, &n) == DG_OK && n > 0 &&
-      dg_device_select(list, n, c->device[0] ? c->device : NULL, &i) == DG_OK)
-    type = list[i].type;
-  dg_error_clear(); /* no device: the run itself will say so */
-  dg_free(&list);
-  return dg_cl_multirate_stage_cost(type);
+  dg_solver_options o;
+  dg_case_solver_options(c, &o);
+  return dg_solver_stage_cost(&o);
 }
 
 /* Why time_stepping "auto" cannot take multirate LSERK4 here, or NULL. */
@@ -61,7 +53,9 @@ dg_status run_auto_choose(run_state *s, int *level) {
   /* what a stage and a coarser neighbour's dense output cost beyond the evaluations (the
    * reference backend: the plain work count) */
   const double omega = run_stage_overhead(s), dt_g = dg_maxwell_dt(s->phys, s->c->cfl);
-  const double beta = s->c->backend == DG_BACKEND_OPENCL ? DG_CL_MULTIRATE_DENSE_COST : 0;
+  dg_solver_options o;
+  dg_case_solver_options(s->c, &o);
+  const double beta = dg_solver_dense_cost(&o);
   if (dg_multirate_levels(s->phys, DG_MR_LSERK4, s->c->max_levels, omega, level, &s->mr_plan) !=
       DG_OK) { /* global LSERK4 then, whose own checks report what is wrong */
     snprintf(p->why, sizeof p->why, "no rate levels: %s", dg_error_message());
@@ -102,22 +96,6 @@ dg_status run_time_stepping_auto(run_state *s, dg_case *own, dg_run_result *r) {
   r->auto_gain = s->auto_pick.gain;
   auto_note(s);
   if (!own->multirate) dg_free(&s->mr_level);
-  return DG_OK;
-}
-
-dg_status run_multirate_stepper(run_state *s, dg_run_result *r) {
-  dg_trace_exchange h;
-  if (s->size > 1) DG_CALL(run_trace_exchange(s, sizeof(double), &h));
-  DG_CALL(dg_stepper_multirate_create(&s->stepper, s->phys, s->mr_level, s->mr_plan.n_levels,
-                                      s->c->mr_scheme, s->size > 1 ? &h : NULL, &s->rhs_evals));
-  snprintf(r->variant, sizeof r->variant, "ref");
-  r->precision = DG_PREC_DOUBLE;
-  return DG_OK;
-}
-
-dg_status run_multirate_cl_stepper(run_state *s, dg_cl_maxwell *op) {
-  DG_CALL(dg_stepper_cl_multirate_create(&s->stepper, op, s->mr_level, s->mr_plan.n_levels,
-                                         s->c->mr_scheme, &s->rhs_evals, NULL));
   return DG_OK;
 }
 

@@ -76,7 +76,7 @@ static dg_status write_pvd(run_state *s) {
 static void snapshot_extra(const run_state *s, dg_vtu_extra *x) {
   const dg_case *c = s->c;
   memset(x, 0, sizeof *x);
-  const int run_float = c->backend == DG_BACKEND_OPENCL && c->precision == DG_PREC_FLOAT;
+  const int run_float = dg_backend_precision(c->backend, c->precision) == DG_PREC_FLOAT;
   x->float32 = c->vtu_precision ? c->vtu_precision == 1 : run_float;
   x->ncell = 2;
   x->cell_names[0] = "region";
@@ -169,7 +169,7 @@ static uint64_t checkpoint_hash(const run_state *s) {
 
 static dg_status write_checkpoint(run_state *s, int step, double t, const char *variant) {
   const dg_case *c = s->c;
-  const int single = c->backend == DG_BACKEND_OPENCL && c->precision == DG_PREC_FLOAT;
+  const int single = dg_backend_precision(c->backend, c->precision) == DG_PREC_FLOAT;
   dg_checkpoint_header h;
   memset(&h, 0, sizeof h);
   h.K = s->mesh->K, h.N = s->ref->N, h.Np = s->ref->Np;
@@ -195,7 +195,7 @@ static dg_status write_checkpoint(run_state *s, int step, double t, const char *
   if (h.aux) {
     DG_CALL_GOTO(done, DG_ALLOC(w, h.aux));
     DG_CALL_GOTO(done, dg_calloc(&aux, h.aux, (size_t)h.precision));
-    DG_CALL_GOTO(done, dg_stepper_get_aux(s->stepper, w));
+    DG_CALL_GOTO(done, dg_stepper_get_aux(dg_solver_stepper(s->solver), w));
     for (size_t i = 0; i < h.aux; ++i) {
       if (single) ((float *)aux)[i] = (float)w[i];
       else ((double *)aux)[i] = w[i];
@@ -220,7 +220,7 @@ done:
  * first step and time). */
 static dg_status read_own_checkpoint(run_state *s, const char *path) {
   const dg_case *c = s->c;
-  const int single = c->backend == DG_BACKEND_OPENCL && c->precision == DG_PREC_FLOAT;
+  const int single = dg_backend_precision(c->backend, c->precision) == DG_PREC_FLOAT;
   dg_checkpoint_header want, got;
   memset(&want, 0, sizeof want);
   want.K = s->mesh->K, want.N = s->ref->N, want.Np = s->ref->Np;
@@ -339,7 +339,7 @@ dg_status run_progress(run_state *s, int step) {
   /* A device's steps are only queued: wait for them, so that the rate and the ETA count the
    * steps done (the first line of a run printed 8x its final rate). At most 4 times a
    * second. */
-  DG_CALL(dg_stepper_finish(s->stepper));
+  DG_CALL(dg_stepper_finish(dg_solver_stepper(s->solver)));
   const double now = dg_now_s();
   const int done = step - s->first_step, total = last_step - s->first_step;
   if (s->last_print == 0) { /* the rate counts from here: the first step also compiles */
@@ -457,7 +457,7 @@ void run_outputs_abort(run_state *s, dg_status why, int step) {
   if (!s->c->output_dir[0]) return;
   dg_error_saved *e = dg_error_save();
   dg_status st = DG_OK;
-  if (why == DG_ERR_NUMERIC && s->stepper && run_fetch_state(s) == DG_OK)
+  if (why == DG_ERR_NUMERIC && dg_solver_stepper(s->solver) && run_fetch_state(s) == DG_OK)
     st = write_vtu(s, step, step * s->dt);
   const dg_status st_logs = run_commit_logs(s);
   dg_run_result scratch;
@@ -486,7 +486,8 @@ static dg_status collect_earlier_snapshots(run_state *s) {
 
 /* Bring the stepper's state to the host copy s->q. */
 dg_status run_energy(run_state *s, double *e) {
-  if (s->stepper) DG_CALL(dg_stepper_energy(s->stepper, e)); /* on the device: no download */
+  dg_stepper *stepper = dg_solver_stepper(s->solver);
+  if (stepper) DG_CALL(dg_stepper_energy(stepper, e)); /* on the device: no download */
   else *e = dg_maxwell_energy_aux(s->phys, s->q, s->aux_restart); /* before the stepper */
   DG_CALL(run_sum(s, e));
   return DG_OK;
@@ -503,10 +504,10 @@ static dg_status write_run_json(const run_state *s, const dg_run_result *r) {
       cJSON_AddStringToObject(o, "dgtd_version", DG_VERSION) &&
       cJSON_AddStringToObject(o, "case", c->source) &&
       cJSON_AddStringToObject(o, "mesh", c->mesh_file[0] ? c->mesh_file : "box") &&
-      cJSON_AddStringToObject(o, "backend", c->backend == DG_BACKEND_REF ? "ref" : "opencl") &&
+      cJSON_AddStringToObject(o, "backend", dg_backend_name(c->backend)) &&
       cJSON_AddStringToObject(o, "precision", dg_precision_name(r->precision)) &&
-      cJSON_AddStringToObject(o, "device", c->backend == DG_BACKEND_REF ? "" : r->device) &&
-      cJSON_AddStringToObject(o, "variant", c->backend == DG_BACKEND_REF ? "" : r->variant) &&
+      cJSON_AddStringToObject(o, "device", dg_backend_uses_device(c->backend) ? r->device : "") &&
+      cJSON_AddStringToObject(o, "variant", dg_backend_uses_device(c->backend) ? r->variant : "") &&
       cJSON_AddNumberToObject(o, "ranks", s->size) &&
       cJSON_AddNumberToObject(o, "K", r->K) && cJSON_AddNumberToObject(o, "N", r->N) &&
       cJSON_AddNumberToObject(o, "dt", s->dt) && cJSON_AddNumberToObject(o, "steps", s->steps) &&

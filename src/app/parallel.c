@@ -129,3 +129,21 @@ dg_status run_node_device(const run_state *s, char *spec, size_t cap) {
   dg_free(&list);
   return DG_OK;
 }
+
+static dg_status comm_share_status(void *ctx, dg_status st, const char *what) {
+  return run_share_status(ctx, st, what);
+}
+static dg_status comm_bcast(void *ctx, void *buf, int bytes) { return run_bcast(ctx, buf, bytes); }
+static dg_status comm_trace_exchange(void *ctx, size_t value_bytes, dg_trace_exchange *h) {
+  return run_trace_exchange(ctx, value_bytes, h);
+}
+static dg_status comm_node_device(void *ctx, char *spec, size_t cap) {
+  return run_node_device(ctx, spec, cap);
+}
+
+void run_solver_comm(run_state *s, dg_solver_comm *comm) {
+  *comm = (dg_solver_comm){.rank = s->rank, .size = s->size, .ctx = s,
+                           .share_status = comm_share_status, .bcast = comm_bcast,
+                           .trace_exchange = comm_trace_exchange,
+                           .node_device = comm_node_device};
+}

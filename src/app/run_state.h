@@ -1,5 +1,6 @@
 /* The state of one run (app/simulate.c's dg_run), shared by the files that do its parts:
- *   app/setup.c     mesh, materials, boundaries, sources, probes, time step, the stepper;
+ *   app/setup.c     mesh, materials, boundaries, sources, probes, time step, the stepper
+ *                   (made by the backend interface, solver/solver.h);
  *   app/parallel.c  MPI: ranks, partition, trace exchange, reductions, device per rank;
  *   app/outputs.c   logs, snapshots, checkpoints and restart, the health check, progress.
  * Calls between them go one way: setup.c, then dft.c, then outputs.c, then simulate.c,
@@ -11,11 +12,7 @@
 
 #include "app/case.h"
 #include "app/simulate.h"
-#include "backend/cl_dft.h"
-#include "backend/cl_maxwell.h"
 #include "core/status.h"
-#include "device/binary_cache.h"
-#include "device/device.h"
 #include "dg/cavity.h"
 #include "dg/dft.h"
 #include "dg/geom.h"
@@ -28,6 +25,7 @@
 #include "part/dist.h"
 #include "part/exchange.h"
 #include "refel/refel.h"
+#include "solver/solver.h"
 
 /* What time_stepping "auto" chose (run_time_stepping_auto): multirate LSERK4 or not, its
  * predicted gain over global LSERK4 and its work ratio (per unit time, once started), the
@@ -62,10 +60,8 @@ typedef struct {
                                 handed to the stepper once it exists (then freed) */
   double dt, t;
   int steps, first_step;
-  /* The backend. */
-  dg_device *dev;            /* OpenCL only */
-  dg_binary_cache binaries;  /* compiled programs kept between runs */
-  dg_stepper *stepper;
+  /* The backend (solver/solver.h): what it opened and the stepper (dg_solver_stepper). */
+  dg_solver *solver;
   int *mr_level;             /* multirate: each element's rate level (app/multirate.c;
                                 on several ranks set with the partition, app/setup.c) */
   dg_mr_plan mr_plan;
@@ -92,10 +88,8 @@ typedef struct {
   double last_commit, commit_cost; /* when the logs were last written, and how long it took */
   int out_locked, out_lock_fd; /* rank 0: the output directory's lock is held on this fd */
   /* DFT monitors (app/dft.c) */
-  dg_cl_maxwell *cl_op;      /* OpenCL: the operator inside the stepper (borrowed) */
-  dg_dft *dft;               /* the sums (on the host; the device's are fetched into it) */
-  dg_cl_dft *cl_dft;         /* OpenCL: the device sums */
-  double dft_host_s;         /* host backends: wall time spent summing */
+  dg_dft *dft;               /* the sums (on the host; a device's are fetched into it) */
+  dg_solver_dft *dft_sums;   /* where the backend sums them (on its device, or the host) */
   dg_surface_dft *surface_dft; /* after run_outputs_close: the surface DFT (normalised as the
                                   case asks), for the near-to-far-field transform; or NULL */
 } run_state;
@@ -119,8 +113,7 @@ dg_status run_fetch_state(run_state *s) DG_NODISCARD;
 dg_status run_multirate_time_step(run_state *s, double *dt_max) DG_NODISCARD;
 /* What a level stage costs beyond its elements on the run's backend and device, in element
  * evaluations (dg_multirate_levels' omega): the case's time_stepping.stage_cost when given,
- * else 0 on the reference backend (no launches) and dg_cl_multirate_stage_cost of the device
- * the run will open on OpenCL. */
+ * else the backend's (dg_solver_stage_cost: 0 without launches). */
 double run_stage_overhead(const run_state *s);
 /* time_stepping "auto" (own->mr_auto; own is the run's copy of the case, s->c): multirate
  * LSERK4 (own->multirate = 1, s->mr_level and s->mr_plan set) where its predicted speed-up
@@ -134,9 +127,6 @@ dg_status run_time_stepping_auto(run_state *s, dg_case *own, dg_run_result *r) D
  * multirate LSERK4's levels (level, s->mr_plan): on one process with the run's operator, on
  * several ranks on rank 0 with the whole mesh's before the mesh is split (app/setup.c). */
 dg_status run_auto_choose(run_state *s, int *level) DG_NODISCARD;
-dg_status run_multirate_stepper(run_state *s, dg_run_result *r) DG_NODISCARD;
-/* The OpenCL multirate stepper over op (created grouped by s->mr_level; owned from now on). */
-dg_status run_multirate_cl_stepper(run_state *s, dg_cl_maxwell *op) DG_NODISCARD;
 /* The level histogram and the work against global LSERK4 (collective over the ranks). */
 dg_status run_multirate_report(const run_state *s, dg_run_result *r) DG_NODISCARD;
 
@@ -156,6 +146,8 @@ dg_status run_bcast(const run_state *s, void *buf, int bytes) DG_NODISCARD; /* r
 dg_status run_barrier(const run_state *s) DG_NODISCARD;
 dg_status run_gather_sum(const run_state *s, double *x, int n) DG_NODISCARD; /* to rank 0 */
 dg_status run_node_device(const run_state *s, char *spec, size_t cap) DG_NODISCARD;
+/* The hooks through which the backend reaches the other ranks (ctx: s). */
+void run_solver_comm(run_state *s, dg_solver_comm *comm);
 void run_rank_path(const run_state *s, const char *path, char *buf, size_t cap);
 
 /* outputs.c */

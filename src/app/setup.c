@@ -1,7 +1,7 @@
 /* Setting up a run: the mesh (and its partition), the reference element, geometry,
  * materials and boundaries by physical group, sources, probes, the initial state; then the
- * stepper on the chosen backend, with its variant chosen and verified. The time step is
- * setup_time_step.c's. */
+ * stepper of the chosen backend (solver/solver.h: on a device with its variant chosen and
+ * verified). The time step is setup_time_step.c's. */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -9,11 +9,8 @@
 #include <string.h>
 
 #include "app/run_state.h"
-#include "backend/cl_maxwell.h"
-#include "backend/verify.h"
 #include "core/alloc.h"
 #include "core/log.h"
-#include "tune/choose.h"
 
 /* The cavity is the mesh's bounding box; check that the mesh fills it (volumes agree and
  * every boundary face lies on one of its six planes). */
@@ -524,18 +521,6 @@ done:
   return st;
 }
 
-/* Bytes of host and device memory a run of K elements at order N needs, roughly: the host
- * keeps the mesh, geometry, the operator's data and state copies (about 40 doubles per
- * node, measured on box meshes); the device the fields, residual, rhs and fluxes in the
- * run's precision (about 30 reals per node) or nothing for the reference backend. */
-static void memory_need(const dg_case *c, double K, int N, double *host, double *dev) {
-  const double Np = (N + 1.0) * (N + 2.0) * (N + 3.0) / 6.0, nodes = K * Np;
-  *host = nodes * 40 * 8;
-  const double real = c->precision == DG_PREC_DOUBLE ? 8 : 4;
-  *dev = c->backend == DG_BACKEND_OPENCL ? nodes * 30 * real : 0;
-  if (c->backend == DG_BACKEND_REF) *host += nodes * 18 * 8; /* the reference stepper's arrays */
-}
-
 static double host_memory_available(void) {
   FILE *f = fopen("/proc/meminfo", "r");
   double kb = -1;
@@ -549,11 +534,13 @@ static double host_memory_available(void) {
 }
 
 /* Stop before allocating what the machine does not have (a run past it would be killed by
- * the OOM killer half-way through setting up). K is this rank's element count; the device
- * check comes in start_opencl, once the device is known. */
+ * the OOM killer half-way through setting up). K is this rank's element count; a device's
+ * check comes when the backend opens it (dg_solver_start). */
 static dg_status check_host_memory(const run_state *s, double K) {
   double host, dev;
-  memory_need(s->c, K, s->c->order, &host, &dev);
+  dg_solver_options o;
+  dg_case_solver_options(s->c, &o);
+  dg_solver_memory_need(&o, K, s->c->order, &host, &dev);
   const double avail = host_memory_available();
   DG_CHECK(avail < 0 || host <= avail, DG_ERR_INPUT,
            "%s: this run needs about %.1f GB of host memory (%.0f elements at order %d) and %.1f GB "
@@ -689,110 +676,37 @@ dg_status run_setup_problem(run_state *s, dg_run_result *r) {
   return DG_OK;
 }
 
-/* The variant: rank 0 chooses (so only one process tunes and writes the cache) and the
- * others take its spec. */
-static dg_status choose_variant(run_state *s, dg_run_result *r, dg_variant *v) {
+dg_status run_start_stepper(run_state *s, dg_run_result *r) {
   const dg_case *c = s->c;
-  char spec[DG_VARIANT_SPEC_MAX] = "";
-  dg_status st = DG_OK;
-  if (s->rank == 0) {
-    /* The run's size and length: its bucket, and how much tuning it can pay for. */
-    const dg_tune_choice how = {.spec = c->variant, .precision = c->precision, .mode = c->tune,
-                                .budget_s = c->tune_budget, .log = c->quiet ? NULL : stderr,
-                                .K = s->mesh->K, .pml_K = s->phys->pml_K,
-                                .steps = (double)(s->steps - s->first_step)};
-    dg_tune_chosen chosen;
-    st = dg_tune_choose(s->dev, s->ref->N, &how, &chosen);
-    if (st == DG_OK) {
-      *v = chosen.v;
-      r->tuned = chosen.tuned;
-      snprintf(r->variant_source, sizeof r->variant_source, "%s", chosen.source);
-      dg_variant_print(v, spec, sizeof spec);
-    }
-  }
-  DG_CALL(run_share_status(s, st, "choosing the kernel variant"));
-  if (s->size > 1) {
-    DG_CALL(run_bcast(s, spec, (int)sizeof spec));
-    if (s->rank != 0) {
-      DG_CALL(dg_variant_parse(spec, v));
-      snprintf(r->variant_source, sizeof r->variant_source, "rank 0's choice");
-    }
-  }
-  return DG_OK;
-}
-
-/* Device, variant, operator; the variant is verified against the reference before it runs. */
-static dg_status start_opencl(run_state *s, dg_run_result *r) {
-  const dg_case *c = s->c;
-  char node_spec[32];
-  dg_variant v;
-  dg_cl_maxwell *op = NULL;
-  int pass = 0;
-  /* multirate refuses curved elements: before a device or tuning */
-  DG_CALL(dg_cl_maxwell_check_curved(s->global->n_curved, c->multirate));
-  DG_CALL(run_node_device(s, node_spec, sizeof node_spec));
-  DG_CALL(dg_device_create(&s->dev, c->device[0] ? c->device : node_spec[0] ? node_spec : NULL));
-  double need_host, need_dev;
-  memory_need(c, s->mesh->K, s->ref->N, &need_host, &need_dev);
-  DG_CHECK(need_dev <= (double)s->dev->info.global_mem_size, DG_ERR_INPUT,
-           "%s: this run needs about %.1f GB of device memory (%d elements at order %d in %s) and "
-           "'%s' has %.1f GB: use a coarser mesh, a lower order, float, or more MPI ranks",
-           c->source, need_dev / 1e9, s->mesh->K, s->ref->N, dg_precision_name(c->precision),
-           s->dev->info.name, (double)s->dev->info.global_mem_size / 1e9);
-  dg_binary_cache_init(&s->binaries, NULL);
-  s->dev->binaries = &s->binaries;
-  snprintf(r->device, sizeof r->device, "%d:%d %s", s->dev->info.P, s->dev->info.D, s->dev->info.name);
-  DG_CALL(choose_variant(s, r, &v));
-  dg_variant_print(&v, r->variant, sizeof r->variant);
-  r->precision = v.precision;
-  if (c->multirate) /* each rate level a contiguous range of the layout (app/multirate.c) */
-    DG_CALL(dg_cl_maxwell_create_grouped(&op, s->dev, s->phys, &v,
-                                         c->dump_dir[0] ? c->dump_dir : NULL, s->mr_level,
-                                         s->mr_plan.n_levels));
-  else
-    DG_CALL(dg_cl_maxwell_create(&op, s->dev, s->phys, &v, c->dump_dir[0] ? c->dump_dir : NULL));
-  if (s->binaries.warning[0]) dg_warn("%s", s->binaries.warning);
-  /* Never run an unverified variant: its RHS on random fields against the reference, at a
-   * time when the sources are on (the first pulse's peak) so their kernels are checked too;
-   * before the exchange is installed (this compares one rank's operator on its own). */
+  dg_solver_options o;
+  dg_solver_comm comm;
+  dg_case_solver_options(c, &o);
+  run_solver_comm(s, &comm);
+  DG_CALL(dg_solver_create(&s->solver, &o, &comm));
+  /* a variant is verified at a time when the sources are on (the first pulse's peak), so
+   * their kernels are checked too */
   double t_verify = 0;
   if (c->n_dipoles) t_verify = c->dipoles[0].pulse.t0;
   else if (c->has_plane_wave) t_verify = c->plane_wave.pulse.t0;
-  dg_status st = dg_cl_verify_op_at(op, s->phys, t_verify, 20261121, &r->verify_rel_diff, &pass);
-  if (st == DG_OK && s->size > 1) {
-    dg_trace_exchange h;
-    st = run_trace_exchange(s, v.precision == DG_PREC_DOUBLE ? 8 : 4, &h);
-    if (st == DG_OK) st = dg_cl_maxwell_set_halo(op, &h);
-  }
-  if (st != DG_OK) {
-    dg_cl_maxwell_destroy(&op);
-    return dg_error_trace(st, __FILE__, __LINE__, __func__, "verifying the operator");
-  }
-  s->cl_op = op; /* for the DFT monitors' kernels (app/dft.c); the stepper owns it */
-  if (c->multirate) DG_CALL(run_multirate_cl_stepper(s, op));
-  else DG_CALL(dg_stepper_cl_create(&s->stepper, op));
-  return DG_OK;
-}
-
-dg_status run_start_stepper(run_state *s, dg_run_result *r) {
-  if (s->c->backend != DG_BACKEND_OPENCL && s->c->device[0] && s->rank == 0)
-    dg_warn("%s: device %s has no effect with the reference backend (it runs on the CPU); "
-            "drop --device (or \"device\") or run with --backend opencl",
-            s->c->source, s->c->device);
-  if (s->c->multirate && s->c->backend != DG_BACKEND_OPENCL) {
-    DG_CALL(run_multirate_stepper(s, r));
-  } else if (s->c->backend == DG_BACKEND_OPENCL) {
-    DG_CALL(start_opencl(s, r));
-  } else {
-    dg_trace_exchange h;
-    if (s->size > 1) DG_CALL(run_trace_exchange(s, sizeof(double), &h));
-    DG_CALL(dg_stepper_ref_create(&s->stepper, s->phys, s->size > 1 ? &h : NULL));
-    snprintf(r->variant, sizeof r->variant, "ref");
-    r->precision = DG_PREC_DOUBLE;
-  }
-  DG_CALL(dg_stepper_put_state(s->stepper, s->q));
+  const dg_solver_problem p = {.phys = s->phys, .K = s->mesh->K, .N = s->ref->N,
+                               .n_curved = s->global->n_curved,
+                               .steps = (double)(s->steps - s->first_step),
+                               .t_verify = t_verify, .multirate = c->multirate,
+                               .level = s->mr_level, .n_levels = s->mr_plan.n_levels,
+                               .scheme = c->mr_scheme, .rhs_evals = &s->rhs_evals};
+  const dg_status st = dg_solver_start(s->solver, &p);
+  const dg_solver_report *rep = dg_solver_get_report(s->solver);
+  snprintf(r->device, sizeof r->device, "%s", rep->device);
+  snprintf(r->variant, sizeof r->variant, "%s", rep->variant);
+  snprintf(r->variant_source, sizeof r->variant_source, "%s", rep->variant_source);
+  r->tuned = rep->tuned;
+  r->precision = rep->precision;
+  r->verify_rel_diff = rep->verify_rel_diff;
+  DG_CALL(st);
+  dg_stepper *stepper = dg_solver_stepper(s->solver);
+  DG_CALL(dg_stepper_put_state(stepper, s->q));
   if (s->aux_restart) { /* a restarted PML or dispersive run: its auxiliary state */
-    DG_CALL(dg_stepper_put_aux(s->stepper, s->aux_restart));
+    DG_CALL(dg_stepper_put_aux(stepper, s->aux_restart));
     dg_free(&s->aux_restart);
   }
   return DG_OK;
@@ -805,6 +719,6 @@ dg_status run_group_tag(const run_state *s, int dim, const dg_group_ref *g, cons
 }
 
 dg_status run_fetch_state(run_state *s) {
-  DG_CALL(dg_stepper_get_state(s->stepper, s->q));
+  DG_CALL(dg_stepper_get_state(dg_solver_stepper(s->solver), s->q));
   return DG_OK;
 }

@@ -61,7 +61,7 @@ static void release_signals(const signal_guard *g) {
  * step taken. */
 static dg_status step_all(run_state *s, dg_run_result *r, int *step) {
   for (int k = s->first_step; k < s->steps; ++k) {
-    DG_CALL(dg_stepper_step(s->stepper, s->t, s->dt));
+    DG_CALL(dg_stepper_step(dg_solver_stepper(s->solver), s->t, s->dt));
     *step = k + 1;
     s->t = *step * s->dt;
     DG_CALL(run_outputs_step(s, r, *step));
@@ -86,8 +86,7 @@ static dg_status report(run_state *s, dg_run_result *r) {
   DG_CALL(run_max(s, &r->wall_s)); /* the slowest rank's time */
   r->dofs_per_s = r->wall_s > 0 ? (double)r->dofs * DG_LSERK_STAGES * r->steps / r->wall_s : 0;
   DG_CALL(run_multirate_report(s, r));
-  r->programs_built = s->binaries.misses;
-  r->programs_loaded = s->binaries.loads;
+  dg_solver_programs(s->solver, &r->programs_built, &r->programs_loaded);
   if (s->xchg) {
     r->exchange_wait_s = s->xchg->wait_s;
     r->exchange_s = s->xchg->exchange_s;
@@ -126,7 +125,7 @@ static void describe(const run_state *s, dg_run_result *r) {
 static void run_state_free(run_state *s) {
   run_unlock_output_dir(s);
   run_dft_free(s); /* its device sums before the operator and the device */
-  dg_stepper_destroy(&s->stepper);
+  dg_solver_destroy(&s->solver); /* the stepper, the operator, the device */
   dg_free(&s->mr_level);
   dg_free(&s->material);
   if (s->global != s->mesh) dg_mesh_destroy(&s->global);
@@ -139,7 +138,6 @@ static void run_state_free(run_state *s) {
   dg_free(&s->probe_ids);
   dg_free(&s->q);
   dg_free(&s->aux_restart);
-  dg_device_destroy(&s->dev);
   dg_probes_destroy(&s->probes);
   dg_series_destroy(&s->probe_log);
   dg_series_destroy(&s->energy_log);
@@ -186,15 +184,15 @@ dg_status dg_run(const dg_case *given, dg_run_result *r) {
   signal_guard guard;
   catch_signals(&guard);
   int step = s.first_step;
-  if (c->profile && s.dev) s.dev->profile = &r->kernels, r->profiled = 1;
+  if (c->profile) r->profiled = dg_solver_profile(s.solver, &r->kernels);
   st = step_all(&s, r, &step);
-  if (s.dev) s.dev->profile = NULL;
+  (void)dg_solver_profile(s.solver, NULL);
   release_signals(&guard);
   if (st != DG_OK) {
     run_outputs_abort(&s, st, step);
     goto done;
   }
-  DG_CALL_GOTO(done, dg_stepper_finish(s.stepper));
+  DG_CALL_GOTO(done, dg_stepper_finish(dg_solver_stepper(s.solver)));
   r->wall_s = dg_now_s() - s.t0_wall;
   DG_CALL_GOTO(done, run_outputs_close(&s, r));
   DG_CALL_GOTO(done, run_far_field(&s, r));
