@@ -135,6 +135,11 @@ dg_status dg_clm_launch(dg_cl_maxwell *op, dg_clk_id id, cl_uint dims, const siz
                         dg_cl_stage_timing *t) DG_NODISCARD;
 dg_status dg_clm_launch_items(dg_cl_maxwell *op, dg_clk_id id, size_t first, size_t n,
                               dg_cl_stage_timing *t) DG_NODISCARD;
+/* Kernel id's stage coefficients, where it has them: rk_a, rk_dt, rk_b = a, dt, b when the
+ * stage updates, else 0, 1, 0 (the right-hand side alone); a correction's factors on res and
+ * q, sa = dt and sb = b dt, else 1 and 0. */
+dg_status dg_clm_set_stage_coefs(dg_cl_maxwell *op, dg_clk_id id, const dg_clm_stage *s)
+    DG_NODISCARD;
 /* Add one timed entry (a CLBlast call) to t. */
 void dg_clm_time_entry(dg_cl_stage_timing *t, const char *name, cl_ulong ns);
 

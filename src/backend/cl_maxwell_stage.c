@@ -31,6 +31,20 @@ dg_status dg_clm_launch_items(dg_cl_maxwell *op, dg_clk_id id, size_t first, siz
   return DG_OK;
 }
 
+dg_status dg_clm_set_stage_coefs(dg_cl_maxwell *op, dg_clk_id id, const dg_clm_stage *s) {
+  const int u = s->update;
+  const struct {
+    const char *param;
+    double x;
+  } coefs[] = {{"rk_a", u ? s->a : 0.0}, {"rk_dt", u ? s->dt : 1.0}, {"rk_b", u ? s->b : 0.0},
+               {"sa", u ? s->dt : 1.0},  {"sb", u ? s->b * s->dt : 0.0}};
+  for (size_t i = 0; i < sizeof coefs / sizeof coefs[0]; ++i) {
+    const int a = dg_clk_arg_index(id, coefs[i].param);
+    if (a >= 0) DG_CALL(dg_clm_set_real_arg(op, op->k[id], (cl_uint)a, coefs[i].x));
+  }
+  return DG_OK;
+}
+
 dg_status dg_clm_run_terms(dg_cl_maxwell *op, dg_clm_hook h, const dg_clm_stage *s) {
   for (int i = 0; i < DG_CLM_TERMS; ++i) {
     const dg_clm_term *term = dg_clm_terms[i];

@@ -231,9 +231,7 @@ static dg_status after(dg_cl_maxwell *op, const dg_clm_stage *s) {
   DG_CALL(DG_KERNEL_ARG(k, CFIX_ARG_OUT_R, out_r));
   DG_CALL(DG_KERNEL_ARG(k, CFIX_ARG_QOUT, s->qout));
   DG_CALL(DG_KERNEL_ARG(k, CFIX_ARG_UPDATE, update));
-  DG_CALL(dg_clm_set_real_arg(op, k, CFIX_ARG_A, update ? s->a : 0.0));
-  DG_CALL(dg_clm_set_real_arg(op, k, CFIX_ARG_DT, update ? s->dt : 1.0));
-  DG_CALL(dg_clm_set_real_arg(op, k, CFIX_ARG_B, update ? s->b : 0.0));
+  DG_CALL(dg_clm_set_stage_coefs(op, DG_CLK_CURVFIX, s));
   DG_CALL(dg_clm_launch_items(op, DG_CLK_CURVFIX, 0, (size_t)cd->ncn, s->t));
   return DG_OK;
 }

@@ -564,11 +564,7 @@ static dg_status rhs_split(dg_cl_maxwell *op, const dg_clm_stage *s) {
   DG_CALL(dg_clm_run_terms(op, DG_CLM_TRACES, s));
   if (v->lift != DG_LIFT_FUSED)
     DG_CALL(dg_clm_launch_items(op, DG_CLK_FLUX, s->part ? oflux : 0, nflux, s->t));
-  if (v->lift == DG_LIFT_FUSED_UPDATE) {
-    DG_CALL(dg_clm_set_real_arg(op, op->k[lift], LIFT_ARG_A, s->update ? s->a : 0.0));
-    DG_CALL(dg_clm_set_real_arg(op, op->k[lift], LIFT_ARG_DT, s->update ? s->dt : 1.0));
-    DG_CALL(dg_clm_set_real_arg(op, op->k[lift], LIFT_ARG_B, s->update ? s->b : 0.0));
-  }
+  if (v->lift == DG_LIFT_FUSED_UPDATE) DG_CALL(dg_clm_set_stage_coefs(op, lift, s));
   DG_CALL(dg_clm_run_terms(op, DG_CLM_BEFORE_RES, s));
   DG_CALL(dg_clm_launch(op, lift, 2, o2p, g2l, ll, s->t));
   return DG_OK;

@@ -150,11 +150,7 @@ static dg_status after(dg_cl_maxwell *op, const dg_clm_stage *s) {
   DG_CALL(DG_KERNEL_ARG(k, PML_ARG_OUT_B, s->qout));
   const cl_mem cbuf = update ? (s->fused_update ? op->d_res : op->d_rhs) : s->R;
   DG_CALL(DG_KERNEL_ARG(k, PML_ARG_C, cbuf));
-  DG_CALL(dg_clm_set_real_arg(op, k, PML_ARG_A, update ? s->a : 0.0));
-  DG_CALL(dg_clm_set_real_arg(op, k, PML_ARG_DT, update ? s->dt : 1.0));
-  DG_CALL(dg_clm_set_real_arg(op, k, PML_ARG_B, update ? s->b : 0.0));
-  DG_CALL(dg_clm_set_real_arg(op, k, PML_ARG_SA, update ? s->dt : 1.0));
-  DG_CALL(dg_clm_set_real_arg(op, k, PML_ARG_SB, update ? s->b * s->dt : 0.0));
+  DG_CALL(dg_clm_set_stage_coefs(op, DG_CLK_PML, s));
   DG_CALL(launch(op, DG_CLK_PML, s));
   return DG_OK;
 }

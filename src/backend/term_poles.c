@@ -141,11 +141,7 @@ static dg_status after(dg_cl_maxwell *op, const dg_clm_stage *s) {
   const cl_mem out_a = update ? op->d_res : s->R;
   DG_CALL(DG_KERNEL_ARG(k, DISP_ARG_OUT_A, out_a));
   DG_CALL(DG_KERNEL_ARG(k, DISP_ARG_OUT_B, s->qout));
-  DG_CALL(dg_clm_set_real_arg(op, k, DISP_ARG_A, update ? s->a : 0.0));
-  DG_CALL(dg_clm_set_real_arg(op, k, DISP_ARG_DT, update ? s->dt : 1.0));
-  DG_CALL(dg_clm_set_real_arg(op, k, DISP_ARG_B, update ? s->b : 0.0));
-  DG_CALL(dg_clm_set_real_arg(op, k, DISP_ARG_SA, update ? s->dt : 1.0));
-  DG_CALL(dg_clm_set_real_arg(op, k, DISP_ARG_SB, update ? s->b * s->dt : 0.0));
+  DG_CALL(dg_clm_set_stage_coefs(op, DG_CLK_DISP, s));
   DG_CALL(dg_clm_launch_items(op, DG_CLK_DISP, 0, (size_t)d->ndn, s->t));
   return DG_OK;
 }

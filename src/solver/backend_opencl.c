@@ -183,7 +183,6 @@ static void cl_destroy(dg_solver *sv) {
 }
 
 const dg_backend_ops dg_backend_opencl_ops = {
-    .name = "opencl",
     .uses_device = 1,
     .has_float = 1,
     .device_reals_per_node = 30,

@@ -31,7 +31,6 @@ static dg_status ref_start(dg_solver *sv, const dg_solver_problem *p) {
 }
 
 const dg_backend_ops dg_backend_ref_ops = {
-    .name = "ref",
     .host_doubles_per_node = 18, /* the reference stepper's arrays */
     .create = ref_create,
     .start = ref_start,

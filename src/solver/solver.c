@@ -9,7 +9,7 @@
 #include "core/clock.h"
 #include "solver/solver_impl.h"
 
-/* In dg_backend order. */
+/* In dg_backend order: the backends, and the words the case file and --backend take. */
 static const dg_backend_ops *const registry[DG_BACKEND_COUNT] = {&dg_backend_opencl_ops,
                                                                  &dg_backend_ref_ops};
 const char *const dg_backend_names[DG_BACKEND_COUNT + 1] = {"opencl", "ref", NULL};
@@ -24,7 +24,9 @@ int dg_backend_find(const char *name) {
   return -1;
 }
 
-const char *dg_backend_name(dg_backend b) { return ops_of(b)->name; }
+const char *dg_backend_name(dg_backend b) {
+  return dg_backend_names[(unsigned)b < DG_BACKEND_COUNT ? b : DG_BACKEND_DEFAULT];
+}
 int dg_backend_uses_device(dg_backend b) { return ops_of(b)->uses_device; }
 
 dg_precision dg_backend_precision(dg_backend b, dg_precision asked) {

@@ -6,7 +6,6 @@
 #include "solver/solver.h"
 
 typedef struct {
-  const char *name;              /* the case file's and --backend's word */
   int uses_device;               /* opens a device (dg_backend_uses_device) */
   int has_float;                 /* steps in float when asked (dg_backend_precision) */
   double host_doubles_per_node;  /* what its stepper keeps on the host (memory need) */
