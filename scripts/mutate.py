@@ -121,7 +121,7 @@ MUTATIONS = [
     dict(name="gmsh-inner-nodes-kept",
          claim="the nodes inside faces and elements of meshes of order 3 and 4 are re-placed "
                "(MESHING.md, dg_mesh_smooth_ho_nodes)",
-         file="src/mesh/ho_nodes.c",
+         file="src/mesh/ho_smooth.c",
          find="  if (order < 3 || !m->ho_xyz) return DG_OK; /* order 2 has no nodes inside faces */",
          replace="  if (1) return DG_OK; /* MUTATION */",
          tests=["test_mesh_high_order_gmsh_node_order"]),
