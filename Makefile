@@ -34,7 +34,7 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS)) -lscotch -lscotcherr -lm
 
 LIB_SRC  := $(filter-out src/app/main.c,$(wildcard src/*/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
-TEST_SRC := $(wildcard tests/test_*.c)
+TEST_SRC := $(wildcard tests/*/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 LIB      := $(BUILD)/libdgtd.a
 DEPS_OK  := $(BUILD)/.deps-ok
@@ -60,7 +60,7 @@ $(BIN)/dgtd: $(BUILD)/src/app/main.o $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS) $(PKG_LIBS)
 
-$(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(LIB) | $(DEPS_OK)
+$(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h tests/*/*.h) $(LIB) | $(DEPS_OK)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) -Itests -MMD -MP -o $@ $< $(LIB) $(LDFLAGS) $(PKG_LIBS)
 
@@ -93,7 +93,7 @@ install: $(BIN)/dgtd
 
 docs-images: $(BIN)/dgtd
 	scripts/render-docs.sh $(BIN)
-PORTABLE_BIN := $(filter $(BUILD)/tests/test_portable_%,$(TEST_BIN))
+PORTABLE_BIN := $(filter $(BUILD)/tests/portable/test_portable_%,$(TEST_BIN))
 test-portable: $(PORTABLE_BIN) $(BIN)/dgtd
 	@DGTD_TEST_PORTABLE=1 BUILD=$(BUILD) BIN=$(BIN) tests/run_tests.sh $(PORTABLE_BIN)
 

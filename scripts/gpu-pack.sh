@@ -11,13 +11,13 @@
 set -euo pipefail
 build=${BUILD:-build}
 bins=(bin/dgtd /usr/bin/mpiexec.hydra /usr/bin/hydra_pmi_proxy /usr/bin/clinfo)
-for t in test_cl_variants_match_reference test_cl_edge_sizes_and_halo_match_reference \
-         test_cl_lserk_steps_match_reference test_cl_multirate_matches_reference \
-         test_cl_broken_variants_fail_cleanly test_cl_cavity_converges_and_matches_reference \
-         test_src_cl_rhs_matches_reference_with_sources test_src_cl_lserk_with_sources_matches_reference \
-         test_bench_face_flux_and_lift_blocking_match_reference test_bench_pml_case_verified_and_timed_apart \
-         test_pml_cl_stable_and_agrees_with_reference test_pml_multirate_matches_global_lserk4 \
-         test_dft_device_sums_match_reference test_tfsf_leakage_fresnel_and_backends; do
+for t in backend/test_cl_variants_match_reference backend/test_cl_edge_sizes_and_halo_match_reference \
+         backend/test_cl_lserk_steps_match_reference backend/test_cl_multirate_matches_reference \
+         backend/test_cl_broken_variants_fail_cleanly backend/test_cl_cavity_converges_and_matches_reference \
+         sources/test_src_cl_rhs_matches_reference_with_sources sources/test_src_cl_lserk_with_sources_matches_reference \
+         bench/test_bench_face_flux_and_lift_blocking_match_reference bench/test_bench_pml_case_verified_and_timed_apart \
+         pml/test_pml_cl_stable_and_agrees_with_reference pml/test_pml_multirate_matches_global_lserk4 \
+         dft/test_dft_device_sums_match_reference tfsf/test_tfsf_leakage_fresnel_and_backends; do
   [ -x "$build/tests/$t" ] && bins+=("$build/tests/$t")
 done
 libp=${LIBP:-/tmp/libp}

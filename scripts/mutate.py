@@ -120,7 +120,7 @@ MUTATIONS = [
     dict(name="gmsh-inner-nodes-kept",
          claim="the nodes inside faces and elements of meshes of order 3 and 4 are re-placed "
                "(MESHING.md, dg_mesh_smooth_ho_nodes)",
-         file="src/mesh/ho_nodes.c",
+         file="src/mesh/ho_smooth.c",
          find="  if (order < 3 || !m->ho_xyz) return DG_OK; /* order 2 has no nodes inside faces */",
          replace="  if (1) return DG_OK; /* MUTATION */",
          tests=["test_mesh_high_order_gmsh_node_order"]),
@@ -241,8 +241,17 @@ def scratch_copy(dest):
     return n
 
 
+def binary(tree, test):
+    """The test binary of a test named by its file (tests/DIR/NAME.c -> build/tests/DIR/NAME)."""
+    hits = [d for d in sorted(os.listdir(os.path.join(tree, "tests")))
+            if os.path.isfile(os.path.join(tree, "tests", d, test + ".c"))]
+    if len(hits) != 1:
+        sys.exit("mutate: test %s: %d files tests/*/%s.c (want 1)" % (test, len(hits), test))
+    return "build/tests/%s/%s" % (hits[0], test)
+
+
 def build(tree, tests, jobs):
-    targets = ["bin/dgtd"] + ["build/tests/" + t for t in tests]
+    targets = ["bin/dgtd"] + [binary(tree, t) for t in tests]
     p = subprocess.run(["make", "-j%d" % jobs, "--no-print-directory"] + targets, cwd=tree,
                        capture_output=True, text=True)
     return p.returncode == 0, p.stdout + p.stderr
@@ -253,7 +262,7 @@ def run_tests(tree, tests, timeout):
     failing binary), and the runner's output."""
     env = dict(os.environ, BUILD="build", BIN="bin", DGTD_TEST_TIMEOUT=str(timeout))
     env.pop("DGTD_TEST_NO_SKIP", None)
-    p = subprocess.run(["tests/run_tests.sh"] + ["build/tests/" + t for t in tests], cwd=tree,
+    p = subprocess.run(["tests/run_tests.sh"] + [binary(tree, t) for t in tests], cwd=tree,
                        env=env, capture_output=True, text=True)
     res, why, other, prev = {}, "", "", ""
     for line in p.stdout.splitlines():
@@ -274,7 +283,9 @@ def run_tests(tree, tests, timeout):
 
 
 def all_tests(tree):
-    return sorted(f[:-2] for f in os.listdir(os.path.join(tree, "tests"))
+    top = os.path.join(tree, "tests")
+    return sorted(f[:-2] for d in os.listdir(top) if os.path.isdir(os.path.join(top, d))
+                  for f in os.listdir(os.path.join(top, d))
                   if f.startswith("test_") and f.endswith(".c"))
 
 

@@ -15,7 +15,7 @@
 // Second order: the elements along the sphere are curved (docs/MESHING.md, "Curved
 // elements"): 5030 tetrahedra, 311 of them curved (PEC); 5276, 521 curved (eps_r = 4).
 // Without -order 2 the same commands give the straight-sided mesh of the same vertices
-// (tests/test_ntff_sphere_rcs_matches_mie.c compares the two). Other sizes:
+// (tests/ntff/test_ntff_sphere_rcs_matches_mie.c compares the two). Other sizes:
 // -setnumber h 0.3 -setnumber hs 0.15 ... (docs/notes/sphere-meshes-2026-11-27.md).
 SetFactory("OpenCASCADE");
 DefineConstant[ pec = 1 ];     // 1: PEC sphere (hole), 0: dielectric sphere (volume)

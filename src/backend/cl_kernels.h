@@ -2,8 +2,9 @@
  * model (flops and fewest bytes) each is counted by. Everything that names a kernel comes
  * from here: the argument enums the host sets arguments by, the handles (dg_cl_maxwell.k[],
  * indexed by DG_CLK_<ID>) and their release, the kinds `dgtd bench` reports and the counts
- * it and the tuner divide by (bench/, tune/counts.c); tests/test_cl_kernel_table_
- * matches_templates.c builds every kernel and checks its arguments against the table.
+ * it and the tuner divide by (bench/, tune/counts.c);
+ * tests/backend/test_cl_kernel_table_matches_templates.c builds every kernel and checks its
+ * arguments against the table.
  *
  * A kernel row: X(ID, name, template, ARGS, WORK)
  *   ID        DG_CLK_<ID>: the kernel's index in the table and in the operator's handles

@@ -1,10 +1,14 @@
-/* A time stepper: the state of one Maxwell problem (dg/maxwell.h) and the LSERK4 steps
- * that advance it, on some backend. The run loop (app/run.c) sees only this interface, so
- * it is one loop whatever computes the steps. Two implementations:
- *   - dg_stepper_ref_create (dg/stepper_ref.c): the plain C double-precision reference;
- *   - dg_stepper_cl_create (backend/cl_stepper.c): the generated OpenCL kernels;
- *   - dg_stepper_multirate_create (dg/stepper_multirate.c, dg/multirate.h): multirate
- *     Adams-Bashforth 3 on the reference operator, whose step is a macro step.
+/* A time stepper: the state of one Maxwell problem (dg/maxwell.h) and the steps that
+ * advance it, on some backend. The run's time loop (app/simulate.c, step_all) sees only this
+ * interface, so it is one loop whatever computes the steps. Four implementations:
+ *   - dg_stepper_ref_create (dg/stepper_ref.c): LSERK4 on the plain C double-precision
+ *     reference operator;
+ *   - dg_stepper_cl_create (backend/cl_stepper.c): LSERK4 in the generated OpenCL kernels;
+ *   - dg_stepper_multirate_create (dg/stepper_multirate.c, dg/multirate.h): local time
+ *     stepping on rate levels, multirate Adams-Bashforth 3 or multirate LSERK4, on the
+ *     reference operator, whose step is a macro step;
+ *   - dg_stepper_cl_multirate_create (backend/cl_multirate.c): the same two multirate
+ *     schemes in OpenCL kernels.
  * State goes in and out in the reference layout (6 fields of K*Np doubles, dg/maxwell.h);
  * every call returns a status. */
 #ifndef DG_DG_STEPPER_H
@@ -15,10 +19,11 @@
 #include "core/status.h"
 #include "dg/maxwell.h"
 
-/* The face traces a rank exchanges with its neighbours each RK stage (part/exchange.h
- * provides one). The stepper copies state[send_slot[i]] into send, calls begin and end,
- * then writes recv into state[recv_slot[i]]; slots index the reference layout. send and
- * recv hold n values of the stepper's precision (8 bytes for the reference). */
+/* The face traces a rank exchanges with its neighbours before each right-hand side (each
+ * LSERK4 stage; each evaluation of the multirate steppers' levels) (part/exchange.h provides
+ * one). The stepper copies state[send_slot[i]] into send, calls begin and end, then writes
+ * recv into state[recv_slot[i]]; slots index the reference layout. send and recv hold n
+ * values of the stepper's precision (8 bytes for the reference). */
 typedef struct {
   size_t n;
   const int *send_slot, *recv_slot;
@@ -53,7 +58,8 @@ dg_status dg_stepper_step(dg_stepper *s, double t, double dt) DG_NODISCARD;
 /* The current state into q (waits for queued steps). */
 dg_status dg_stepper_get_state(dg_stepper *s, double *q) DG_NODISCARD;
 /* Replace the state with q and zero the RK residual and the auxiliary state (a PML and
- * the poles of dispersive media restart at rest unless dg_stepper_put_aux follows). */
+ * the poles of dispersive media restart at rest unless dg_stepper_put_aux follows); a
+ * multirate stepper starts its history again (its LSERK4 start-up macro steps). */
 dg_status dg_stepper_put_state(dg_stepper *s, const double *q) DG_NODISCARD;
 /* The auxiliary state (dg_maxwell_aux_size values: the PML's fields in the layout of
  * dg/pml.h, then the poles' states in that of dg/dispersive.h) into w, or from w (after

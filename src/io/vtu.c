@@ -8,7 +8,7 @@
  * Written as corner weights, the four faces are the triangles (0,1,3), (2,3,1), (0,3,2) and
  * (0,2,1), corners listed in the order the face triangle's own corners 0,1,2 take. (VTK
  * states this as FaceBCoords/FaceMinCoord on its barycentric index (w1,w2,w3,w0); the
- * triangles above are what those tables amount to.) tests/io_vtu_probe.py checks the
+ * triangles above are what those tables amount to.) tests/tools/io_vtu_probe.py checks the
  * whole order against vtkLagrangeTetra::ToBarycentricIndex for several N. */
 #include "io/vtu.h"
 

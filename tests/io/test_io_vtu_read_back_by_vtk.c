@@ -10,7 +10,7 @@
 #include "io/vtu.h"
 
 #define PYTHON "/usr/bin/python3"
-#define HELPER "tests/io_vtu_probe.py"
+#define HELPER "tests/tools/io_vtu_probe.py"
 
 typedef test_scratch fixture;
 

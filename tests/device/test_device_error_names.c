@@ -65,7 +65,7 @@ static void check_macro_names_call_code_file_and_line(void **state) {
   size_t n = fread(trace, 1, sizeof trace - 1, f);
   trace[n] = '\0';
   fclose(f);
-  assert_non_null(strstr(trace, "checked_call() at tests/test_device_error_names.c:"));
+  assert_non_null(strstr(trace, "checked_call() at tests/device/test_device_error_names.c:"));
 
   assert_dg_error(checked_errcode(-5), DG_ERR_OPENCL, "clCreateBuffer: CL_OUT_OF_RESOURCES (-5)");
   assert_dg_ok(checked_errcode(CL_SUCCESS));

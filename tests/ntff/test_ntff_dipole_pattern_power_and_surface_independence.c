@@ -1,5 +1,5 @@
 /* Near-to-far-field transform without time stepping: the exact frequency-domain fields of
- * Hertzian dipoles (tests/ntff_util.h) on closed surfaces of quadrature points. The
+ * Hertzian dipoles (tests/ntff/ntff_util.h) on closed surfaces of quadrature points. The
  * transform must give the dipole's far field (pattern sin(theta) and its phase), the
  * radiated power P = eta k^2 |I l|^2 / (12 pi), the directivity 1.5, and the same answer on
  * surfaces of other shapes, sizes and positions (the equivalence principle is exact for any

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Reads dgtd output with VTK itself, for tests/test_io_vtu_read_back_by_vtk.c.
+"""Reads dgtd output with VTK itself, for tests/io/test_io_vtu_read_back_by_vtk.c.
 
   io_vtu_probe.py order N...         VTK's Lagrange tetra point order for each order N: per
                                      point id one line "N b0 b1 b2 b3"

@@ -58,7 +58,7 @@ static int run(const test_scratch *s, const char *name, const char *options, cha
 
 static void meta(const test_scratch *s, const char *file, char *out, size_t cap) {
   char cmd[512];
-  snprintf(cmd, sizeof cmd, PYTHON " tests/io_vtu_probe.py meta '%s/%s' 2>&1", s->dir, file);
+  snprintf(cmd, sizeof cmd, PYTHON " tests/tools/io_vtu_probe.py meta '%s/%s' 2>&1", s->dir, file);
   const int rc = test_capture(cmd, out, cap);
   print_lines(file, out);
   assert_int_equal(rc, 0);
