@@ -1,19 +1,12 @@
 /* cl_maxwell.c: the OpenCL operator's life (create, with its element layout and groups: the
  * operator, then its terms; destroy) and state (fields, and the terms' auxiliary state in
- * and out; accessors), and the buffer helpers every term uses. The operator's own data and
- * stage, each term, the program, a stage and the MPI halo have files of their own
- * (cl_maxwell_impl.h). */
+ * and out; accessors). The operator's own data and stage, each term, the program, a stage,
+ * the helpers they share and the MPI halo have files of their own (cl_maxwell_impl.h). */
 #include <stdio.h>
 #include <string.h>
 
 #include "backend/cl_maxwell_impl.h"
 #include "core/alloc.h"
-
-const dg_clm_term *const dg_clm_terms[DG_CLM_TERMS] = {
-#define TERM_(ID, name) [DG_CLM_##ID] = &dg_clm_term_##name,
-    DG_CLM_TERM_LIST(TERM_)
-#undef TERM_
-};
 
 dg_status dg_cl_maxwell_create(dg_cl_maxwell **out, dg_device *dev, const dg_maxwell *phys,
                                const dg_variant *v, const char *dump_dir) {
@@ -175,59 +168,6 @@ void dg_cl_maxwell_destroy(dg_cl_maxwell **pop) {
   dg_free(&op->slot);
   dg_free(&op->group_of);
   dg_free(pop);
-}
-
-/* ---- buffers ---------------------------------------------------------------------------- */
-
-dg_status dg_clm_upload(dg_cl_maxwell *op, const double *x, size_t n, cl_mem *out) {
-  dg_status st = DG_OK;
-  void *tmp = NULL;
-  DG_CALL(dg_calloc(&tmp, n, op->rs));
-  for (size_t i = 0; i < n; ++i) dg_clm_put(op, tmp, i, x[i]);
-  DG_CALL_GOTO(done, dg_buffer_create(op->dev, CL_MEM_READ_ONLY, n * op->rs, tmp, out));
-done:
-  free(tmp);
-  return st;
-}
-
-dg_status dg_clm_upload_ints(dg_cl_maxwell *op, const int *x, size_t n, cl_mem *out) {
-  DG_CALL(dg_buffer_create(op->dev, CL_MEM_READ_ONLY, n * sizeof(int), x, out));
-  return DG_OK;
-}
-
-dg_status dg_clm_zeros(dg_cl_maxwell *op, size_t n, cl_mem *out) {
-  void *zeros = NULL;
-  DG_CALL(dg_calloc(&zeros, n, op->rs));
-  const dg_status st = dg_buffer_create(op->dev, CL_MEM_READ_WRITE, n * op->rs, zeros, out);
-  free(zeros);
-  DG_CALL(st);
-  return DG_OK;
-}
-
-dg_status dg_clm_put_reals(dg_cl_maxwell *op, cl_mem buf, size_t n, const double *x,
-                           dg_clm_index_map map, const void *ctx) {
-  dg_status st = DG_OK;
-  void *h = NULL;
-  DG_CALL(dg_calloc(&h, n, op->rs));
-  if (x)
-    for (size_t i = 0; i < n; ++i) dg_clm_put(op, h, map ? map(ctx, i) : i, x[i]);
-  st = dg_buffer_write(op->dev, buf, 0, n * op->rs, h);
-  free(h);
-  DG_CALL(st);
-  return DG_OK;
-}
-
-dg_status dg_clm_get_reals(dg_cl_maxwell *op, cl_mem buf, size_t n, double *x,
-                           dg_clm_index_map map, const void *ctx) {
-  dg_status st = DG_OK;
-  void *h = NULL;
-  DG_CALL(dg_calloc(&h, n, op->rs));
-  st = dg_buffer_read(op->dev, buf, 0, n * op->rs, h);
-  if (st == DG_OK)
-    for (size_t i = 0; i < n; ++i) x[i] = dg_clm_get(op, h, map ? map(ctx, i) : i);
-  free(h);
-  DG_CALL(st);
-  return DG_OK;
 }
 
 /* ---- state ------------------------------------------------------------------------------ */

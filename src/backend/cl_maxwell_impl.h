@@ -2,11 +2,12 @@
  *
  * The operator is the Maxwell volume and surface operator (term_maxwell.c) plus the terms a
  * problem adds to it (cl_term.h: the incident wave, curved elements, the PML, dispersive
- * poles, point sources, each in its term_*.c with its templates). Its kernels are the rows
- * of the kernel table (cl_kernels.h) its terms make; cl_maxwell.c holds its life and state,
- * cl_maxwell_program.c renders and builds its program, cl_maxwell_stage.c runs a stage as a
- * sequence over the terms, cl_maxwell_halo.c the MPI halo. Nothing outside src/backend/
- * includes it. */
+ * poles, point sources, each in its term_*.c with its templates; the list in cl_term.c).
+ * Its kernels are the rows of the kernel table (cl_kernels.h) its terms make; cl_maxwell.c
+ * holds its life and state, cl_maxwell_program.c renders and builds its program,
+ * cl_maxwell_stage.c runs a stage as a sequence over the terms, cl_maxwell_util.c has the
+ * buffer, kernel and launch helpers they all use, cl_maxwell_halo.c the MPI halo. Nothing
+ * outside src/backend/ includes it. */
 #ifndef DG_BACKEND_CL_MAXWELL_IMPL_H
 #define DG_BACKEND_CL_MAXWELL_IMPL_H
 
@@ -103,7 +104,7 @@ dg_status dg_clm_put_aux(dg_cl_maxwell *op, const double *w) DG_NODISCARD;
 dg_status dg_clm_read_aux(dg_cl_maxwell *op, int residual, double *w) DG_NODISCARD;
 dg_status dg_clm_download(dg_cl_maxwell *op, cl_mem buf, double *q) DG_NODISCARD;
 
-/* cl_maxwell.c: n reals of op's precision from doubles into a new read-only buffer; n reals
+/* cl_maxwell_util.c: n reals of op's precision from doubles into a new read-only buffer; n reals
  * of a buffer from host x (NULL: zeros) and back, value i at device index map(ctx, i) (map
  * NULL: i). */
 dg_status dg_clm_upload(dg_cl_maxwell *op, const double *x, size_t n, cl_mem *out) DG_NODISCARD;
@@ -117,7 +118,7 @@ dg_status dg_clm_zeros(dg_cl_maxwell *op, size_t n, cl_mem *out) DG_NODISCARD;
 /* A read-only buffer of n ints. */
 dg_status dg_clm_upload_ints(dg_cl_maxwell *op, const int *x, size_t n, cl_mem *out) DG_NODISCARD;
 
-/* cl_maxwell_program.c: kernel id of the table out of op's program, named
+/* cl_maxwell_util.c: kernel id of the table out of op's program, named
  * <name>_<variant suffix> (op->kname[id]), every argument NULL or 0 (by the table's types)
  * until set, so an argument a kernel's role does not use stays so; a real argument in op's
  * precision; each made kernel's argument called param (the table's name: "xyz", "t_inc")
@@ -127,7 +128,7 @@ dg_status dg_clm_set_real_arg(const dg_cl_maxwell *op, cl_kernel k, cl_uint i, d
 dg_status dg_clm_bind_named(dg_cl_maxwell *op, const char *param, cl_mem m) DG_NODISCARD;
 dg_status dg_clm_bind_named_real(dg_cl_maxwell *op, const char *param, double x) DG_NODISCARD;
 
-/* cl_maxwell_stage.c: one launch of kernel id, timed into t when t is given; offset (NULL:
+/* cl_maxwell_util.c: one launch of kernel id, timed into t when t is given; offset (NULL:
  * none) selects the blocks of a range (the multirate levels). A one-dimensional launch over
  * n items in work-groups of WG1 starting at item first. */
 dg_status dg_clm_launch(dg_cl_maxwell *op, dg_clk_id id, cl_uint dims, const size_t *offset,
@@ -160,8 +161,9 @@ dg_status dg_clm_run_terms(dg_cl_maxwell *op, dg_clm_hook h, const dg_clm_stage 
 /* term_maxwell.c: the operator's templates (for_hash: as the tuning hash lists them), its
  * #defines and its operators as literals (ops=literal); its data, kernels and fixed
  * arguments, and their release; its part of a stage (the right-hand side by the variant's
- * path, calling the terms' traces and before_res hooks where they belong; the LSERK
- * update; where the right-hand side goes; fuse=step's next q buffer and q brought home);
+ * path in three parts: before the neighbours' traces, the fluxes, the kernel that writes the
+ * result; the LSERK update; where the right-hand side goes; fuse=step's next q buffer and q
+ * brought home);
  * the energy kernel; the transposed operators OpT[j*NP + n] of Dr, Ds, Dt and LIFT (free
  * with dg_clm_free_ops). */
 int dg_clm_maxwell_templates(const dg_variant *v, int for_hash,
@@ -172,7 +174,9 @@ dg_status dg_clm_maxwell_literals(dg_kernel_spec *s, const dg_variant *v,
                                   const dg_clm_program *p, const double *ops_t[4]) DG_NODISCARD;
 dg_status dg_clm_maxwell_create(dg_cl_maxwell *op) DG_NODISCARD;
 void dg_clm_maxwell_destroy(dg_cl_maxwell *op);
-dg_status dg_clm_maxwell_rhs(dg_cl_maxwell *op, const dg_clm_stage *s) DG_NODISCARD;
+dg_status dg_clm_maxwell_rhs_begin(dg_cl_maxwell *op, const dg_clm_stage *s) DG_NODISCARD;
+dg_status dg_clm_maxwell_rhs_faces(dg_cl_maxwell *op, const dg_clm_stage *s) DG_NODISCARD;
+dg_status dg_clm_maxwell_rhs_end(dg_cl_maxwell *op, const dg_clm_stage *s) DG_NODISCARD;
 dg_status dg_clm_maxwell_update(dg_cl_maxwell *op, const dg_clm_stage *s) DG_NODISCARD;
 dg_status dg_clm_maxwell_result(dg_cl_maxwell *op, cl_mem r) DG_NODISCARD;
 cl_mem dg_clm_maxwell_next_q(const dg_cl_maxwell *op);

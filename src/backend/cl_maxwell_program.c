@@ -1,6 +1,5 @@
 /* cl_maxwell_program.c: the OpenCL operator's program: its templates and #define lines (the
- * operator's, then each term's: cl_term.h), rendering and building it, making its kernels
- * by the kernel table (cl_kernels.h), and setting their arguments by the table's names. */
+ * operator's, then each term's: cl_term.h), rendering and building it. */
 #include <stdio.h>
 #include <string.h>
 
@@ -89,49 +88,3 @@ done:
   return st;
 }
 
-dg_status dg_clm_set_real_arg(const dg_cl_maxwell *op, cl_kernel k, cl_uint i, double x) {
-  if (op->rs == 8) return DG_KERNEL_ARG(k, i, x);
-  const float f = (float)x;
-  return DG_KERNEL_ARG(k, i, f);
-}
-
-static dg_status clear_args(dg_cl_maxwell *op, dg_clk_id id) {
-  const dg_clk_info *info = dg_clk_info_of(id);
-  const cl_mem none = NULL;
-  const int zero = 0;
-  for (int i = 0; i < info->n_args; ++i) {
-    const cl_uint a = (cl_uint)i;
-    switch (info->args[i].type) {
-    case DG_CLK_MEM: DG_CALL(DG_KERNEL_ARG(op->k[id], a, none)); break;
-    case DG_CLK_INT: DG_CALL(DG_KERNEL_ARG(op->k[id], a, zero)); break;
-    case DG_CLK_REAL: DG_CALL(dg_clm_set_real_arg(op, op->k[id], a, 0.0)); break;
-    case DG_CLK_REAL16: break; /* set before every launch (the sources' pulses) */
-    }
-  }
-  return DG_OK;
-}
-
-dg_status dg_clm_make_kernel(dg_cl_maxwell *op, dg_clk_id id) {
-  char suffix[16];
-  dg_variant_kernel_suffix(&op->v, suffix, sizeof suffix);
-  snprintf(op->kname[id], sizeof op->kname[id], "%.12s_%s", dg_clk_info_of(id)->name, suffix);
-  DG_CALL(dg_kernel_create(op->prog, op->kname[id], &op->k[id]));
-  DG_CALL(clear_args(op, id));
-  return DG_OK;
-}
-
-dg_status dg_clm_bind_named(dg_cl_maxwell *op, const char *param, cl_mem m) {
-  for (int id = 0; id < DG_CLK_COUNT; ++id) {
-    const int a = op->k[id] ? dg_clk_arg_index((dg_clk_id)id, param) : -1;
-    if (a >= 0) DG_CALL(DG_KERNEL_ARG(op->k[id], (cl_uint)a, m));
-  }
-  return DG_OK;
-}
-
-dg_status dg_clm_bind_named_real(dg_cl_maxwell *op, const char *param, double x) {
-  for (int id = 0; id < DG_CLK_COUNT; ++id) {
-    const int a = op->k[id] ? dg_clk_arg_index((dg_clk_id)id, param) : -1;
-    if (a >= 0) DG_CALL(dg_clm_set_real_arg(op, op->k[id], (cl_uint)a, x));
-  }
-  return DG_OK;
-}

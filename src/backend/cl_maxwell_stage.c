@@ -1,49 +1,14 @@
 /* cl_maxwell_stage.c: running the OpenCL operator: one RK stage over all elements or a range
- * of element groups as a sequence over its terms (cl_term.h): every term's begin, the halo
- * exchange, the operator's right-hand side and update (term_maxwell.c), every term's after;
- * and the calls built on it (right-hand sides, steps, timing, energy). */
+ * of element groups as a sequence over the operator (term_maxwell.c) and its terms
+ * (cl_term.h): every term's begin; the halo exchange starts; the operator's volume part; the
+ * exchange ends; every term's traces; the operator's fluxes; every term's before_res; the
+ * operator's lift (or fused kernel) and update; every term's after. And the calls built on
+ * it (right-hand sides, steps, timing, energy). */
 #include <stdio.h>
 #include <string.h>
 
 #include "backend/cl_maxwell_impl.h"
 #include "dg/lserk.h"
-
-void dg_clm_time_entry(dg_cl_stage_timing *t, const char *name, cl_ulong ns) {
-  if (t->n < DG_CL_MAX_STAGE_KERNELS) {
-    snprintf(t->name[t->n], sizeof t->name[t->n], "%s", name);
-    t->ns[t->n++] = ns;
-  }
-  t->total_ns += ns; /* counted even when the list is full (many source batches) */
-}
-
-dg_status dg_clm_launch(dg_cl_maxwell *op, dg_clk_id id, cl_uint dims, const size_t *offset,
-                        const size_t *global, const size_t *local, dg_cl_stage_timing *t) {
-  cl_ulong ns = 0;
-  DG_CALL(dg_kernel_run_at(op->dev, op->k[id], dims, offset, global, local, t ? &ns : NULL));
-  if (t) dg_clm_time_entry(t, op->kname[id], ns);
-  return DG_OK;
-}
-
-dg_status dg_clm_launch_items(dg_cl_maxwell *op, dg_clk_id id, size_t first, size_t n,
-                              dg_cl_stage_timing *t) {
-  const size_t g = dg_clm_items(n), l = WG1;
-  DG_CALL(dg_clm_launch(op, id, 1, first ? &first : NULL, &g, &l, t));
-  return DG_OK;
-}
-
-dg_status dg_clm_set_stage_coefs(dg_cl_maxwell *op, dg_clk_id id, const dg_clm_stage *s) {
-  const int u = s->update;
-  const struct {
-    const char *param;
-    double x;
-  } coefs[] = {{"rk_a", u ? s->a : 0.0}, {"rk_dt", u ? s->dt : 1.0}, {"rk_b", u ? s->b : 0.0},
-               {"sa", u ? s->dt : 1.0},  {"sb", u ? s->b * s->dt : 0.0}};
-  for (size_t i = 0; i < sizeof coefs / sizeof coefs[0]; ++i) {
-    const int a = dg_clk_arg_index(id, coefs[i].param);
-    if (a >= 0) DG_CALL(dg_clm_set_real_arg(op, op->k[id], (cl_uint)a, coefs[i].x));
-  }
-  return DG_OK;
-}
 
 dg_status dg_clm_run_terms(dg_cl_maxwell *op, dg_clm_hook h, const dg_clm_stage *s) {
   for (int i = 0; i < DG_CLM_TERMS; ++i) {
@@ -101,7 +66,12 @@ static dg_status run_stage_range(dg_cl_maxwell *op, double ts, double a, double 
   DG_CALL(dg_clm_run_terms(op, DG_CLM_BEGIN, &s));
   DG_CALL(dg_clm_halo_bind(op, s.qin));
   DG_CALL(dg_clm_halo_begin(op));
-  DG_CALL(dg_clm_maxwell_rhs(op, &s));
+  DG_CALL(dg_clm_maxwell_rhs_begin(op, &s));
+  DG_CALL(dg_clm_halo_end(op));
+  DG_CALL(dg_clm_run_terms(op, DG_CLM_TRACES, &s));
+  DG_CALL(dg_clm_maxwell_rhs_faces(op, &s));
+  DG_CALL(dg_clm_run_terms(op, DG_CLM_BEFORE_RES, &s));
+  DG_CALL(dg_clm_maxwell_rhs_end(op, &s));
   DG_CALL(dg_clm_maxwell_update(op, &s));
   DG_CALL(dg_clm_run_terms(op, DG_CLM_AFTER, &s));
   if (s.qout != s.qin) op->ping = (op->ping + 1) % DG_LSERK_STAGES;

@@ -489,31 +489,75 @@ done:
   return st;
 }
 
-/* fuse=rhs|res|step: one kernel for the whole rhs. It reads the neighbours' traces at once, so
- * the halo has arrived before it starts (no overlap). Then, for fuse=res, the q update
- * (fuse=step writes the new q into the other buffer itself). Over a
- * range (a multirate level) the launch starts at the range's first block (global offset) and
- * covers exactly its blocks: the grouped layout starts and pads every group to whole
- * work-groups of kb blocks (dg_cl_maxwell_create_grouped), so no work-item falls past the
- * range, where other levels' results (their history) must stay as they are. Checked, rather
- * than guarded in the kernel, to keep element.cl as it is. */
-static dg_status rhs_fused(dg_cl_maxwell *op, const dg_clm_stage *s) {
+/* The right-hand side, by the variant's path, in three parts around the terms' traces and
+ * before_res hooks (cl_maxwell_stage.c runs them in this order):
+ * - begin, what needs no neighbour traces: the volume kernel (split path), the volume GEMM and
+ *   curl (CLBlast path), nothing for one fused kernel, which reads the traces at once (no
+ *   overlap with the halo exchange);
+ * - faces, once the traces are in: the flux kernel (split, CLBlast; none for lift=fused),
+ *   the RK coefficients of a lift or fused kernel that advances res;
+ * - end: the kernel that writes the result, lift / fluxlift / liftupdate, the lift GEMM, or
+ *   the fused kernel (then, for fuse=res, the q update; fuse=step writes the new q into
+ *   another of q's buffers itself).
+ * Over a range (a multirate level) the fused launch starts at the range's first block (global
+ * offset) and covers exactly its blocks: the grouped layout starts and pads every group to
+ * whole work-groups of kb blocks (dg_cl_maxwell_create_grouped), so no work-item falls past
+ * the range, where other levels' results (their history) must stay as they are. Checked,
+ * rather than guarded in the kernel, to keep element.cl as it is. The CLBlast path launches
+ * over the whole mesh whatever the range. */
+
+dg_status dg_clm_maxwell_rhs_begin(dg_cl_maxwell *op, const dg_clm_stage *s) {
+  const dg_variant *v = &op->v;
+  if (fuse_id(op) >= 0) return DG_OK;
+  if (v->path == DG_PATH_CLBLAST) {
+    const size_t NPP = (size_t)op->NPP, NP = (size_t)op->NP, K6 = 6 * (size_t)op->Kpad;
+    DG_CALL(gemm(op, 3 * NPP, K6, NP, op->d_Dall, NP, op->d_q, NPP, 0.0, op->d_D, 3 * NPP,
+                 "gemm_volume", s->t));
+    DG_CALL(dg_clm_launch_items(op, DG_CLK_CURL, 0, op->fs, s->t));
+    return DG_OK;
+  }
+  const size_t g2[2] = {(size_t)op->NP, s->nb}, o2[2] = {0, s->b0};
+  const size_t lv[2] = {(size_t)op->NP, (size_t)v->kb};
+  DG_CALL(dg_clm_launch(op, DG_CLK_VOLUME, 2, s->part ? o2 : NULL, g2, lv, s->t));
+  return DG_OK;
+}
+
+dg_status dg_clm_maxwell_rhs_faces(dg_cl_maxwell *op, const dg_clm_stage *s) {
+  const dg_variant *v = &op->v;
+  const int fid = fuse_id(op);
+  if (fid >= 0) {
+    if (s->fuse_res) {
+      DG_CALL(dg_clm_set_real_arg(op, op->k[fid], FUSE_ARG_A, s->update ? s->a : 0.0));
+      DG_CALL(dg_clm_set_real_arg(op, op->k[fid], FUSE_ARG_DT, s->update ? s->dt : 1.0));
+    }
+    return DG_OK;
+  }
+  if (v->path == DG_PATH_CLBLAST) {
+    DG_CALL(dg_clm_launch_items(op, DG_CLK_FLUX, 0, op->ffs, s->t));
+    return DG_OK;
+  }
+  /* flux=face: one work-item per face of a block (flux.cl); the launch over a group is
+   * rounded up to whole work-groups (see dg_cl_maxwell_create_grouped) */
+  const int vw = v->work == DG_WORK_VEC ? v->vw : 1, fface = v->flux == DG_FLUX_FACE;
+  const size_t nflux = fface ? 4 * s->nb : s->nb * op->VL * op->FLUXP / (size_t)vw;
+  const size_t oflux = fface ? 4 * s->b0 : s->b0 * op->VL * op->FLUXP / (size_t)vw;
+  if (v->lift != DG_LIFT_FUSED)
+    DG_CALL(dg_clm_launch_items(op, DG_CLK_FLUX, s->part ? oflux : 0, nflux, s->t));
+  if (v->lift == DG_LIFT_FUSED_UPDATE) DG_CALL(dg_clm_set_stage_coefs(op, lift_id(op), s));
+  return DG_OK;
+}
+
+/* The fused kernel over the stage's blocks (work=node: NP x kb work-items per group,
+ * element_node.cl; else kb blocks), then fuse=res's q update. */
+static dg_status rhs_fused_end(dg_cl_maxwell *op, const dg_clm_stage *s) {
   const dg_variant *v = &op->v;
   const dg_clk_id id = (dg_clk_id)fuse_id(op);
-  DG_CALL(dg_clm_halo_end(op));
-  DG_CALL(dg_clm_run_terms(op, DG_CLM_TRACES, s));
-  /* work=node: NP x kb work-items per group (element_node.cl); else kb blocks */
   const size_t lf = (size_t)v->kb, gf = s->nb, of = s->b0;
   DG_CHECK(s->b0 % lf == 0 && s->nb % lf == 0, DG_ERR_INTERNAL,
            "fused right-hand side over blocks %zu..%zu: not whole work-groups of %zu", s->b0,
            s->b0 + s->nb, lf);
   const size_t np = (size_t)op->NP, gf2[2] = {np, gf}, lf2[2] = {np, lf}, of2[2] = {0, of};
   cl_kernel k = op->k[id];
-  if (s->fuse_res) {
-    DG_CALL(dg_clm_set_real_arg(op, k, FUSE_ARG_A, s->update ? s->a : 0.0));
-    DG_CALL(dg_clm_set_real_arg(op, k, FUSE_ARG_DT, s->update ? s->dt : 1.0));
-    DG_CALL(dg_clm_run_terms(op, DG_CLM_BEFORE_RES, s));
-  }
   if (dg_clm_ping_pong(op)) { /* rk_b = 0: q stays where it is, the other buffer unwritten */
     const cl_mem other = s->update ? s->qout : s->qin == op->d_q ? op->d_q2 : op->d_q;
     DG_CALL(DG_KERNEL_ARG(k, FUSE_ARG_Q, s->qin));
@@ -531,52 +575,21 @@ static dg_status rhs_fused(dg_cl_maxwell *op, const dg_clm_stage *s) {
   return DG_OK;
 }
 
-/* path=clblast: whole-mesh launches whatever the range. */
-static dg_status rhs_clblast(dg_cl_maxwell *op, const dg_clm_stage *s) {
-  const size_t NPP = (size_t)op->NPP, NP = (size_t)op->NP, K6 = 6 * (size_t)op->Kpad;
-  DG_CALL(gemm(op, 3 * NPP, K6, NP, op->d_Dall, NP, op->d_q, NPP, 0.0, op->d_D, 3 * NPP,
-               "gemm_volume", s->t));
-  DG_CALL(dg_clm_launch_items(op, DG_CLK_CURL, 0, op->fs, s->t));
-  DG_CALL(dg_clm_halo_end(op));
-  DG_CALL(dg_clm_run_terms(op, DG_CLM_TRACES, s));
-  DG_CALL(dg_clm_launch_items(op, DG_CLK_FLUX, 0, op->ffs, s->t));
-  DG_CALL(gemm(op, NP, K6, 4 * (size_t)op->NFP, op->d_LIFTrm, 4 * (size_t)op->NFP, op->d_flux,
-               (size_t)op->FLUXP, 1.0, op->d_rhs, NPP, "gemm_lift", s->t));
-  return DG_OK;
-}
-
-/* The split kernels: volume, (halo), flux, lift (or fluxlift, or liftupdate). */
-static dg_status rhs_split(dg_cl_maxwell *op, const dg_clm_stage *s) {
+dg_status dg_clm_maxwell_rhs_end(dg_cl_maxwell *op, const dg_clm_stage *s) {
   const dg_variant *v = &op->v;
-  const dg_clk_id lift = (dg_clk_id)lift_id(op);
+  if (fuse_id(op) >= 0) {
+    DG_CALL(rhs_fused_end(op, s));
+    return DG_OK;
+  }
+  if (v->path == DG_PATH_CLBLAST) {
+    const size_t NPP = (size_t)op->NPP, NP = (size_t)op->NP, K6 = 6 * (size_t)op->Kpad;
+    DG_CALL(gemm(op, NP, K6, 4 * (size_t)op->NFP, op->d_LIFTrm, 4 * (size_t)op->NFP,
+                 op->d_flux, (size_t)op->FLUXP, 1.0, op->d_rhs, NPP, "gemm_lift", s->t));
+    return DG_OK;
+  }
   const size_t lwi = (size_t)dg_variant_lift_items(v, op->N); /* NP unless lnpw > 1 */
-  const size_t g2[2] = {(size_t)op->NP, s->nb}, g2l[2] = {lwi, s->nb}, o2[2] = {0, s->b0};
-  const size_t lv[2] = {(size_t)op->NP, (size_t)v->kb}, ll[2] = {lwi, (size_t)v->lkb};
-  const int vw = v->work == DG_WORK_VEC ? v->vw : 1;
-  /* flux=face: one work-item per face of a block (flux.cl); the launch over a group is
-   * rounded up to whole work-groups (see dg_cl_maxwell_create_grouped) */
-  const int fface = v->flux == DG_FLUX_FACE;
-  const size_t nflux = fface ? 4 * s->nb : s->nb * op->VL * op->FLUXP / (size_t)vw;
-  const size_t oflux = fface ? 4 * s->b0 : s->b0 * op->VL * op->FLUXP / (size_t)vw;
-  const size_t *o2p = s->part ? o2 : NULL;
-  DG_CALL(dg_clm_launch(op, DG_CLK_VOLUME, 2, o2p, g2, lv, s->t));
-  DG_CALL(dg_clm_halo_end(op));
-  DG_CALL(dg_clm_run_terms(op, DG_CLM_TRACES, s));
-  if (v->lift != DG_LIFT_FUSED)
-    DG_CALL(dg_clm_launch_items(op, DG_CLK_FLUX, s->part ? oflux : 0, nflux, s->t));
-  if (v->lift == DG_LIFT_FUSED_UPDATE) DG_CALL(dg_clm_set_stage_coefs(op, lift, s));
-  DG_CALL(dg_clm_run_terms(op, DG_CLM_BEFORE_RES, s));
-  DG_CALL(dg_clm_launch(op, lift, 2, o2p, g2l, ll, s->t));
-  return DG_OK;
-}
-
-dg_status dg_clm_maxwell_rhs(dg_cl_maxwell *op, const dg_clm_stage *s) {
-  if (fuse_id(op) >= 0)
-    DG_CALL(rhs_fused(op, s));
-  else if (op->v.path == DG_PATH_CLBLAST)
-    DG_CALL(rhs_clblast(op, s));
-  else
-    DG_CALL(rhs_split(op, s));
+  const size_t g2l[2] = {lwi, s->nb}, o2[2] = {0, s->b0}, ll[2] = {lwi, (size_t)v->lkb};
+  DG_CALL(dg_clm_launch(op, (dg_clk_id)lift_id(op), 2, s->part ? o2 : NULL, g2l, ll, s->t));
   return DG_OK;
 }
 
