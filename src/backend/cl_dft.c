@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/cl_kernels.h"
 #include "codegen/codegen.h"
 #include "contract.h"
 #include "core/alloc.h"
@@ -28,9 +29,6 @@ struct dg_cl_dft {
   double seconds;
 };
 
-enum {
-  A_Q, A_FS, A_START, A_NODE, A_WT, A_NSAMP, A_F0, A_NF, A_RE, A_IM, A_CRE, A_CIM, A_C, A_S
-};
 
 static dg_status render(int fields_double, int acc_double, int nf, char **src) {
   dg_kernel_spec s;
@@ -124,16 +122,16 @@ dg_status dg_cl_dft_create(dg_cl_dft **out, dg_cl_maxwell *op, dg_dft *d, int ac
   DG_CALL_GOTO(fail, dg_program_build_cached(dev->binaries, dev, src, NULL, label, dump_dir, &cd->prog));
   DG_CALL_GOTO(fail, dg_kernel_create(cd->prog, "dft_accumulate", &cd->k));
   const int ifs = (int)fs, ns = d->nsamp;
-  DG_CALL_GOTO(fail, DG_KERNEL_ARG(cd->k, A_Q, q));
-  DG_CALL_GOTO(fail, DG_KERNEL_ARG(cd->k, A_FS, ifs));
-  DG_CALL_GOTO(fail, DG_KERNEL_ARG(cd->k, A_START, cd->d_start));
-  DG_CALL_GOTO(fail, DG_KERNEL_ARG(cd->k, A_NODE, cd->d_node));
-  DG_CALL_GOTO(fail, DG_KERNEL_ARG(cd->k, A_WT, cd->d_wt));
-  DG_CALL_GOTO(fail, DG_KERNEL_ARG(cd->k, A_NSAMP, ns));
-  DG_CALL_GOTO(fail, DG_KERNEL_ARG(cd->k, A_RE, cd->d_re));
-  DG_CALL_GOTO(fail, DG_KERNEL_ARG(cd->k, A_IM, cd->d_im));
-  DG_CALL_GOTO(fail, DG_KERNEL_ARG(cd->k, A_CRE, cd->d_cre));
-  DG_CALL_GOTO(fail, DG_KERNEL_ARG(cd->k, A_CIM, cd->d_cim));
+  DG_CALL_GOTO(fail, DG_KERNEL_ARG(cd->k, DFT_ARG_Q, q));
+  DG_CALL_GOTO(fail, DG_KERNEL_ARG(cd->k, DFT_ARG_FS, ifs));
+  DG_CALL_GOTO(fail, DG_KERNEL_ARG(cd->k, DFT_ARG_START, cd->d_start));
+  DG_CALL_GOTO(fail, DG_KERNEL_ARG(cd->k, DFT_ARG_NODE, cd->d_node));
+  DG_CALL_GOTO(fail, DG_KERNEL_ARG(cd->k, DFT_ARG_WT, cd->d_wt));
+  DG_CALL_GOTO(fail, DG_KERNEL_ARG(cd->k, DFT_ARG_NSAMP, ns));
+  DG_CALL_GOTO(fail, DG_KERNEL_ARG(cd->k, DFT_ARG_RE, cd->d_re));
+  DG_CALL_GOTO(fail, DG_KERNEL_ARG(cd->k, DFT_ARG_IM, cd->d_im));
+  DG_CALL_GOTO(fail, DG_KERNEL_ARG(cd->k, DFT_ARG_CRE, cd->d_cre));
+  DG_CALL_GOTO(fail, DG_KERNEL_ARG(cd->k, DFT_ARG_CIM, cd->d_cim));
   dg_free(&src);
   *out = cd;
   return DG_OK;
@@ -166,14 +164,14 @@ static dg_status set_phases(dg_cl_dft *cd, const double *c, const double *s, int
     memset(&cv, 0, sizeof cv), memset(&sv, 0, sizeof sv);
     for (int i = 0; i < nf; ++i) cv.s[i] = c[f0 + i], sv.s[i] = s[f0 + i];
     /* A doubleN argument is the first N lanes of the 16 (the same layout for every N). */
-    DG_CALL(dg_kernel_set_arg(cd->k, A_C, (size_t)cd->nf * 8, &cv));
-    DG_CALL(dg_kernel_set_arg(cd->k, A_S, (size_t)cd->nf * 8, &sv));
+    DG_CALL(dg_kernel_set_arg(cd->k, DFT_ARG_C, (size_t)cd->nf * 8, &cv));
+    DG_CALL(dg_kernel_set_arg(cd->k, DFT_ARG_S, (size_t)cd->nf * 8, &sv));
   } else {
     cl_float16 cv, sv;
     memset(&cv, 0, sizeof cv), memset(&sv, 0, sizeof sv);
     for (int i = 0; i < nf; ++i) cv.s[i] = (float)c[f0 + i], sv.s[i] = (float)s[f0 + i];
-    DG_CALL(dg_kernel_set_arg(cd->k, A_C, (size_t)cd->nf * 4, &cv));
-    DG_CALL(dg_kernel_set_arg(cd->k, A_S, (size_t)cd->nf * 4, &sv));
+    DG_CALL(dg_kernel_set_arg(cd->k, DFT_ARG_C, (size_t)cd->nf * 4, &cv));
+    DG_CALL(dg_kernel_set_arg(cd->k, DFT_ARG_S, (size_t)cd->nf * 4, &sv));
   }
   return DG_OK;
 }
@@ -192,8 +190,8 @@ dg_status dg_cl_dft_accumulate(dg_cl_dft *cd, double t) {
   for (int f0 = 0; f0 < d->nfreq; f0 += cd->nf) {
     const int nf = d->nfreq - f0 < cd->nf ? d->nfreq - f0 : cd->nf;
     DG_CALL_GOTO(done, set_phases(cd, cp, sp, f0, nf));
-    DG_CALL_GOTO(done, DG_KERNEL_ARG(cd->k, A_F0, f0));
-    DG_CALL_GOTO(done, DG_KERNEL_ARG(cd->k, A_NF, nf));
+    DG_CALL_GOTO(done, DG_KERNEL_ARG(cd->k, DFT_ARG_F0, f0));
+    DG_CALL_GOTO(done, DG_KERNEL_ARG(cd->k, DFT_ARG_NF, nf));
     if (cd->n_ring == RING) DG_CALL_GOTO(done, drain(cd, RING / 2)); /* long finished by now */
     cl_event e = NULL;
     const cl_int err = clEnqueueNDRangeKernel(cd->dev->queue, cd->k, 1, NULL, &global, &local, 0,

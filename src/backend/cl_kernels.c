@@ -12,9 +12,9 @@ DG_CLK_ARG_LISTS(ARG_LIST_)
 #undef ARG_ROW_
 
 static const dg_clk_info table[DG_CLK_COUNT] = {
-#define ROW_(ID, name, tmpl, ARGS, WORK)                                                     \
+#define ROW_(ID, name, tmpl, ARGS, WORK, PROG)                                               \
   [DG_CLK_##ID] = {#name, tmpl, args_##ARGS, (int)(sizeof args_##ARGS / sizeof args_##ARGS[0]), \
-                   DG_KERNEL_##WORK},
+                   DG_KERNEL_##WORK, DG_CLK_PROG_##PROG},
     DG_CL_KERNELS(ROW_)
 #undef ROW_
 };

@@ -6,15 +6,17 @@
  * tests/backend/test_cl_kernel_table_matches_templates.c builds every kernel and checks its
  * arguments against the table.
  *
- * A kernel row: X(ID, name, template, ARGS, WORK)
+ * A kernel row: X(ID, name, template, ARGS, WORK, PROG)
  *   ID        DG_CLK_<ID>: the kernel's index in the table and in the operator's handles
  *   name      the kernel's name in its template, before the variant suffix (KNAME(name))
  *   template  the file of cl_templates/ it is written in
  *   ARGS      its argument list DG_CLK_ARGS_<ARGS>, in the order of the signature: rows
  *             ROW(P, NAME, param, type), from which the enum <ARGS>_ARG_<NAME> comes; param is
  *             the parameter's name in the template, type MEM (a __global pointer), INT, REAL
- *             (real_t) or REAL16 (real16_t); kernels with one signature share a list
+ *             (real_t), REAL16 (real16_t) or VEC (another vector by value); kernels with
+ *             one signature share a list
  *   WORK      its work model DG_KERNEL_<WORK> (below)
+ *   PROG      the program it is in, DG_CLK_PROG_<PROG> (below the table)
  * The ISA profiles, verification and Oclgrind cover every row (docs/KERNELS.md). A new
  * kernel: its template, a row here (and an argument list), the term that makes and
  * launches it (backend/cl_term.h). */
@@ -23,30 +25,46 @@
 
 #include "backend/variant.h"
 
-#define DG_CL_KERNELS(X)                                                           \
-  X(VOLUME, volume, "volume.cl", VOL, VOLUME)                                      \
-  X(CURL, curl, "blas_pointwise.cl", CURL, CURL)                                   \
-  X(FLUX, flux, "flux.cl", FLUX, FLUX)                                             \
-  X(LIFT, lift, "lift.cl", LIFT, LIFT)                                             \
-  X(FLUXLIFT, fluxlift, "lift.cl", LIFT, FLUXLIFT)                                 \
-  X(LIFTUPDATE, liftupdate, "lift.cl", LIFT, LIFTUPDATE)                           \
-  X(UPDATE, update, "update.cl", UPD, UPDATE)                                      \
-  X(RHS, rhs, "element.cl", FUSE, RHS)                                             \
-  X(RHSRES, rhsres, "element.cl", FUSE, RHSRES)                                    \
-  X(RHSSTEP, rhsstep, "element.cl", FUSE, RHSSTEP)                                 \
-  X(QUPDATE, qupdate, "update.cl", QUPD, QUPDATE)                                  \
-  X(QCOPY, qcopy, "update.cl", QCOPY, QCOPY)                                       \
-  X(ENERGY, energy, "energy.cl", EN, OTHER)                                        \
-  X(ENERGY_BLOCK, energy, "energy_block.cl", ENB, OTHER)                           \
-  X(CURVED, curved, "curved.cl", CURV, OTHER)                                      \
-  X(CURVFIX, curvfix, "curved.cl", CFIX, OTHER)                                    \
-  X(CURVENERGY, curvenergy, "curved.cl", CEN, OTHER)                               \
-  X(PMLSAVE, pmlsave, "pml.cl", PMLSAVE, PML)                                      \
-  X(PML, pml, "pml.cl", PML, PML)                                                  \
-  X(DISPSAVE, dispsave, "dispersive.cl", DSAVE, OTHER)                             \
-  X(DISP, disp, "dispersive.cl", DISP, OTHER)                                      \
-  X(SOURCE, source, "source.cl", SRC, OTHER)
-/* rhs, rhsres and rhsstep: element.cl, or element_node.cl for work=node (one signature). */
+#define DG_CL_KERNELS(X)                                                     \
+  X(VOLUME, volume, "volume.cl", VOL, VOLUME, OP)                            \
+  X(CURL, curl, "blas_pointwise.cl", CURL, CURL, OP)                         \
+  X(FLUX, flux, "flux.cl", FLUX, FLUX, OP)                                   \
+  X(LIFT, lift, "lift.cl", LIFT, LIFT, OP)                                   \
+  X(FLUXLIFT, fluxlift, "lift.cl", LIFT, FLUXLIFT, OP)                       \
+  X(LIFTUPDATE, liftupdate, "lift.cl", LIFT, LIFTUPDATE, OP)                 \
+  X(UPDATE, update, "update.cl", UPD, UPDATE, OP)                            \
+  X(RHS, rhs, "element.cl", FUSE, RHS, OP)                                   \
+  X(RHSRES, rhsres, "element.cl", FUSE, RHSRES, OP)                          \
+  X(RHSSTEP, rhsstep, "element.cl", FUSE, RHSSTEP, OP)                       \
+  X(QUPDATE, qupdate, "update.cl", QUPD, QUPDATE, OP)                        \
+  X(QCOPY, qcopy, "update.cl", QCOPY, QCOPY, OP)                             \
+  X(ENERGY, energy, "energy.cl", EN, OTHER, OP)                              \
+  X(ENERGY_BLOCK, energy, "energy_block.cl", ENB, OTHER, OP)                 \
+  X(CURVED, curved, "curved.cl", CURV, OTHER, OP)                            \
+  X(CURVFIX, curvfix, "curved.cl", CFIX, OTHER, OP)                          \
+  X(CURVENERGY, curvenergy, "curved.cl", CEN, OTHER, OP)                     \
+  X(PMLSAVE, pmlsave, "pml.cl", PMLSAVE, PML, OP)                            \
+  X(PML, pml, "pml.cl", PML, PML, OP)                                        \
+  X(DISPSAVE, dispsave, "dispersive.cl", DSAVE, OTHER, OP)                   \
+  X(DISP, disp, "dispersive.cl", DISP, OTHER, OP)                            \
+  X(SOURCE, source, "source.cl", SRC, OTHER, OP)                             \
+  X(MR_COMPLETE, mr_complete, "multirate.cl", MRCO, OTHER, MR)               \
+  X(MR_DENSE, mr_dense, "multirate.cl", MRDE, OTHER, MR)                     \
+  X(MR_ADVANCE, mr_advance, "multirate.cl", MRAD, OTHER, MR)                 \
+  X(MR_COPY, mr_copy, "multirate.cl", MRCP, OTHER, MR)                       \
+  X(MR_LSERK, mr_lserk, "multirate.cl", MRLS, OTHER, MR)                     \
+  X(MR_COMPLETE_LEVELS, mr_complete_levels, "multirate.cl", MRCL, OTHER, MR) \
+  X(MR_TRAJ_RECORD, mr_traj_record, "multirate.cl", MRTR, OTHER, MR)         \
+  X(MR_TRAJ_EVAL, mr_traj_eval, "multirate.cl", MRTE, OTHER, MR)             \
+  X(MR_DENSE_AT, mr_dense_at, "multirate.cl", MRDA, OTHER, MR)               \
+  X(MR_STAGE, mr_stage, "multirate.cl", MRST, OTHER, MR)                     \
+  X(HALO_PACK, halo_pack, "halo.cl", HALO, OTHER, HALO)                      \
+  X(HALO_UNPACK, halo_unpack, "halo.cl", HALO, OTHER, HALO)                  \
+  X(DFT_ACCUMULATE, dft_accumulate, "dft.cl", DFT, OTHER, DFT)
+/* rhs, rhsres and rhsstep: element.cl, or element_node.cl for work=node (one signature). The
+ * programs (PROG): OP the operator's (cl_maxwell_program.c; kernels named
+ * <name>_<variant suffix>), MR the multirate stepper's (cl_multirate.c), HALO the MPI halo's
+ * (cl_maxwell_halo.c), DFT the running DFTs' (cl_dft.c); the last three named as is. */
 
 #define DG_CLK_ARGS_VOL(ROW, P)                                                         \
   ROW(P, Q, q, MEM) ROW(P, RHS, rhs, MEM) ROW(P, EGEO, egeo, MEM) ROW(P, DRT, DrT, MEM) \
@@ -116,10 +134,59 @@
   ROW(P, PROF, prof, MEM) ROW(P, NODE, node, MEM) ROW(P, FIRST, first, INT) \
   ROW(P, COUNT, count, INT) ROW(P, GA, ga, REAL16) ROW(P, GB, gb, REAL16)
 
+#define DG_CLK_ARGS_MRCO(ROW, P)                                                            \
+  ROW(P, Q, q, MEM) ROW(P, QE, qe, MEM) ROW(P, F0, f0, MEM) ROW(P, F1, f1, MEM)               \
+  ROW(P, F2, f2, MEM) ROW(P, FS, fs, INT) ROW(P, I1, i1, INT) ROW(P, C0, c0, REAL)            \
+  ROW(P, C1, c1, REAL) ROW(P, C2, c2, REAL)
+#define DG_CLK_ARGS_MRDE(ROW, P)                                                            \
+  ROW(P, QE, qe, MEM) ROW(P, Q, q, MEM) ROW(P, F0, f0, MEM) ROW(P, F1, f1, MEM)               \
+  ROW(P, F2, f2, MEM) ROW(P, FS, fs, INT) ROW(P, LIST, list, MEM) ROW(P, FIRST, first, INT)   \
+  ROW(P, C0, c0, REAL) ROW(P, C1, c1, REAL) ROW(P, C2, c2, REAL) ROW(P, N, count, INT)
+#define DG_CLK_ARGS_MRAD(ROW, P)                                                            \
+  ROW(P, W, w, MEM) ROW(P, F0, f0, MEM) ROW(P, F1, f1, MEM) ROW(P, F2, f2, MEM)               \
+  ROW(P, FS, fs, INT) ROW(P, I1, i1, INT) ROW(P, C0, c0, REAL) ROW(P, C1, c1, REAL)           \
+  ROW(P, C2, c2, REAL)
+#define DG_CLK_ARGS_MRCP(ROW, P)                                                            \
+  ROW(P, DST, dst, MEM) ROW(P, SRC, src, MEM) ROW(P, FS, fs, INT) ROW(P, I1, i1, INT)         \
+  ROW(P, DST2, dst2, MEM)
+#define DG_CLK_ARGS_MRLS(ROW, P)                                                            \
+  ROW(P, Q, q, MEM) ROW(P, RES, res, MEM) ROW(P, F, F, MEM) ROW(P, FS, fs, INT)               \
+  ROW(P, I1, i1, INT) ROW(P, A, a, REAL) ROW(P, DT, dt, REAL) ROW(P, B, b, REAL)
+#define DG_CLK_ARGS_MRCL(ROW, P)                                                            \
+  ROW(P, Q, q, MEM) ROW(P, QE, qe, MEM) ROW(P, H0, h0, MEM) ROW(P, H1, h1, MEM)               \
+  ROW(P, H2, h2, MEM) ROW(P, FS, fs, INT) ROW(P, I1, i1, INT) ROW(P, BND, bnd, MEM)           \
+  ROW(P, HEADS, heads, INT) ROW(P, C0, c0, REAL) ROW(P, C1, c1, REAL) ROW(P, C2, c2, REAL)
+#define DG_CLK_ARGS_MRTR(ROW, P)                                                            \
+  ROW(P, TQ, tq, MEM) ROW(P, TF, tf, MEM) ROW(P, Q, q, MEM) ROW(P, F, f, MEM)                 \
+  ROW(P, FS, fs, INT) ROW(P, ENT, ent, MEM) ROW(P, FIRST, first, INT) ROW(P, M, m, INT)       \
+  ROW(P, N, count, INT)
+#define DG_CLK_ARGS_MRTE(ROW, P)                                                            \
+  ROW(P, QE, qe, MEM) ROW(P, TQ, tq, MEM) ROW(P, TF, tf, MEM) ROW(P, FS, fs, INT)             \
+  ROW(P, ENT, ent, MEM) ROW(P, LIST, list, MEM) ROW(P, FIRST, first, INT) ROW(P, T, T, INT)   \
+  ROW(P, TAU, tau, REAL) ROW(P, H0, h0, REAL) ROW(P, N, count, INT)
+#define DG_CLK_ARGS_MRDA(ROW, P)                                                            \
+  ROW(P, QE, qe, MEM) ROW(P, Q, q, MEM) ROW(P, H0, h0b, MEM) ROW(P, H1, h1b, MEM)             \
+  ROW(P, H2, h2b, MEM) ROW(P, FS, fs, INT) ROW(P, LIST, list, MEM) ROW(P, FIRST, first, INT)  \
+  ROW(P, BND, bnd, MEM) ROW(P, HEADS, heads, INT) ROW(P, T, T, INT) ROW(P, TAU, tau, REAL)    \
+  ROW(P, STEP, h0, REAL) ROW(P, N, count, INT)
+#define DG_CLK_ARGS_MRST(ROW, P)                                                            \
+  ROW(P, Q, q, MEM) ROW(P, QE, qe, MEM) ROW(P, RES, res, MEM) ROW(P, F, F, MEM)               \
+  ROW(P, FS, fs, INT) ROW(P, I0, i0, INT) ROW(P, I1, i1, INT) ROW(P, W, w, MEM)               \
+  ROW(P, WRES, wres, MEM) ROW(P, WF, wF, MEM) ROW(P, WS, ws, INT) ROW(P, J0, j0, INT)         \
+  ROW(P, J1, j1, INT) ROW(P, A, a, REAL) ROW(P, DT, dt, REAL) ROW(P, B, b, REAL)
+#define DG_CLK_ARGS_HALO(ROW, P)                                                            \
+  ROW(P, Q, q, MEM) ROW(P, SLOT, slot, MEM) ROW(P, BUF, buf, MEM) ROW(P, N, n, INT)
+#define DG_CLK_ARGS_DFT(ROW, P)                                                             \
+  ROW(P, Q, q, MEM) ROW(P, FS, fs, INT) ROW(P, START, start, MEM) ROW(P, NODE, node, MEM)     \
+  ROW(P, WT, wt, MEM) ROW(P, NSAMP, nsamp, INT) ROW(P, F0, f0, INT) ROW(P, NF, nf, INT)       \
+  ROW(P, RE, re, MEM) ROW(P, IM, im, MEM) ROW(P, CRE, cre, MEM) ROW(P, CIM, cim, MEM)         \
+  ROW(P, C, cv, VEC) ROW(P, S, sv, VEC)
+
 /* The argument lists, for the enums below and the table of cl_kernels.c. */
 #define DG_CLK_ARG_LISTS(L)                                                        \
   L(VOL) L(CURL) L(FLUX) L(LIFT) L(UPD) L(FUSE) L(QUPD) L(QCOPY) L(EN) L(ENB) L(CURV) \
-  L(CFIX) L(CEN) L(PMLSAVE) L(PML) L(DSAVE) L(DISP) L(SRC)
+  L(CFIX) L(CEN) L(PMLSAVE) L(PML) L(DSAVE) L(DISP) L(SRC) L(MRCO) L(MRDE) L(MRAD) L(MRCP) \
+  L(MRLS) L(MRCL) L(MRTR) L(MRTE) L(MRDA) L(MRST) L(HALO) L(DFT)
 
 /* The argument enums, by list: VOL_ARG_Q, ..., VOL_ARG_COUNT_. */
 #define DG_CLK_ARG_ENUM_(P, NAME, param, type) P##_ARG_##NAME,
@@ -128,9 +195,10 @@ DG_CLK_ARG_LISTS(DG_CLK_ARG_ENUMS_)
 #undef DG_CLK_ARG_ENUMS_
 #undef DG_CLK_ARG_ENUM_
 
-/* The kernels' ids. */
+/* The kernels' ids (the operator's handles, dg_cl_maxwell.k[], cover every row; only the
+ * OP rows are made there). */
 typedef enum {
-#define DG_CLK_ID_(ID, name, tmpl, ARGS, WORK) DG_CLK_##ID,
+#define DG_CLK_ID_(ID, name, tmpl, ARGS, WORK, PROG) DG_CLK_##ID,
   DG_CL_KERNELS(DG_CLK_ID_)
 #undef DG_CLK_ID_
   DG_CLK_COUNT
@@ -181,8 +249,12 @@ typedef enum {
   DG_KERNEL_KINDS
 } dg_kernel_kind;
 
-/* How an argument is passed (the table's type column). */
-typedef enum { DG_CLK_MEM, DG_CLK_INT, DG_CLK_REAL, DG_CLK_REAL16 } dg_clk_type;
+/* How an argument is passed (the table's type column): a __global pointer, an int, a real_t,
+ * a real16_t, a vector of another size by value (dft.cl's phase_t). */
+typedef enum { DG_CLK_MEM, DG_CLK_INT, DG_CLK_REAL, DG_CLK_REAL16, DG_CLK_VEC } dg_clk_type;
+
+/* The programs (the table's PROG column). */
+typedef enum { DG_CLK_PROG_OP, DG_CLK_PROG_MR, DG_CLK_PROG_HALO, DG_CLK_PROG_DFT } dg_clk_prog;
 
 typedef struct {
   const char *param; /* the template's parameter name */
@@ -195,6 +267,7 @@ typedef struct {
   const dg_clk_arg *args;
   int n_args;
   dg_kernel_kind work;
+  dg_clk_prog prog;
 } dg_clk_info;
 
 const dg_clk_info *dg_clk_info_of(dg_clk_id id);

@@ -10,9 +10,6 @@
 #include "device/binary_cache.h"
 #include "device/program.h"
 
-/* halo_pack's and halo_unpack's arguments (halo.cl, a program of its own). */
-enum { HALO_ARG_Q, HALO_ARG_SLOT, HALO_ARG_BUF, HALO_ARG_N };
-
 dg_status dg_cl_halo_source(int dbl, char **src) {
   dg_kernel_spec s;
   memset(&s, 0, sizeof s);

@@ -79,7 +79,8 @@ static dg_status clear_args(dg_cl_maxwell *op, dg_clk_id id) {
     case DG_CLK_MEM: DG_CALL(DG_KERNEL_ARG(op->k[id], a, none)); break;
     case DG_CLK_INT: DG_CALL(DG_KERNEL_ARG(op->k[id], a, zero)); break;
     case DG_CLK_REAL: DG_CALL(dg_clm_set_real_arg(op, op->k[id], a, 0.0)); break;
-    case DG_CLK_REAL16: break; /* set before every launch (the sources' pulses) */
+    case DG_CLK_REAL16: /* set before every launch (the sources' pulses) */
+    case DG_CLK_VEC: break;
     }
   }
   return DG_OK;

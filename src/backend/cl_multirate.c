@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/cl_kernels.h"
 #include "codegen/codegen.h"
 #include "contract.h"
 #include "core/alloc.h"
@@ -24,19 +25,6 @@
 #include "dg/multirate.h"
 #include "dg/multirate_schedule.h"
 #include "dg/pml.h"
-
-enum { CO_Q, CO_QE, CO_F0, CO_F1, CO_F2, CO_FS, CO_I1, CO_C0, CO_C1, CO_C2 };
-enum { DE_QE, DE_Q, DE_F0, DE_F1, DE_F2, DE_FS, DE_LIST, DE_FIRST, DE_C0, DE_C1, DE_C2, DE_N };
-enum { CP_DST, CP_SRC, CP_FS, CP_I1, CP_DST2 };
-enum { AD_W, AD_F0, AD_F1, AD_F2, AD_FS, AD_I1, AD_C0, AD_C1, AD_C2 };
-enum { CL_Q, CL_QE, CL_H0, CL_H1, CL_H2, CL_FS, CL_I1, CL_BND, CL_HEADS, CL_C0, CL_C1, CL_C2 };
-enum { LS_Q, LS_RES, LS_F, LS_FS, LS_I1, LS_A, LS_DT, LS_B };
-enum { DA_QE, DA_Q, DA_H0, DA_H1, DA_H2, DA_FS, DA_LIST, DA_FIRST, DA_BND, DA_HEADS, DA_T, DA_TAU,
-       DA_STEP, DA_N };
-enum { TR_TQ, TR_TF, TR_Q, TR_F, TR_FS, TR_ENT, TR_FIRST, TR_M, TR_N };
-enum { ST_Q, ST_QE, ST_RES, ST_F, ST_FS, ST_I0, ST_I1, ST_W, ST_WRES, ST_WF, ST_WS, ST_J0, ST_J1,
-       ST_A, ST_DT, ST_B };
-enum { TE_QE, TE_TQ, TE_TF, TE_FS, TE_ENT, TE_LIST, TE_FIRST, TE_T, TE_TAU, TE_H0, TE_N };
 
 typedef struct {
   dg_cl_maxwell *op; /* owned */
@@ -158,19 +146,19 @@ static dg_status complete_level(clmr *s, int l, double h0) {
   const double h = h0 * (double)(1 << l);
   int s0, s1;
   level_range(s, l, &s0, &s1);
-  DG_CALL(hist_args(s, s->k_complete, CO_F0, l));
-  DG_CALL(real_arg(s, s->k_complete, CO_C0, h * 23.0 / 12));
-  DG_CALL(real_arg(s, s->k_complete, CO_C1, h * -16.0 / 12));
-  DG_CALL(real_arg(s, s->k_complete, CO_C2, h * 5.0 / 12));
-  DG_CALL(launch_range(s, s->k_complete, CO_FS, CO_I1, s0, s1, s->prof ? &s->prof->ab_s[l] : NULL));
+  DG_CALL(hist_args(s, s->k_complete, MRCO_ARG_F0, l));
+  DG_CALL(real_arg(s, s->k_complete, MRCO_ARG_C0, h * 23.0 / 12));
+  DG_CALL(real_arg(s, s->k_complete, MRCO_ARG_C1, h * -16.0 / 12));
+  DG_CALL(real_arg(s, s->k_complete, MRCO_ARG_C2, h * 5.0 / 12));
+  DG_CALL(launch_range(s, s->k_complete, MRCO_ARG_FS, MRCO_ARG_I1, s0, s1, s->prof ? &s->prof->ab_s[l] : NULL));
   if (s->lay.npn) {
     cl_kernel k = s->k_advance;
     for (int i = 0; i < 3; ++i)
-      DG_CALL(DG_KERNEL_ARG(k, AD_F0 + (cl_uint)i, s->d_whist[hidx(s, l, i)]));
-    DG_CALL(real_arg(s, k, AD_C0, h * 23.0 / 12));
-    DG_CALL(real_arg(s, k, AD_C1, h * -16.0 / 12));
-    DG_CALL(real_arg(s, k, AD_C2, h * 5.0 / 12));
-    DG_CALL(launch_pml(s, k, AD_FS, AD_I1, l, s->prof ? &s->prof->ab_s[l] : NULL));
+      DG_CALL(DG_KERNEL_ARG(k, MRAD_ARG_F0 + (cl_uint)i, s->d_whist[hidx(s, l, i)]));
+    DG_CALL(real_arg(s, k, MRAD_ARG_C0, h * 23.0 / 12));
+    DG_CALL(real_arg(s, k, MRAD_ARG_C1, h * -16.0 / 12));
+    DG_CALL(real_arg(s, k, MRAD_ARG_C2, h * 5.0 / 12));
+    DG_CALL(launch_pml(s, k, MRAD_ARG_FS, MRAD_ARG_I1, l, s->prof ? &s->prof->ab_s[l] : NULL));
   }
   return DG_OK;
 }
@@ -179,19 +167,19 @@ static dg_status complete_level(clmr *s, int l, double h0) {
 /* dst = src (and dst2 = src, dst2 not NULL) over the slots of levels l0..l1-1. */
 static dg_status copy_range(clmr *s, cl_mem dst, cl_mem dst2, cl_mem src, int l0, int l1,
                             double *acc) {
-  DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_DST, dst));
-  DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_DST2, dst2));
-  DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_SRC, src));
-  DG_CALL(launch_range(s, s->k_copy, CP_FS, CP_I1, s->lay.gfirst[l0], s->lay.gfirst[l1], acc));
+  DG_CALL(DG_KERNEL_ARG(s->k_copy, MRCP_ARG_DST, dst));
+  DG_CALL(DG_KERNEL_ARG(s->k_copy, MRCP_ARG_DST2, dst2));
+  DG_CALL(DG_KERNEL_ARG(s->k_copy, MRCP_ARG_SRC, src));
+  DG_CALL(launch_range(s, s->k_copy, MRCP_ARG_FS, MRCP_ARG_I1, s->lay.gfirst[l0], s->lay.gfirst[l1], acc));
   return DG_OK;
 }
 
 static dg_status copy_levels(clmr *s, cl_mem F, int l0, int l1, int c, double *acc) {
   DG_CALL(copy_range(s, s->d_hist[c], NULL, F, l0, l1, acc));
   if (s->lay.npn) { /* the same kernel, dst2 still NULL */
-    DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_DST, s->d_whist[c]));
-    DG_CALL(DG_KERNEL_ARG(s->k_copy, CP_SRC, s->lay.wres));
-    DG_CALL(launch_items(s, s->k_copy, CP_FS, CP_I1, (size_t)s->lay.pfirst[l0],
+    DG_CALL(DG_KERNEL_ARG(s->k_copy, MRCP_ARG_DST, s->d_whist[c]));
+    DG_CALL(DG_KERNEL_ARG(s->k_copy, MRCP_ARG_SRC, s->lay.wres));
+    DG_CALL(launch_items(s, s->k_copy, MRCP_ARG_FS, MRCP_ARG_I1, (size_t)s->lay.pfirst[l0],
                          (size_t)s->lay.pfirst[l1], s->lay.npn, DG_PML_AUX, acc));
   }
   return DG_OK;
@@ -258,20 +246,20 @@ static dg_status complete_levels(clmr *s, int d, double h0) {
     if (pml && !s->lay.npn) break;
     const cl_mem q = pml ? s->lay.w : s->d_qs, qe = pml ? NULL : s->lay.q;
     const cl_mem *h = pml ? s->d_whist : s->d_hist;
-    DG_CALL(DG_KERNEL_ARG(k, CL_Q, q));
-    DG_CALL(DG_KERNEL_ARG(k, CL_QE, qe));
-    for (int i = 0; i < 3; ++i) DG_CALL(DG_KERNEL_ARG(k, CL_H0 + (cl_uint)i, h[i]));
+    DG_CALL(DG_KERNEL_ARG(k, MRCL_ARG_Q, q));
+    DG_CALL(DG_KERNEL_ARG(k, MRCL_ARG_QE, qe));
+    for (int i = 0; i < 3; ++i) DG_CALL(DG_KERNEL_ARG(k, MRCL_ARG_H0 + (cl_uint)i, h[i]));
     const cl_mem bnd = pml ? s->d_bnd_p : s->d_bnd_f;
-    DG_CALL(DG_KERNEL_ARG(k, CL_BND, bnd));
-    DG_CALL(DG_KERNEL_ARG(k, CL_HEADS, heads));
-    DG_CALL(real_arg(s, k, CL_C0, h0 * 23.0 / 12));
-    DG_CALL(real_arg(s, k, CL_C1, h0 * -16.0 / 12));
-    DG_CALL(real_arg(s, k, CL_C2, h0 * 5.0 / 12));
+    DG_CALL(DG_KERNEL_ARG(k, MRCL_ARG_BND, bnd));
+    DG_CALL(DG_KERNEL_ARG(k, MRCL_ARG_HEADS, heads));
+    DG_CALL(real_arg(s, k, MRCL_ARG_C0, h0 * 23.0 / 12));
+    DG_CALL(real_arg(s, k, MRCL_ARG_C1, h0 * -16.0 / 12));
+    DG_CALL(real_arg(s, k, MRCL_ARG_C2, h0 * 5.0 / 12));
     if (pml)
-      DG_CALL(launch_items(s, k, CL_FS, CL_I1, (size_t)s->lay.pfirst[0],
+      DG_CALL(launch_items(s, k, MRCL_ARG_FS, MRCL_ARG_I1, (size_t)s->lay.pfirst[0],
                            (size_t)s->lay.pfirst[d + 1], s->lay.npn, DG_PML_AUX, NULL));
     else
-      DG_CALL(launch_range(s, k, CL_FS, CL_I1, s->lay.gfirst[0], s->lay.gfirst[d + 1], NULL));
+      DG_CALL(launch_range(s, k, MRCL_ARG_FS, MRCL_ARG_I1, s->lay.gfirst[0], s->lay.gfirst[d + 1], NULL));
   }
   return DG_OK;
 }
@@ -284,13 +272,13 @@ static dg_status dense(clmr *s, cl_mem list, int first, int n, int l, double th,
   double c[3];
   dg_mr_ab3_weights(th, c);
   cl_kernel k = s->k_dense;
-  DG_CALL(hist_args(s, k, DE_F0, l));
-  DG_CALL(DG_KERNEL_ARG(k, DE_LIST, list));
-  DG_CALL(DG_KERNEL_ARG(k, DE_FIRST, first));
-  DG_CALL(real_arg(s, k, DE_C0, h * c[0]));
-  DG_CALL(real_arg(s, k, DE_C1, h * c[1]));
-  DG_CALL(real_arg(s, k, DE_C2, h * c[2]));
-  DG_CALL(launch_list(s, k, DE_N, n, s->prof ? &s->prof->ab_s[l] : NULL));
+  DG_CALL(hist_args(s, k, MRDE_ARG_F0, l));
+  DG_CALL(DG_KERNEL_ARG(k, MRDE_ARG_LIST, list));
+  DG_CALL(DG_KERNEL_ARG(k, MRDE_ARG_FIRST, first));
+  DG_CALL(real_arg(s, k, MRDE_ARG_C0, h * c[0]));
+  DG_CALL(real_arg(s, k, MRDE_ARG_C1, h * c[1]));
+  DG_CALL(real_arg(s, k, MRDE_ARG_C2, h * c[2]));
+  DG_CALL(launch_list(s, k, MRDE_ARG_N, n, s->prof ? &s->prof->ab_s[l] : NULL));
   return DG_OK;
 }
 
@@ -299,15 +287,15 @@ static dg_status dense(clmr *s, cl_mem list, int first, int n, int l, double th,
 static dg_status dense_at(clmr *s, cl_mem list, int first, int n, int T, double tau, double h0) {
   if (n <= 0) return DG_OK;
   cl_kernel k = s->k_dense_at;
-  for (int i = 0; i < 3; ++i) DG_CALL(DG_KERNEL_ARG(k, DA_H0 + (cl_uint)i, s->d_hist[i]));
-  DG_CALL(DG_KERNEL_ARG(k, DA_LIST, list));
-  DG_CALL(DG_KERNEL_ARG(k, DA_FIRST, first));
+  for (int i = 0; i < 3; ++i) DG_CALL(DG_KERNEL_ARG(k, MRDA_ARG_H0 + (cl_uint)i, s->d_hist[i]));
+  DG_CALL(DG_KERNEL_ARG(k, MRDA_ARG_LIST, list));
+  DG_CALL(DG_KERNEL_ARG(k, MRDA_ARG_FIRST, first));
   const int heads = heads_bits(s);
-  DG_CALL(DG_KERNEL_ARG(k, DA_HEADS, heads));
-  DG_CALL(DG_KERNEL_ARG(k, DA_T, T));
-  DG_CALL(real_arg(s, k, DA_TAU, tau));
-  DG_CALL(real_arg(s, k, DA_STEP, h0));
-  DG_CALL(launch_list(s, k, DA_N, n, NULL));
+  DG_CALL(DG_KERNEL_ARG(k, MRDA_ARG_HEADS, heads));
+  DG_CALL(DG_KERNEL_ARG(k, MRDA_ARG_T, T));
+  DG_CALL(real_arg(s, k, MRDA_ARG_TAU, tau));
+  DG_CALL(real_arg(s, k, MRDA_ARG_STEP, h0));
+  DG_CALL(launch_list(s, k, MRDA_ARG_N, n, NULL));
   return DG_OK;
 }
 
@@ -336,15 +324,15 @@ static dg_status stage_update(clmr *s, int l, cl_mem F, cl_mem wF, double a, dou
   const int i0 = s->lay.gfirst[l] * s->lay.NPP, i1 = s->lay.gfirst[l + 1] * s->lay.NPP;
   const int j0 = s->lay.npn ? s->lay.pfirst[l] : 0, j1 = s->lay.npn ? s->lay.pfirst[l + 1] : 0;
   if (i1 <= i0 && j1 <= j0) return DG_OK;
-  DG_CALL(DG_KERNEL_ARG(k, ST_F, F));
-  DG_CALL(DG_KERNEL_ARG(k, ST_WF, wF));
-  DG_CALL(DG_KERNEL_ARG(k, ST_I0, i0));
-  DG_CALL(DG_KERNEL_ARG(k, ST_I1, i1));
-  DG_CALL(DG_KERNEL_ARG(k, ST_J0, j0));
-  DG_CALL(DG_KERNEL_ARG(k, ST_J1, j1));
-  DG_CALL(real_arg(s, k, ST_A, a));
-  DG_CALL(real_arg(s, k, ST_DT, h));
-  DG_CALL(real_arg(s, k, ST_B, b));
+  DG_CALL(DG_KERNEL_ARG(k, MRST_ARG_F, F));
+  DG_CALL(DG_KERNEL_ARG(k, MRST_ARG_WF, wF));
+  DG_CALL(DG_KERNEL_ARG(k, MRST_ARG_I0, i0));
+  DG_CALL(DG_KERNEL_ARG(k, MRST_ARG_I1, i1));
+  DG_CALL(DG_KERNEL_ARG(k, MRST_ARG_J0, j0));
+  DG_CALL(DG_KERNEL_ARG(k, MRST_ARG_J1, j1));
+  DG_CALL(real_arg(s, k, MRST_ARG_A, a));
+  DG_CALL(real_arg(s, k, MRST_ARG_DT, h));
+  DG_CALL(real_arg(s, k, MRST_ARG_B, b));
   /* the fields' rows, then the auxiliary arrays' rows (a global offset in dimension 1), each
    * launch as long as its own range: one launch as long as the longer left most items of the
    * other idle (a coarse level's PML nodes are a fraction of its field nodes) */
@@ -367,11 +355,11 @@ static dg_status traj_record(clmr *s, int l0, int l1, cl_mem q, cl_mem f, int m)
   const int e0 = s->rfirst[l0], n = s->rfirst[l1] - e0;
   if (n <= 0) return DG_OK;
   cl_kernel k = s->k_trec;
-  DG_CALL(DG_KERNEL_ARG(k, TR_Q, q));
-  DG_CALL(DG_KERNEL_ARG(k, TR_F, f));
-  DG_CALL(DG_KERNEL_ARG(k, TR_FIRST, e0));
-  DG_CALL(DG_KERNEL_ARG(k, TR_M, m));
-  DG_CALL(launch_list(s, k, TR_N, n, NULL));
+  DG_CALL(DG_KERNEL_ARG(k, MRTR_ARG_Q, q));
+  DG_CALL(DG_KERNEL_ARG(k, MRTR_ARG_F, f));
+  DG_CALL(DG_KERNEL_ARG(k, MRTR_ARG_FIRST, e0));
+  DG_CALL(DG_KERNEL_ARG(k, MRTR_ARG_M, m));
+  DG_CALL(launch_list(s, k, MRTR_ARG_N, n, NULL));
   return DG_OK;
 }
 
@@ -400,18 +388,18 @@ static dg_status op_keep_history(void *x, int l, int back) {
 static dg_status op_update_all(void *x, double a, double h, double b) {
   clmr *s = x;
   cl_kernel k = s->k_lserk;
-  DG_CALL(DG_KERNEL_ARG(k, LS_Q, s->lay.q));
-  DG_CALL(DG_KERNEL_ARG(k, LS_RES, s->d_res));
-  DG_CALL(DG_KERNEL_ARG(k, LS_F, s->F_all));
-  DG_CALL(real_arg(s, k, LS_A, a));
-  DG_CALL(real_arg(s, k, LS_DT, h));
-  DG_CALL(real_arg(s, k, LS_B, b));
-  DG_CALL(launch_range(s, k, LS_FS, LS_I1, 0, s->lay.Kpad, NULL));
+  DG_CALL(DG_KERNEL_ARG(k, MRLS_ARG_Q, s->lay.q));
+  DG_CALL(DG_KERNEL_ARG(k, MRLS_ARG_RES, s->d_res));
+  DG_CALL(DG_KERNEL_ARG(k, MRLS_ARG_F, s->F_all));
+  DG_CALL(real_arg(s, k, MRLS_ARG_A, a));
+  DG_CALL(real_arg(s, k, MRLS_ARG_DT, h));
+  DG_CALL(real_arg(s, k, MRLS_ARG_B, b));
+  DG_CALL(launch_range(s, k, MRLS_ARG_FS, MRLS_ARG_I1, 0, s->lay.Kpad, NULL));
   if (s->lay.npn) { /* the auxiliary fields by the same stage */
-    DG_CALL(DG_KERNEL_ARG(k, LS_Q, s->lay.w));
-    DG_CALL(DG_KERNEL_ARG(k, LS_RES, s->d_wres));
-    DG_CALL(DG_KERNEL_ARG(k, LS_F, s->lay.wres));
-    DG_CALL(launch_pml(s, k, LS_FS, LS_I1, -1, NULL));
+    DG_CALL(DG_KERNEL_ARG(k, MRLS_ARG_Q, s->lay.w));
+    DG_CALL(DG_KERNEL_ARG(k, MRLS_ARG_RES, s->d_wres));
+    DG_CALL(DG_KERNEL_ARG(k, MRLS_ARG_F, s->lay.wres));
+    DG_CALL(launch_pml(s, k, MRLS_ARG_FS, MRLS_ARG_I1, -1, NULL));
   }
   return DG_OK;
 }
@@ -474,11 +462,11 @@ static dg_status op_rk_finer(void *x, int l, int T, double tau, double h0) {
   clmr *s = x;
   if (!s->fcount[l]) return DG_OK;
   cl_kernel k = s->k_teval;
-  DG_CALL(DG_KERNEL_ARG(k, TE_FIRST, s->ffirst[l]));
-  DG_CALL(DG_KERNEL_ARG(k, TE_T, T));
-  DG_CALL(real_arg(s, k, TE_TAU, tau));
-  DG_CALL(real_arg(s, k, TE_H0, h0));
-  DG_CALL(launch_list(s, k, TE_N, s->fcount[l], NULL));
+  DG_CALL(DG_KERNEL_ARG(k, MRTE_ARG_FIRST, s->ffirst[l]));
+  DG_CALL(DG_KERNEL_ARG(k, MRTE_ARG_T, T));
+  DG_CALL(real_arg(s, k, MRTE_ARG_TAU, tau));
+  DG_CALL(real_arg(s, k, MRTE_ARG_H0, h0));
+  DG_CALL(launch_list(s, k, MRTE_ARG_N, s->fcount[l], NULL));
   return DG_OK;
 }
 
@@ -628,38 +616,38 @@ done:
 
 static dg_status set_static_args(clmr *s) {
   const int fs = (int)s->lay.fs;
-  DG_CALL(DG_KERNEL_ARG(s->k_complete, CO_Q, s->d_qs));
-  DG_CALL(DG_KERNEL_ARG(s->k_complete, CO_QE, s->lay.q));
-  DG_CALL(DG_KERNEL_ARG(s->k_complete, CO_FS, fs));
-  DG_CALL(DG_KERNEL_ARG(s->k_dense, DE_QE, s->lay.q));
-  DG_CALL(DG_KERNEL_ARG(s->k_dense, DE_Q, s->d_qs));
-  DG_CALL(DG_KERNEL_ARG(s->k_dense, DE_FS, fs));
-  DG_CALL(DG_KERNEL_ARG(s->k_dense, DE_LIST, s->d_border));
-  if (s->lay.npn) DG_CALL(DG_KERNEL_ARG(s->k_advance, AD_W, s->lay.w));
-  DG_CALL(DG_KERNEL_ARG(s->k_dense_at, DA_QE, s->lay.q));
-  DG_CALL(DG_KERNEL_ARG(s->k_dense_at, DA_Q, s->d_qs));
-  DG_CALL(DG_KERNEL_ARG(s->k_dense_at, DA_FS, fs));
-  DG_CALL(DG_KERNEL_ARG(s->k_dense_at, DA_BND, s->d_bnd_f));
+  DG_CALL(DG_KERNEL_ARG(s->k_complete, MRCO_ARG_Q, s->d_qs));
+  DG_CALL(DG_KERNEL_ARG(s->k_complete, MRCO_ARG_QE, s->lay.q));
+  DG_CALL(DG_KERNEL_ARG(s->k_complete, MRCO_ARG_FS, fs));
+  DG_CALL(DG_KERNEL_ARG(s->k_dense, MRDE_ARG_QE, s->lay.q));
+  DG_CALL(DG_KERNEL_ARG(s->k_dense, MRDE_ARG_Q, s->d_qs));
+  DG_CALL(DG_KERNEL_ARG(s->k_dense, MRDE_ARG_FS, fs));
+  DG_CALL(DG_KERNEL_ARG(s->k_dense, MRDE_ARG_LIST, s->d_border));
+  if (s->lay.npn) DG_CALL(DG_KERNEL_ARG(s->k_advance, MRAD_ARG_W, s->lay.w));
+  DG_CALL(DG_KERNEL_ARG(s->k_dense_at, MRDA_ARG_QE, s->lay.q));
+  DG_CALL(DG_KERNEL_ARG(s->k_dense_at, MRDA_ARG_Q, s->d_qs));
+  DG_CALL(DG_KERNEL_ARG(s->k_dense_at, MRDA_ARG_FS, fs));
+  DG_CALL(DG_KERNEL_ARG(s->k_dense_at, MRDA_ARG_BND, s->d_bnd_f));
   if (s->clk.scheme == DG_MR_LSERK4) {
     cl_kernel r = s->k_trec, e = s->k_teval, u = s->k_stage;
-    DG_CALL(DG_KERNEL_ARG(r, TR_TQ, s->d_tq));
-    DG_CALL(DG_KERNEL_ARG(r, TR_TF, s->d_tf));
-    DG_CALL(DG_KERNEL_ARG(r, TR_FS, fs));
-    DG_CALL(DG_KERNEL_ARG(r, TR_ENT, s->d_ent));
+    DG_CALL(DG_KERNEL_ARG(r, MRTR_ARG_TQ, s->d_tq));
+    DG_CALL(DG_KERNEL_ARG(r, MRTR_ARG_TF, s->d_tf));
+    DG_CALL(DG_KERNEL_ARG(r, MRTR_ARG_FS, fs));
+    DG_CALL(DG_KERNEL_ARG(r, MRTR_ARG_ENT, s->d_ent));
     const int ws = s->lay.npn;
-    DG_CALL(DG_KERNEL_ARG(u, ST_Q, s->d_qw));
-    DG_CALL(DG_KERNEL_ARG(u, ST_QE, s->lay.q));
-    DG_CALL(DG_KERNEL_ARG(u, ST_RES, s->d_res));
-    DG_CALL(DG_KERNEL_ARG(u, ST_FS, fs));
-    DG_CALL(DG_KERNEL_ARG(u, ST_W, s->lay.w));
-    DG_CALL(DG_KERNEL_ARG(u, ST_WRES, s->d_wres));
-    DG_CALL(DG_KERNEL_ARG(u, ST_WS, ws));
-    DG_CALL(DG_KERNEL_ARG(e, TE_QE, s->lay.q));
-    DG_CALL(DG_KERNEL_ARG(e, TE_TQ, s->d_tq));
-    DG_CALL(DG_KERNEL_ARG(e, TE_TF, s->d_tf));
-    DG_CALL(DG_KERNEL_ARG(e, TE_FS, fs));
-    DG_CALL(DG_KERNEL_ARG(e, TE_ENT, s->d_ent));
-    DG_CALL(DG_KERNEL_ARG(e, TE_LIST, s->d_finer));
+    DG_CALL(DG_KERNEL_ARG(u, MRST_ARG_Q, s->d_qw));
+    DG_CALL(DG_KERNEL_ARG(u, MRST_ARG_QE, s->lay.q));
+    DG_CALL(DG_KERNEL_ARG(u, MRST_ARG_RES, s->d_res));
+    DG_CALL(DG_KERNEL_ARG(u, MRST_ARG_FS, fs));
+    DG_CALL(DG_KERNEL_ARG(u, MRST_ARG_W, s->lay.w));
+    DG_CALL(DG_KERNEL_ARG(u, MRST_ARG_WRES, s->d_wres));
+    DG_CALL(DG_KERNEL_ARG(u, MRST_ARG_WS, ws));
+    DG_CALL(DG_KERNEL_ARG(e, MRTE_ARG_QE, s->lay.q));
+    DG_CALL(DG_KERNEL_ARG(e, MRTE_ARG_TQ, s->d_tq));
+    DG_CALL(DG_KERNEL_ARG(e, MRTE_ARG_TF, s->d_tf));
+    DG_CALL(DG_KERNEL_ARG(e, MRTE_ARG_FS, fs));
+    DG_CALL(DG_KERNEL_ARG(e, MRTE_ARG_ENT, s->d_ent));
+    DG_CALL(DG_KERNEL_ARG(e, MRTE_ARG_LIST, s->d_finer));
   }
   return DG_OK;
 }

@@ -1,18 +1,21 @@
-/* The kernel table (src/backend/cl_kernels.h) says, for every kernel of the OpenCL operator,
- * its arguments in the order of its template's signature, with their names and how each is
- * passed (a buffer, an int, a real, a real16), and the host sets arguments by the enums made
- * from it. Here every kernel of the table is built, in programs with every term (point
- * sources, PML, dispersive poles, curved elements, an incident wave) for variants that
- * together make every kernel (each lift mode, each fused kernel with vector lanes and with
- * a work-item per node, the CLBlast path, both energy layouts), in float and double, with
- * -cl-kernel-arg-info, and for each kernel OpenCL's argument count, names and types must be
- * the table's; every kernel a program holds must be a row, and every row must be met. */
+/* The kernel table (src/backend/cl_kernels.h) says, for every kernel dgtd builds, its
+ * arguments in the order of its template's signature, with their names and how each is
+ * passed (a buffer, an int, a real, a vector), and the host sets arguments by the enums made
+ * from it. Here every kernel of the table is built with -cl-kernel-arg-info, in float and
+ * double: the operator's in programs with every term (point sources, PML, dispersive poles,
+ * curved elements, an incident wave) for variants that together make every kernel (each lift
+ * mode, each fused kernel with vector lanes and with a work-item per node, the CLBlast path,
+ * both energy layouts), and the multirate, halo and DFT programs; for each kernel OpenCL's
+ * argument count, names and types must be the table's, every kernel a program holds must be
+ * a row of that program, and every row must be met. */
 #include "test_device.h"
 
 #include <string.h>
 
+#include "backend/cl_dft.h"
 #include "backend/cl_kernels.h"
 #include "backend/cl_maxwell.h"
+#include "backend/cl_multirate.h"
 #include "core/alloc.h"
 
 static const char *const specs[] = {
@@ -36,35 +39,35 @@ static int type_matches(dg_clk_type t, const char *name, int dbl) {
   case DG_CLK_INT: return !strcmp(name, "int");
   case DG_CLK_REAL: return !strcmp(name, real) || !strcmp(name, "real_t");
   case DG_CLK_REAL16: return !strcmp(name, real16) || !strcmp(name, "real16_t");
+  case DG_CLK_VEC: return !strcmp(name, "phase_t") || !strncmp(name, real, strlen(real));
   }
   return 0;
 }
 
-/* The row of kernel `full` (<name>_<suffix>) of a program for v. */
-static int row_of(const char *full, const dg_variant *v) {
+/* The row of kernel `full` of a program prog (the operator's for v: <name>_<suffix>). */
+static int row_of(const char *full, dg_clk_prog prog, const dg_variant *v) {
   char suffix[32], name[64];
-  dg_variant_kernel_suffix(v, suffix, sizeof suffix);
-  const size_t n = strlen(full), ns = strlen(suffix);
-  assert_true(n > ns + 1 && !strcmp(full + n - ns, suffix) && full[n - ns - 1] == '_');
-  snprintf(name, sizeof name, "%.*s", (int)(n - ns - 1), full);
-  if (!strcmp(name, "energy")) /* two templates, one name: by the layout */
-    return dg_variant_layout_width(v) > 1 ? DG_CLK_ENERGY_BLOCK : DG_CLK_ENERGY;
-  return dg_clk_find(name, NULL);
+  snprintf(name, sizeof name, "%s", full);
+  if (prog == DG_CLK_PROG_OP) {
+    dg_variant_kernel_suffix(v, suffix, sizeof suffix);
+    const size_t n = strlen(full), ns = strlen(suffix);
+    assert_true(n > ns + 1 && !strcmp(full + n - ns, suffix) && full[n - ns - 1] == '_');
+    snprintf(name, sizeof name, "%.*s", (int)(n - ns - 1), full);
+    if (!strcmp(name, "energy")) /* two templates, one name: by the layout */
+      return dg_variant_layout_width(v) > 1 ? DG_CLK_ENERGY_BLOCK : DG_CLK_ENERGY;
+  }
+  const int id = dg_clk_find(name, NULL);
+  return id >= 0 && dg_clk_info_of((dg_clk_id)id)->prog == prog ? id : -1;
 }
 
-static void check_program(dg_device *dev, const dg_variant *v, int seen[DG_CLK_COUNT]) {
-  const dg_plane_wave pw = {.k = {1, 0, 0}, .pol = {0, 0, 1},
-                            .pulse = {.shape = DG_PULSE_GAUSSIAN, .f0 = 1, .t0 = 1, .amplitude = 1}};
-  const dg_cl_terms all = {.sources = 1, .pml = 1, .poles = 1, .curved = 1, .pw = &pw};
-  const int dbl = v->precision == DG_PREC_DOUBLE;
-  char *src = NULL, label[DG_VARIANT_SPEC_MAX];
-  cl_program prog = NULL;
-  assert_dg_ok(dg_cl_maxwell_source(v, 2, &all, &src));
-  dg_variant_print(v, label, sizeof label);
-  assert_dg_ok(dg_program_build(dev, src, "-cl-kernel-arg-info", "kernel_table", NULL, &prog));
+/* Build src with argument info and check each of its kernels against its row. */
+static void check_source(dg_device *dev, const char *src, dg_clk_prog prog, const dg_variant *v,
+                         int dbl, const char *label, int seen[DG_CLK_COUNT]) {
+  cl_program p = NULL;
+  assert_dg_ok(dg_program_build(dev, src, "-cl-kernel-arg-info", "kernel_table", NULL, &p));
   cl_kernel ks[64];
   cl_uint nk = 0;
-  assert_int_equal(clCreateKernelsInProgram(prog, 64, ks, &nk), CL_SUCCESS);
+  assert_int_equal(clCreateKernelsInProgram(p, 64, ks, &nk), CL_SUCCESS);
   for (cl_uint i = 0; i < nk; ++i) {
     char full[64] = "", pname[64], tname[64];
     cl_uint nargs = 0;
@@ -72,7 +75,7 @@ static void check_program(dg_device *dev, const dg_variant *v, int seen[DG_CLK_C
                      CL_SUCCESS);
     assert_int_equal(clGetKernelInfo(ks[i], CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL),
                      CL_SUCCESS);
-    const int id = row_of(full, v);
+    const int id = row_of(full, prog, v);
     if (id < 0) fail_msg("%s: kernel '%s' is not in the table", label, full);
     const dg_clk_info *row = dg_clk_info_of((dg_clk_id)id);
     if ((int)nargs != row->n_args)
@@ -90,7 +93,34 @@ static void check_program(dg_device *dev, const dg_variant *v, int seen[DG_CLK_C
     seen[id] = 1;
     clReleaseKernel(ks[i]);
   }
-  dg_program_release(&prog);
+  dg_program_release(&p);
+}
+
+static void check_program(dg_device *dev, const dg_variant *v, int seen[DG_CLK_COUNT]) {
+  const dg_plane_wave pw = {.k = {1, 0, 0}, .pol = {0, 0, 1},
+                            .pulse = {.shape = DG_PULSE_GAUSSIAN, .f0 = 1, .t0 = 1, .amplitude = 1}};
+  const dg_cl_terms all = {.sources = 1, .pml = 1, .poles = 1, .curved = 1, .pw = &pw};
+  char *src = NULL, label[DG_VARIANT_SPEC_MAX];
+  assert_dg_ok(dg_cl_maxwell_source(v, 2, &all, &src));
+  dg_variant_print(v, label, sizeof label);
+  check_source(dev, src, DG_CLK_PROG_OP, v, v->precision == DG_PREC_DOUBLE, label, seen);
+  dg_free(&src);
+}
+
+/* The multirate, halo and DFT programs in precision dbl. */
+static void check_other_programs(dg_device *dev, int dbl, int seen[DG_CLK_COUNT]) {
+  char *src = NULL;
+  dg_variant v;
+  assert_dg_ok(dg_variant_parse("work=vec,vw=4", &v));
+  v.precision = dbl ? DG_PREC_DOUBLE : DG_PREC_FLOAT;
+  assert_dg_ok(dg_cl_multirate_source(&v, 3, &src));
+  check_source(dev, src, DG_CLK_PROG_MR, &v, dbl, "multirate", seen);
+  dg_free(&src);
+  assert_dg_ok(dg_cl_halo_source(dbl, &src));
+  check_source(dev, src, DG_CLK_PROG_HALO, &v, dbl, "halo", seen);
+  dg_free(&src);
+  assert_dg_ok(dg_cl_dft_source(dbl, dbl, &src));
+  check_source(dev, src, DG_CLK_PROG_DFT, &v, dbl, "dft", seen);
   dg_free(&src);
 }
 
@@ -108,6 +138,7 @@ static void test_every_kernel_has_the_tables_arguments(void **state) {
       v.precision = p ? DG_PREC_DOUBLE : DG_PREC_FLOAT;
       check_program(dev, &v, seen);
     }
+    check_other_programs(dev, p, seen);
   }
   for (int id = 0; id < DG_CLK_COUNT; ++id)
     if (!seen[id]) fail_msg("table row %s (%s) is in no program", dg_clk_info_of(id)->name,
