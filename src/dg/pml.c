@@ -29,6 +29,30 @@ dg_status dg_pml_params_check(const dg_pml_params *par, const char *where) {
   return DG_OK;
 }
 
+/* The graded profile at the point x of an element of wave speed c: sigma, kappa and alpha
+ * of each direction (dg_maxwell_set_pml). */
+static void pml_profile(const dg_pml_params *par, double c, const double x[3],
+                        const double ilo[3], const double ihi[3], const double olo[3],
+                        const double ohi[3], double sig[3], double kappa[3], double alpha[3]) {
+  const int m = par->order;
+  for (int d = 0; d < 3; ++d) {
+    double rho = 0, depth = 1;
+    /* a side without a layer (inner = outer) has none, even for a node a rounding error
+     * outside it (a Gmsh node at z = -3e-17 made its depth 0 and its coefficients NaN) */
+    if (x[d] < ilo[d] && ilo[d] > olo[d]) rho = ilo[d] - x[d], depth = ilo[d] - olo[d];
+    if (x[d] > ihi[d] && ohi[d] > ihi[d]) rho = x[d] - ihi[d], depth = ohi[d] - ihi[d];
+    if (par->thickness > 0) depth = par->thickness;
+    double u = depth > 0 ? rho / depth : 0;
+    if (u > 1) u = 1;
+    const double d_ref = par->thickness > 0 ? par->thickness : depth;
+    const double smax = -(m + 1) * c * log(par->reflection) / (2 * d_ref);
+    const double um = m ? pow(u, m) : (u > 0 ? 1 : 0);
+    sig[d] = smax * um;
+    kappa[d] = 1 + (par->kappa_max - 1) * um;
+    alpha[d] = par->alpha_max > 0 ? par->alpha_max : 0.2 * c / d_ref;
+  }
+}
+
 dg_status dg_maxwell_set_pml(dg_maxwell *p, const unsigned char *in_pml, const dg_pml_params *par,
                              const double ilo[3], const double ihi[3], const double olo[3],
                              const double ohi[3]) {
@@ -57,30 +81,35 @@ dg_status dg_maxwell_set_pml(dg_maxwell *p, const unsigned char *in_pml, const d
   for (int k = 0; k < g->K; ++k)
     if (in_pml[k]) p->pml_elem[e++] = k;
   p->pml_K = n;
-  const int m = par->order;
+  /* The profile is constant in each element: sigma_d and kappa_d are the element's means of
+   * the graded profile (weights sum_i M_ij of the reference mass matrix, the integral mean
+   * of its interpolant on an affine element). Evaluated per node the filters do not commute
+   * with the element's mass matrix, and the layer grew at late times (docs/OPEN_REGIONS.md). */
+  const double *M = g->ref->M;
+  double *wgt = NULL;
+  DG_CALL(DG_ALLOC(wgt, Np));
+  double wsum = 0;
+  for (int i = 0; i < Np; ++i) {
+    wgt[i] = 0;
+    for (int l = 0; l < Np; ++l) wgt[i] += M[l * Np + i];
+    wsum += wgt[i];
+  }
   for (e = 0; e < n; ++e) {
     const int k = p->pml_elem[e];
     const double c = 1 / sqrt(p->eps[k] * p->mu[k]);
+    double sig[3] = {0, 0, 0}, kappa[3] = {0, 0, 0}, alpha[3];
     for (int i = 0; i < Np; ++i) {
-      const size_t j = (size_t)e * Np + i, id = (size_t)k * Np + i;
+      const size_t id = (size_t)k * Np + i;
       const double x[3] = {g->x[id], g->y[id], g->z[id]};
-      double kappa[3], sig[3], alpha[3];
+      double sn[3], kn[3];
+      pml_profile(par, c, x, ilo, ihi, olo, ohi, sn, kn, alpha);
       for (int d = 0; d < 3; ++d) {
-        double rho = 0, depth = 1;
-        /* a side without a layer (inner = outer) has none, even for a node a rounding error
-         * outside it (a Gmsh node at z = -3e-17 made its depth 0 and its coefficients NaN) */
-        if (x[d] < ilo[d] && ilo[d] > olo[d]) rho = ilo[d] - x[d], depth = ilo[d] - olo[d];
-        if (x[d] > ihi[d] && ohi[d] > ihi[d]) rho = x[d] - ihi[d], depth = ohi[d] - ihi[d];
-        if (par->thickness > 0) depth = par->thickness;
-        double u = depth > 0 ? rho / depth : 0;
-        if (u > 1) u = 1;
-        const double d_ref = par->thickness > 0 ? par->thickness : depth;
-        const double smax = -(m + 1) * c * log(par->reflection) / (2 * d_ref);
-        const double um = m ? pow(u, m) : (u > 0 ? 1 : 0);
-        sig[d] = smax * um;
-        kappa[d] = 1 + (par->kappa_max - 1) * um;
-        alpha[d] = par->alpha_max > 0 ? par->alpha_max : 0.2 * c / d_ref;
+        sig[d] += wgt[i] / wsum * sn[d];
+        kappa[d] += wgt[i] / wsum * kn[d];
       }
+    }
+    for (int i = 0; i < Np; ++i) {
+      const size_t j = (size_t)e * Np + i;
       /* Directions without a layer on either side: any positive alpha (their factors are 1). */
       for (int d = 0; d < 3; ++d) {
         const double s = sig[d] / kappa[d];
@@ -93,6 +122,7 @@ dg_status dg_maxwell_set_pml(dg_maxwell *p, const unsigned char *in_pml, const d
       }
     }
   }
+  dg_free(&wgt);
   return DG_OK;
 }
 

@@ -24,9 +24,18 @@
  *
  * three auxiliary fields per field component, 18 per PML node, pointwise at the nodes. All
  * filter poles are at -alpha or -beta <= -alpha < 0: with alpha > 0 everywhere in the layer
- * no filter integrates (the late-time growth of the plain UPML does not occur). Outside the
- * layer (sigma = 0, kappa = 1) every factor is 1, so the equations are Maxwell's: the layer
- * is matched to the inner domain for every angle and frequency before discretisation. */
+ * no filter integrates (the linear late-time growth of the plain UPML, Becache, Petropoulos
+ * & Gedney 2004, does not occur). Outside the layer (sigma = 0, kappa = 1) every factor is 1,
+ * so the equations are Maxwell's: the layer is matched to the inner domain for every angle
+ * and frequency before discretisation.
+ *
+ * The coefficients are constant in each element (the element's mean of the graded profile):
+ * c is M^-1 times the element's weak residual, and a filter whose coefficients vary from
+ * node to node does not commute with the mass matrix M (diag(D) M^-1 is not self-adjoint in
+ * the M inner product), which with the default cubic profile (sigma rising by up to
+ * sigma_max across one element) let the energy grow exponentially at late times at N = 1
+ * and 3 (docs/OPEN_REGIONS.md). Constant per element, each element's filters are scalars
+ * that commute with its DG operator, as for a constant-coefficient layer. */
 #ifndef DG_DG_PML_H
 #define DG_DG_PML_H
 
@@ -59,7 +68,8 @@ dg_status dg_pml_params_check(const dg_pml_params *par, const char *where) DG_NO
  * rank): a node x is at depth rho_d = max(ilo_d - x_d, x_d - ihi_d, 0) in direction d, on a
  * side whose thickness is that side's olo/ohi distance (or par->thickness). Corners and edges
  * stretch in 2 or 3 directions. sigma_max = -(m+1) c ln(R0) / (2 d), c = 1/sqrt(eps mu) of
- * the element. Replaces any earlier PML. */
+ * the element. Each element gets the mean over it of sigma_d and kappa_d (weights: the column
+ * sums of the reference mass matrix) on all its nodes. Replaces any earlier PML. */
 dg_status dg_maxwell_set_pml(dg_maxwell *p, const unsigned char *in_pml, const dg_pml_params *par,
                              const double ilo[3], const double ihi[3], const double olo[3],
                              const double ohi[3]) DG_NODISCARD;
