@@ -12,6 +12,7 @@ void dg_pml_params_default(dg_pml_params *par) {
   par->reflection = 1e-6;
   par->kappa_max = 1;
   par->alpha_max = -1;
+  par->element_profile = 0;
 }
 
 dg_status dg_pml_params_check(const dg_pml_params *par, const char *where) {
@@ -81,10 +82,11 @@ dg_status dg_maxwell_set_pml(dg_maxwell *p, const unsigned char *in_pml, const d
   for (int k = 0; k < g->K; ++k)
     if (in_pml[k]) p->pml_elem[e++] = k;
   p->pml_K = n;
-  /* The profile is constant in each element: sigma_d and kappa_d are the element's means of
-   * the graded profile (weights sum_i M_ij of the reference mass matrix, the integral mean
-   * of its interpolant on an affine element). Evaluated per node the filters do not commute
-   * with the element's mass matrix, and the layer grew at late times (docs/OPEN_REGIONS.md). */
+  /* With element_profile, sigma_d and kappa_d are constant in each element, the element's
+   * means of the graded profile (weights sum_i M_ij of the reference mass matrix, the integral
+   * mean of its interpolant on an affine element); else each node takes the profile at its
+   * own position. Evaluated per node the filters do not commute with the element's mass
+   * matrix, and the layer can grow at late times (docs/OPEN_REGIONS.md). */
   const double *M = g->ref->M;
   double *wgt = NULL;
   DG_CALL(DG_ALLOC(wgt, Np));
@@ -97,19 +99,24 @@ dg_status dg_maxwell_set_pml(dg_maxwell *p, const unsigned char *in_pml, const d
   for (e = 0; e < n; ++e) {
     const int k = p->pml_elem[e];
     const double c = 1 / sqrt(p->eps[k] * p->mu[k]);
-    double sig[3] = {0, 0, 0}, kappa[3] = {0, 0, 0}, alpha[3];
-    for (int i = 0; i < Np; ++i) {
+    double mean_sig[3] = {0, 0, 0}, mean_kappa[3] = {0, 0, 0}, alpha[3];
+    for (int i = 0; par->element_profile && i < Np; ++i) {
       const size_t id = (size_t)k * Np + i;
       const double x[3] = {g->x[id], g->y[id], g->z[id]};
       double sn[3], kn[3];
       pml_profile(par, c, x, ilo, ihi, olo, ohi, sn, kn, alpha);
       for (int d = 0; d < 3; ++d) {
-        sig[d] += wgt[i] / wsum * sn[d];
-        kappa[d] += wgt[i] / wsum * kn[d];
+        mean_sig[d] += wgt[i] / wsum * sn[d];
+        mean_kappa[d] += wgt[i] / wsum * kn[d];
       }
     }
     for (int i = 0; i < Np; ++i) {
-      const size_t j = (size_t)e * Np + i;
+      const size_t j = (size_t)e * Np + i, id = (size_t)k * Np + i;
+      const double x[3] = {g->x[id], g->y[id], g->z[id]};
+      double sig[3], kappa[3];
+      pml_profile(par, c, x, ilo, ihi, olo, ohi, sig, kappa, alpha);
+      for (int d = 0; par->element_profile && d < 3; ++d)
+        sig[d] = mean_sig[d], kappa[d] = mean_kappa[d];
       /* Directions without a layer on either side: any positive alpha (their factors are 1). */
       for (int d = 0; d < 3; ++d) {
         const double s = sig[d] / kappa[d];
