@@ -18,7 +18,7 @@ typedef enum {
   DG_ERR_UNSUPPORTED, /* valid but not supported (format version, element type, ...) */
   DG_ERR_MESH,        /* the mesh is unusable (degenerate element, non-conforming face, ...) */
   DG_ERR_MEMORY,      /* allocation failed */
-  DG_ERR_LAPACK,      /* a LAPACKE routine reported failure */
+  DG_ERR_LAPACK,      /* dense linear algebra failed: a singular matrix, or LAPACKE */
   DG_ERR_OPENCL,      /* an OpenCL call failed */
   DG_ERR_NUMERIC,     /* a computation went wrong (blow-up, verification failure) */
   DG_ERR_INTERNAL,    /* a bug: an invariant did not hold */

@@ -1,27 +1,79 @@
-/* Small dense linear algebra on row-major matrices. */
-#include <lapacke.h>
+/* Small dense linear algebra on row-major matrices, in plain C: the matrices are at most
+ * Np x Np (816 at order 15), and a BLAS's threads and allocator are not worth their risks here
+ * (OpenBLAS's dgetrf spun forever at start-up under a memory limit, `ulimit -v`, instead of
+ * failing). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/alloc.h"
 #include "refel/refel.h"
 
+/* In place: A = P L U by Gaussian elimination with partial pivoting (as LAPACK's dgetrf),
+ * row i of the factored A being row piv[i] of the original; returns 0, or the 1-based
+ * column of the first zero pivot (A singular). */
+static int lu_factor(int n, double *A, int *piv) {
+  for (int i = 0; i < n; ++i) piv[i] = i;
+  for (int k = 0; k < n; ++k) {
+    int p = k;
+    for (int i = k + 1; i < n; ++i)
+      if (fabs(A[(size_t)i * n + k]) > fabs(A[(size_t)p * n + k])) p = i;
+    if (A[(size_t)p * n + k] == 0) return k + 1;
+    if (p != k) {
+      for (int j = 0; j < n; ++j) {
+        const double t = A[(size_t)k * n + j];
+        A[(size_t)k * n + j] = A[(size_t)p * n + j];
+        A[(size_t)p * n + j] = t;
+      }
+      const int t = piv[k];
+      piv[k] = piv[p];
+      piv[p] = t;
+    }
+    const double *rk = A + (size_t)k * n;
+    for (int i = k + 1; i < n; ++i) {
+      double *ri = A + (size_t)i * n;
+      const double l = ri[k] /= rk[k];
+      for (int j = k + 1; j < n; ++j) ri[j] -= l * rk[j];
+    }
+  }
+  return 0;
+}
+
 dg_status dg_mat_inverse(int n, double *A) {
   DG_CHECK(n >= 0, DG_ERR_INPUT, "matrix order must be >= 0, got %d", n);
   if (n == 0) return DG_OK;
   dg_status st = DG_OK;
-  lapack_int *ipiv = NULL;
-  DG_CALL(DG_ALLOC(ipiv, n));
-  lapack_int info = LAPACKE_dgetrf(LAPACK_ROW_MAJOR, n, n, A, n, ipiv);
+  int *piv = NULL;
+  double *LU = NULL, *col = NULL;
+  DG_CALL(DG_ALLOC(piv, n));
+  DG_CALL_GOTO(done, DG_ALLOC(LU, (size_t)n * n));
+  memcpy(LU, A, sizeof *A * (size_t)n * n);
+  const int info = lu_factor(n, LU, piv);
   DG_CHECK_GOTO(done, info == 0, DG_ERR_LAPACK,
-                info > 0 ? "LAPACKE_dgetrf: %d x %d matrix is singular (info = %d)"
-                         : "LAPACKE_dgetrf failed on a %d x %d matrix (info = %d)",
-                n, n, (int)info);
-  info = LAPACKE_dgetri(LAPACK_ROW_MAJOR, n, A, n, ipiv);
-  DG_CHECK_GOTO(done, info == 0, DG_ERR_LAPACK,
-                "LAPACKE_dgetri failed on a %d x %d matrix (info = %d)", n, n, (int)info);
+                "dg_mat_inverse (LU with partial pivoting, as dgetrf): %d x %d matrix is "
+                "singular (info = %d)", n, n, info);
+  /* Column j of the inverse solves L U x = P e_j: e_j's 1 sits in the row whose original
+   * index is j. */
+  DG_CALL_GOTO(done, DG_ALLOC(col, n));
+  for (int j = 0; j < n; ++j) {
+    for (int i = 0; i < n; ++i) { /* L y = P e_j, L unit lower triangular */
+      double y = piv[i] == j ? 1.0 : 0.0;
+      const double *li = LU + (size_t)i * n;
+      for (int l = 0; l < i; ++l) y -= li[l] * col[l];
+      col[i] = y;
+    }
+    for (int i = n - 1; i >= 0; --i) { /* U x = y */
+      const double *ui = LU + (size_t)i * n;
+      double x = col[i];
+      for (int l = i + 1; l < n; ++l) x -= ui[l] * col[l];
+      col[i] = x / ui[i];
+    }
+    for (int i = 0; i < n; ++i) A[(size_t)i * n + j] = col[i];
+  }
 done:
-  free(ipiv);
+  free(piv);
+  free(LU);
+  free(col);
   return st;
 }
 

@@ -59,7 +59,7 @@ dg_status dg_cubature_tet(int degree, int *n, double **r, double **s, double **t
  * triangle, as LIFT uses it) exact for total degree <= degree; weights sum to its area 2. */
 dg_status dg_cubature_tri(int degree, int *n, double **a, double **b, double **w) DG_NODISCARD;
 
-/* Dense helpers on row-major matrices (LAPACKE underneath). */
+/* Dense helpers on row-major matrices (plain C: no BLAS threads or allocator). */
 dg_status dg_mat_inverse(int n, double *A) DG_NODISCARD; /* in place */
 void dg_matmul(int m, int n, int k, const double *A, const double *B, double *C); /* C=A*B */
 
