@@ -237,6 +237,9 @@ int dg_cmd_kernels(int argc, char **argv) {
         chosen[nchosen++] = p;
     }
   }
+  if (st == DG_OK && nchosen == 0) /* "--profile ," or "--profile ''" names none */
+    st = DG_ERROR(DG_ERR_INPUT, "--profile: '%s' names no profile (dgtd kernels --help lists "
+                  "them, or give all)", profiles);
   const dg_precision precs[2] = {both ? DG_PREC_FLOAT : prec, DG_PREC_DOUBLE};
   int written = 0, skipped = 0;
   for (int i = 0; st == DG_OK && i < nchosen; ++i)

@@ -58,7 +58,8 @@ static void run_usage(FILE *f) {
           "  --output DIR           directory for VTU/PVD, probes.csv, energy.csv, checkpoints\n"
           "  --vtu-every N          a VTU snapshot every N steps (0: none, the case's\n"
           "                         output.vtu_times too)\n"
-          "  --checkpoint-every N[s]  write DIR/checkpoint.chk every N steps (or N seconds)\n"
+          "  --checkpoint-every N[s]  write DIR/checkpoint.chk every N steps (or N seconds;\n"
+          "                         0: none)\n"
           "  --restart FILE         continue from a checkpoint of the same case\n"
           "  --json                 print one JSON summary object on stdout\n"
           "  --quiet                no progress output on stderr\n"
@@ -316,7 +317,8 @@ static dg_status parse_checkpoint(const char *s, dg_case *c) {
     DG_CHECK(c->checkpoint_seconds > 0, DG_ERR_INPUT, "--checkpoint-every: seconds must be positive");
     return DG_OK;
   }
-  return dg_cli_int("--checkpoint-every", s, 1, 1 << 30, &c->checkpoint_every);
+  /* 0: none, as the case file's checkpoint.every_steps */
+  return dg_cli_int("--checkpoint-every", s, 0, 1 << 30, &c->checkpoint_every);
 }
 
 /* --time-stepping lserk4 | auto | multirate[:L] | multirate-lserk4[:L] (L: the most rate levels). */

@@ -8,6 +8,7 @@
 
 #include "app/run_state.h"
 #include "core/alloc.h"
+#include "core/log.h"
 #include "core/clock.h"
 #include "dg/lserk.h"
 
@@ -185,6 +186,10 @@ dg_status dg_run(const dg_case *given, dg_run_result *r) {
   catch_signals(&guard);
   int step = s.first_step;
   if (c->profile) r->profiled = dg_solver_profile(s.solver, &r->kernels);
+  if (c->profile && !r->profiled && s.rank == 0) /* said, not silently ignored */
+    dg_warn("%s: --profile has no effect with the %s backend (it launches no device kernels "
+            "to time); run with --backend opencl to profile", c->source,
+            dg_backend_name(c->backend));
   st = step_all(&s, r, &step);
   (void)dg_solver_profile(s.solver, NULL);
   release_signals(&guard);
