@@ -7,6 +7,7 @@
 
 #include "backend/cl_maxwell_impl.h"
 #include "core/alloc.h"
+#include "dg/multirate.h"
 
 dg_status dg_cl_maxwell_create(dg_cl_maxwell **out, dg_device *dev, const dg_maxwell *phys,
                                const dg_variant *v, const char *dump_dir) {
@@ -15,11 +16,7 @@ dg_status dg_cl_maxwell_create(dg_cl_maxwell **out, dg_device *dev, const dg_max
 }
 
 dg_status dg_cl_maxwell_check_curved(int n_curved, int grouped) {
-  DG_CHECK(n_curved == 0 || !grouped, DG_ERR_UNSUPPORTED,
-           "multirate time stepping does not handle curved elements yet, and this mesh has %d "
-           "curved (high-order) elements: run it with the global LSERK4 scheme (no "
-           "\"time_stepping\" scheme, or \"scheme\": \"lserk4\"), or mesh it first order",
-           n_curved);
+  if (grouped) DG_CALL(dg_multirate_refuse_curved(n_curved));
   return DG_OK;
 }
 

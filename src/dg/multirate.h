@@ -77,6 +77,10 @@ double dg_multirate_macro_dt(const dg_mr_plan *plan, double cfl);
  * largest power of two dividing m. */
 int dg_multirate_due_top(int m, int n_levels);
 
+/* Curved elements (geom.h) are not stepped at their own rates yet: DG_ERR_UNSUPPORTED, saying
+ * what to do instead, when n_curved > 0 (both backends' multirate steppers). */
+dg_status dg_multirate_refuse_curved(int n_curved) DG_NODISCARD;
+
 /* Multirate LSERK4's predicted speed-up over global LSERK4 at step dt_global, per unit of
  * simulated time once started: (E_g + omega S_g) / (E_mr + beta D_mr + omega S_mr), E the
  * element evaluations (5 K / dt; sum_l 5 K_l / h_l with h_l = 2^l cfl dt_min), S the stages

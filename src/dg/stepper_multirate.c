@@ -438,13 +438,18 @@ done:
   return st;
 }
 
-/* Curved elements (geom.h) are not stepped at their own rates yet. */
-static dg_status refuse_curved(const dg_geom *g) {
-  DG_CHECK(g->n_curved == 0, DG_ERR_UNSUPPORTED,
+dg_status dg_multirate_refuse_curved(int n_curved) {
+  DG_CHECK(n_curved == 0, DG_ERR_UNSUPPORTED,
            "multirate time stepping does not handle curved elements yet, and this mesh has %d "
-           "curved (high-order) elements: use the global LSERK4 step (\"time_stepping\": "
-           "{\"scheme\": \"lserk4\"}) on the reference backend, or mesh it first order",
-           g->n_curved);
+           "curved (high-order) elements: run it with the global LSERK4 step (no "
+           "\"time_stepping\" scheme, or \"scheme\": \"lserk4\"; both backends step curved "
+           "elements with it), or mesh it first order",
+           n_curved);
+  return DG_OK;
+}
+
+static dg_status refuse_curved(const dg_geom *g) {
+  DG_CALL(dg_multirate_refuse_curved(g->n_curved));
   return DG_OK;
 }
 
