@@ -79,16 +79,16 @@ test-all: tests
 PREFIX  ?= /usr/local
 SHARE    = $(DESTDIR)$(PREFIX)/share/dgtd
 install: $(BIN)/dgtd
-	install -d $(DESTDIR)$(PREFIX)/bin $(SHARE)/cl_templates $(SHARE)/tuning $(SHARE)/configs/meshes \
-	  $(SHARE)/docs/img
-	install -m 755 $(BIN)/dgtd $(DESTDIR)$(PREFIX)/bin/dgtd
-	install -m 644 cl_templates/*.cl cl_templates/*.h $(SHARE)/cl_templates
-	install -m 644 tuning/*.json $(SHARE)/tuning
-	install -m 644 configs/*.json configs/README.md $(SHARE)/configs
-	install -m 644 configs/meshes/*.geo configs/meshes/*.msh $(SHARE)/configs/meshes
-	install -m 644 README.md $(SHARE)
-	install -m 644 docs/*.md $(SHARE)/docs
-	install -m 644 docs/img/*.png $(SHARE)/docs/img
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(SHARE)/cl_templates" "$(SHARE)/tuning" \
+	  "$(SHARE)/configs/meshes" "$(SHARE)/docs/img"
+	install -m 755 $(BIN)/dgtd "$(DESTDIR)$(PREFIX)/bin/dgtd"
+	install -m 644 cl_templates/*.cl cl_templates/*.h "$(SHARE)/cl_templates"
+	install -m 644 tuning/*.json "$(SHARE)/tuning"
+	install -m 644 configs/*.json configs/README.md "$(SHARE)/configs"
+	install -m 644 configs/meshes/*.geo configs/meshes/*.msh "$(SHARE)/configs/meshes"
+	install -m 644 README.md "$(SHARE)"
+	install -m 644 docs/*.md "$(SHARE)/docs"
+	install -m 644 docs/img/*.png "$(SHARE)/docs/img"
 	@echo "installed $(DESTDIR)$(PREFIX)/bin/dgtd; templates, tuning files, examples and docs in $(SHARE)"
 
 docs-images: $(BIN)/dgtd

@@ -3,7 +3,8 @@
  * run.json carry the version; a float OpenCL run writes its snapshots' E and H as Float32
  * (double with "output.vtu_precision": "double", and always on the reference backend), with
  * the region (physical volume tag) and material (materials[] entry, -1: none) of every cell
- * as cell data and the version as field data. `make install PREFIX=DIR` puts the binary
+ * as cell data and the version as field data. `make install PREFIX=DIR` (a DIR with a space
+ * in it: the install failed and left stray folders) puts the binary
  * where it finds its templates and tuning files from any working directory. */
 #include "test_util.h"
 
@@ -125,7 +126,7 @@ static void installed_binary_finds_its_files(void **state) {
   char cmd[1024], out[8192];
   /* Not the calling make's jobserver: this make runs on its own. */
   snprintf(cmd, sizeof cmd,
-           "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s install PREFIX='%s/prefix' "
+           "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s install PREFIX='%s/pre fix' "
            "BUILD='%s' BIN='%s' 2>&1", s->dir, build && *build ? build : "build", bin());
   const int rc = test_capture(cmd, out, sizeof out);
   print_message("# make install: exit %d\n", rc);
@@ -133,8 +134,8 @@ static void installed_binary_finds_its_files(void **state) {
   assert_int_equal(rc, 0);
   /* From a directory with no cl_templates/ or tuning/, and without DGTD_TEMPLATES. */
   snprintf(cmd, sizeof cmd,
-           "cd '%s' && env -u DGTD_TEMPLATES -u DGTD_TUNING_DIR prefix/bin/dgtd --version && "
-           "env -u DGTD_TEMPLATES DGTD_TUNE=never prefix/bin/dgtd run --box 2 --order 1 "
+           "cd '%s' && env -u DGTD_TEMPLATES -u DGTD_TUNING_DIR 'pre fix/bin/dgtd' --version && "
+           "env -u DGTD_TEMPLATES DGTD_TUNE=never 'pre fix/bin/dgtd' run --box 2 --order 1 "
            "--steps 1 --quiet 2>&1", s->dir);
   const int rc2 = test_capture(cmd, out, sizeof out);
   print_message("# installed run: exit %d\n", rc2);
@@ -143,7 +144,7 @@ static void installed_binary_finds_its_files(void **state) {
   assert_non_null(strstr(out, "share/dgtd/cl_templates"));
   assert_non_null(strstr(out, "share/dgtd/tuning"));
   assert_non_null(strstr(out, "  L2 error"));
-  snprintf(cmd, sizeof cmd, "%s/prefix/share/dgtd/configs/sphere_plane_wave.json", s->dir);
+  snprintf(cmd, sizeof cmd, "%s/pre fix/share/dgtd/configs/sphere_plane_wave.json", s->dir);
   struct stat sb;
   assert_int_equal(stat(cmd, &sb), 0);
 }
