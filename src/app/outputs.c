@@ -379,8 +379,9 @@ dg_status run_progress(run_state *s, int step) {
             100 * frac, step, last_step, s->t, eta_s, rate_s);
     if (step == last_step) fputc('\n', stderr);
   } else {
-    fprintf(stderr, "  step %d/%d  t=%.4g  %.0f%%  ETA %s  %s DOF/s\n", step, last_step, s->t,
-            100 * frac, eta_s, rate_s);
+    /* wall: seconds since the first line, on the clock the period and the rate use */
+    fprintf(stderr, "  step %d/%d  t=%.4g  %.0f%%  wall %.2fs  ETA %s  %s DOF/s\n", step,
+            last_step, s->t, 100 * frac, el, eta_s, rate_s);
   }
   return DG_OK;
 }

@@ -5,7 +5,10 @@
  * "-"): every line with a rate must be within 3x of the run's figure (a step's rate varies
  * with the host's load, not by 8x), and the last line has one. A run longer than the
  * progress period (10 s when stderr is not a terminal) prints a line each period: the
- * second line comes 10 s after the first, with the steps done by then and their rate. */
+ * second line reports (its "wall" figure, seconds since the first line on dgtd's own clock)
+ * at least 10 s after the first and not much more, with the steps done by then and their
+ * rate. The interval is the one the run reports, not one this test measures: under load the
+ * test's own observation came 14.5 s apart (issue 48). */
 #include "test_util.h"
 
 #include <fcntl.h>
@@ -58,7 +61,8 @@ static void sleep_s(double s) {
 
 /* The first progress line of log (a file the run writes its stderr to) for a step after
  * `after`: its step, rate ("-" gives 0) and total steps; 0 if there is none yet. */
-static int step_line(const char *log, int after, int *step, double *rate, int *total) {
+static int step_line(const char *log, int after, int *step, double *rate, int *total,
+                     double *wall) {
   static char text[1 << 16];
   FILE *f = fopen(log, "r");
   if (!f) return 0;
@@ -77,6 +81,8 @@ static int step_line(const char *log, int after, int *step, double *rate, int *t
     *step = k;
     *total = tot;
     *rate = *b == '-' ? 0 : strtod(b, NULL);
+    const char *w = strstr(l, "  wall ");
+    *wall = w && w < nl ? strtod(w + 7, NULL) : -1;
     return 1;
   }
   return 0;
@@ -100,13 +106,15 @@ static void periodic_line_every_ten_seconds(void **state) {
           "never", "--output", sc->path, (char *)NULL);
     _exit(127);
   }
-  /* The first line (step 1), then the next: wait up to 40 s for each. */
+  /* The first line (step 1), then the next: wait up to 60 s in all (a time-out, not a
+   * measurement: the interval asserted is the one the run reports). */
   int k1 = 0, k2 = 0, total = 0, total2 = 0;
-  double r1 = 0, r2 = 0, t1 = -1, t2 = -1;
+  double r1 = 0, r2 = 0, w1 = -1, w2 = -1;
+  int seen1 = 0, seen2 = 0;
   const double t0 = dg_now_s();
-  while (dg_now_s() - t0 < 60 && t2 < 0) {
-    if (t1 < 0 && step_line(log, 0, &k1, &r1, &total)) t1 = dg_now_s();
-    if (t1 >= 0 && step_line(log, k1, &k2, &r2, &total2)) t2 = dg_now_s();
+  while (dg_now_s() - t0 < 60 && !seen2) {
+    if (!seen1) seen1 = step_line(log, 0, &k1, &r1, &total, &w1);
+    if (seen1) seen2 = step_line(log, k1, &k2, &r2, &total2, &w2);
     int status;
     if (waitpid(pid, &status, WNOHANG) == pid) fail_msg("the run ended (status %d)", status);
     sleep_s(0.05);
@@ -114,23 +122,26 @@ static void periodic_line_every_ten_seconds(void **state) {
   kill(pid, SIGTERM);
   int status = 0;
   assert_int_equal(waitpid(pid, &status, 0), pid);
-  if (t1 < 0 || t2 < 0) fail_msg("progress lines: first %s, second %s within 60 s",
-                                 t1 < 0 ? "missing" : "seen", t2 < 0 ? "missing" : "seen");
-  const double gap = t2 - t1;
-  /* The rate of the steps done since the first line, as this process saw them: 6 fields x
-   * 10 nodes x 384 elements, 5 RHS evaluations a step. */
-  const double seen_rate = 6.0 * 10 * 384 * 5 * (k2 - k1) / gap;
-  printf("# line 1 at step %d/%d, line 2 at step %d/%d %.1f s later, %.3g DOF/s (seen %.3g)\n",
-         k1, total, k2, total2, gap, r2, seen_rate);
+  if (!seen1 || !seen2) fail_msg("progress lines: first %s, second %s within 60 s",
+                                 seen1 ? "seen" : "missing", seen2 ? "seen" : "missing");
+  const double gap = w2 - w1;
+  /* The rate of the steps done between the lines, by the run's own interval: 6 fields x 10
+   * nodes x 384 elements, 5 RHS evaluations a step. */
+  const double step_rate = 6.0 * 10 * 384 * 5 * (k2 - k1) / gap;
+  printf("# line 1 at step %d/%d (wall %.2f s), line 2 at step %d/%d (wall %.2f s), %.3g "
+         "DOF/s (from its steps %.3g)\n", k1, total, w1, k2, total2, w2, r2, step_rate);
   assert_int_equal(k1, 1);
   assert_int_equal(total2, total);
   assert_true(k2 > k1 && k2 < total);
-  /* 10 s, then the end of the step under way (milliseconds) and this loop's 50 ms polls. */
-  if (!(gap >= 9.5 && gap <= 13))
-    fail_msg("the second line came %.1f s after the first, want ~10 s", gap);
-  if (!(r2 > 0 && r2 < 1.3 * seen_rate && r2 > seen_rate / 1.3))
-    fail_msg("the line's rate %.3g DOF/s vs %.3g from its steps and the time between lines", r2,
-             seen_rate);
+  assert_true(w1 >= 0 && w1 < 0.01); /* the first line starts the clock */
+  /* the period, then the end of the step under way (milliseconds; a loaded host's delay
+   * counts on the run's clock too, so the bound is loose) */
+  if (!(gap >= 10.0 && gap <= 15.0))
+    fail_msg("the second line says %.2f s after the first, want the 10 s period", gap);
+  /* its rate is its steps over that interval (printed to 3 and 2 digits) */
+  if (!(r2 > 0 && r2 < 1.02 * step_rate && r2 > step_rate / 1.02))
+    fail_msg("the line's rate %.3g DOF/s vs %.3g from its steps over its interval", r2,
+             step_rate);
 }
 
 static int setup(void **state) { return test_scratch_setup(state, "out"); }
