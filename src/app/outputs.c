@@ -645,9 +645,12 @@ dg_status run_outputs_step(run_state *s, dg_run_result *r, int step) {
   const int vtu_due = want_files && ((c->vtu_every && step % c->vtu_every == 0) ||
                                      (s->next_time < c->n_vtu_times &&
                                       fabs(c->vtu_times[s->next_time] - t) <= 0.5 * s->dt));
+  /* and the last step, so that a run extended from its checkpoint repeats no step */
+  const int chk_on = c->checkpoint_every || c->checkpoint_seconds > 0;
   int chk_due = want_files && ((c->checkpoint_every && step % c->checkpoint_every == 0) ||
                                (c->checkpoint_seconds > 0 &&
-                                dg_now_s() - s->last_checkpoint >= c->checkpoint_seconds));
+                                dg_now_s() - s->last_checkpoint >= c->checkpoint_seconds) ||
+                               (chk_on && step == s->steps));
   DG_CALL(run_any(s, &chk_due)); /* every rank checkpoints the same step */
   if (probe_due || vtu_due || chk_due) DG_CALL(run_fetch_state(s));
   if (probe_due) DG_CALL(record_probes(s, t));
