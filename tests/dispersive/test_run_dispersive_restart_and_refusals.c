@@ -270,6 +270,17 @@ static void pole_keys_checked(void **state) {
       {"{\"volume\": 1, \"poles\": [{\"type\": \"lorentz\", \"delta_eps\": 1, \"omega_0\": -2, "
        "\"delta\": 1}]}",
        "materials[0].poles[0].omega_0: must be a positive number"},
+      /* values whose square or reciprocal leaves a double's range (they stopped the run as
+       * "non-finite" with a cfl hint: issue 48) */
+      {"{\"volume\": 1, \"poles\": [{\"type\": \"drude\", \"omega_p\": 1e-300, "
+       "\"gamma\": 1}]}",
+       "materials[0].poles[0].omega_p = 1e-300 is too small to compute with"},
+      {"{\"volume\": 1, \"poles\": [{\"type\": \"lorentz\", \"delta_eps\": 1, "
+       "\"omega_0\": 1e-200, \"delta\": 1}]}",
+       "materials[0].poles[0].omega_0 = 1e-200 is too small to compute with"},
+      {"{\"volume\": 1, \"poles\": [{\"type\": \"drude\", \"omega_p\": 1e200, "
+       "\"gamma\": 1}]}",
+       "materials[0].poles[0].omega_p = 1e+200 is too large to compute with"},
       {"{\"volume\": 1, \"poles\": [{\"type\": \"debye\", \"delta_eps\": 1, \"tau\": 1, "
        "\"gamma\": 1}]}",
        "materials[0].poles[0].gamma: a debye pole has delta_eps and tau, not gamma"},
