@@ -13,9 +13,15 @@ server for its render windows, so the picture is sampled instead. VTK probes the
 the pixel centres of the slice plane (vtkProbeFilter, which evaluates the Lagrange cells
 exactly), a lookup table colours the values, FreeType (vtkTextRenderer) draws the text,
 and vtkPNGWriter writes the file.
+
+Bad input (a missing or unreadable VTU, a PNG path whose directory does not exist or cannot
+be written, --pixels outside 16..8192, --range not LO,HI with LO < HI, --at off the mesh)
+stops with a message naming the argument and exit status 2; success is reported only once
+the PNG is written.
 """
 import argparse
 import math
+import os
 import sys
 
 import vtk
@@ -26,9 +32,32 @@ BLACK = (0, 0, 0)
 
 def parse_pair(text):
     parts = text.split(",")
-    if len(parts) != 2:
-        raise argparse.ArgumentTypeError("expected LO,HI, got %r" % text)
-    return float(parts[0]), float(parts[1])
+    try:
+        lo, hi = (float(q) for q in parts) if len(parts) == 2 else (None, None)
+    except ValueError:
+        lo = hi = None
+    if lo is None or not (math.isfinite(lo) and math.isfinite(hi)):
+        raise argparse.ArgumentTypeError("expected two numbers LO,HI (e.g. --range 0,1.5), got %r"
+                                         % text)
+    if not lo < hi:
+        raise argparse.ArgumentTypeError("LO must be below HI, got %r; give the colour range "
+                                         "as LO,HI with LO < HI (e.g. --range %g,%g)"
+                                         % (text, min(lo, hi), max(lo, hi) if lo != hi else lo + 1))
+    return lo, hi
+
+
+MIN_PIXELS, MAX_PIXELS = 16, 8192
+
+
+def parse_pixels(text):
+    try:
+        n = int(text)
+    except ValueError:
+        n = None
+    if n is None or not MIN_PIXELS <= n <= MAX_PIXELS:
+        raise argparse.ArgumentTypeError("expected a whole number from %d to %d (the size of the "
+                                         "slice in pixels), got %r" % (MIN_PIXELS, MAX_PIXELS, text))
+    return n
 
 
 class Canvas:
@@ -93,10 +122,29 @@ def main():
                     help="colour range LO,HI (default: the slice's own)")
     ap.add_argument("--edges", action="store_true", help="draw the mesh lines of the slice")
     ap.add_argument("--circle", type=float, default=0.0, help="outline a circle of radius R")
-    ap.add_argument("--pixels", type=int, default=360, help="slice size in pixels")
+    ap.add_argument("--pixels", type=parse_pixels, default=360,
+                    help="slice size in pixels (%d..%d)" % (MIN_PIXELS, MAX_PIXELS))
     ap.add_argument("--title", default=None)
     a = ap.parse_args()
 
+    # Bad input is said before any work, in argparse's way (usage, "error:", status 2).
+    if not os.path.isfile(a.vtu):
+        ap.error("VTU %r: no such file; give a dgtd snapshot (fields_NNNNNN.vtu or .pvtu, "
+                 "docs/OUTPUTS.md)" % a.vtu)
+    if not a.vtu.endswith((".vtu", ".pvtu")):
+        ap.error("VTU %r: expected a .vtu or .pvtu file (a dgtd snapshot)" % a.vtu)
+    if not a.png.endswith(".png"):
+        ap.error("PNG %r: expected the output picture's name ending in .png" % a.png)
+    outdir = os.path.dirname(os.path.abspath(a.png))
+    if not os.path.isdir(outdir):
+        ap.error("PNG %r: the directory %s does not exist; create it or write elsewhere"
+                 % (a.png, outdir))
+    if not os.access(outdir, os.W_OK) or (os.path.exists(a.png) and not os.access(a.png, os.W_OK)):
+        ap.error("PNG %r: cannot be written here (permissions); write elsewhere" % a.png)
+
+    # VTK's own error text (reader internals) stays out of the way: the checks below say
+    # what is wrong with the file.
+    vtk.vtkObject.GlobalWarningDisplayOff()
     # A .pvtu (one piece per MPI rank) reads as one grid.
     if a.vtu.endswith(".pvtu"):
         reader = vtk.vtkXMLPUnstructuredGridReader()
@@ -106,9 +154,10 @@ def main():
     reader.Update()
     grid = reader.GetOutput()
     if grid.GetNumberOfCells() == 0:
-        sys.exit("render.py: %s: no cells (not a dgtd VTU file?)" % a.vtu)
+        ap.error("VTU %r: no cells read (not a dgtd VTU file, or an empty or damaged one)" % a.vtu)
     if grid.GetPointData().GetArray(a.field) is None:
-        sys.exit("render.py: %s: no point array %r" % (a.vtu, a.field))
+        ap.error("VTU %r: no point array %r (a DFT file holds E_re, E_im; give a fields_NNNNNN "
+                 "snapshot)" % (a.vtu, a.field))
     tv = grid.GetFieldData().GetArray("TimeValue")
     t = tv.GetValue(0) if tv is not None else None
 
@@ -117,12 +166,12 @@ def main():
     u, v = [i for i in range(3) if i != w]
     b = grid.GetBounds()
     if not b[2 * w] <= a.at <= b[2 * w + 1]:
-        sys.exit("render.py: the plane %s = %g misses the mesh (%g..%g)"
-                 % (a.axis, a.at, b[2 * w], b[2 * w + 1]))
+        ap.error("--at %g: the plane %s = %g misses the mesh (%s from %g to %g); give --at "
+                 "in that range" % (a.at, a.axis, a.at, a.axis, b[2 * w], b[2 * w + 1]))
     lo_u, hi_u, lo_v, hi_v = b[2 * u], b[2 * u + 1], b[2 * v], b[2 * v + 1]
     scale = (a.pixels - 1) / max(hi_u - lo_u, hi_v - lo_v)
-    nu = int(round((hi_u - lo_u) * scale)) + 1
-    nv = int(round((hi_v - lo_v) * scale)) + 1
+    nu = max(2, int(round((hi_u - lo_u) * scale)) + 1)
+    nv = max(2, int(round((hi_v - lo_v) * scale)) + 1)
 
     # Sample the field at every pixel centre of the plane.
     plane = vtk.vtkPolyData()
@@ -150,8 +199,11 @@ def main():
            for k in range(nu * nv)]
     got = [m for m in mag if m is not None]
     if not got:
-        sys.exit("render.py: no pixel of the plane lies inside the mesh")
+        ap.error("--at %g: no pixel of the plane %s = %g lies inside the mesh; move --at or "
+                 "raise --pixels" % (a.at, a.axis, a.at))
     lo, hi = a.range if a.range else (min(got), max(got))
+    if not hi > lo:  # a uniform slice (e.g. a zero field): a range the lookup table takes
+        hi = lo + (abs(lo) if lo else 1.0)
 
     lut = vtk.vtkLookupTable()
     lut.SetHueRange(0.667, 0.0)  # blue (low) to red (high)
@@ -233,7 +285,14 @@ def main():
     writer = vtk.vtkPNGWriter()
     writer.SetFileName(a.png)
     writer.SetInputData(cv.image())
+    if os.path.exists(a.png):
+        os.remove(a.png)  # so that an old picture is never taken for this one
     writer.Write()
+    if writer.GetErrorCode() != 0 or not os.path.isfile(a.png) or os.path.getsize(a.png) == 0:
+        sys.stderr.write("render.py: error: PNG %r: writing failed (VTK error %d: %s)\n"
+                         % (a.png, writer.GetErrorCode(),
+                            vtk.vtkErrorCode.GetStringFromErrorCode(writer.GetErrorCode())))
+        sys.exit(1)
     print("render.py: %s -> %s (%dx%d, |%s| from %.3g to %.3g)"
           % (a.vtu, a.png, width, height, a.field, lo, hi))
 

@@ -18,7 +18,11 @@ for each of E_re and E_im; on Lagrange cells the element's volume times the mean
 over its nodes (an approximation).
 
 Usage: scripts/sar.py CASE.json OUTPUT_DIR [--density muscle=1090 --density fat=911]
-       [--csv FILE]   (python3-vtk9)
+       [--csv FILE] [--no-case-check]   (python3-vtk9)
+
+CASE must be the run's case file: OUTPUT_DIR/run.json records it ("case"), and another one
+is refused (--no-case-check skips this, for a case file since renamed or moved). A --density
+NAME must be one of the case's materials. Bad input exits with status 2 and a message.
        scripts/sar.py selftest   (the integral and eps'' against independent values)
 """
 import argparse
@@ -125,25 +129,87 @@ def selftest():
     return fails
 
 
+def check_case(ap, case_path, outdir):
+    """Refuse a case other than the run's: OUTDIR/run.json records the case file the run
+    read ("case", the path as given to dgtd). The same file, or a file with the same bytes,
+    passes; where the recorded path does not resolve from here (the run was started in
+    another directory) the file names must agree."""
+    rj = os.path.join(outdir, "run.json")
+    try:
+        with open(rj) as fh:
+            recorded = json.load(fh).get("case") or ""
+    except FileNotFoundError:
+        print(f"sar.py: warning: no {rj}, so the case file cannot be checked against the run",
+              file=sys.stderr)
+        return
+    except (OSError, ValueError) as e:
+        ap.error(f"{rj}: cannot be read as JSON ({e}); is OUTPUT_DIR a dgtd run's output?")
+    if not recorded:
+        return
+    if os.path.exists(recorded):
+        if os.path.samefile(recorded, case_path):
+            return
+        with open(recorded, "rb") as f1, open(case_path, "rb") as f2:
+            if f1.read() == f2.read():
+                return
+        why = "a different file with different content"
+    elif os.path.basename(recorded) == os.path.basename(case_path):
+        return
+    else:
+        why = "a different file name"
+    ap.error(f"CASE {case_path!r} is not the case of the run in {outdir!r}: its run.json records "
+             f"\"case\": {recorded!r} ({why}); the materials would be those of another problem. "
+             f"Pass the run's case file, or --no-case-check if that file was renamed or moved")
+
+
 def main(argv):
     if argv[:1] == ["selftest"]:
         return 1 if selftest() else 0
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("case")
-    ap.add_argument("outdir")
-    ap.add_argument("--density", action="append", default=[], help="NAME=RHO (any unit)")
+    ap.add_argument("case", help="the run's case file (checked against OUTPUT_DIR/run.json)")
+    ap.add_argument("outdir", help="the run's output directory, with dft_fNNN.vtu and run.json")
+    ap.add_argument("--density", action="append", default=[],
+                    help="NAME=RHO: the density of the case's material NAME (its \"volume\"), "
+                         "a positive number in any unit")
     ap.add_argument("--csv", help="also write freq,material,volume,mean_E2,power,power_density,sar")
+    ap.add_argument("--no-case-check", action="store_true",
+                    help="do not compare CASE with the case recorded in OUTPUT_DIR/run.json")
     a = ap.parse_args(argv)
-    with open(a.case) as fh:
-        mats = json.load(fh).get("materials", [])
+    try:
+        with open(a.case) as fh:
+            case = json.load(fh)
+    except FileNotFoundError:
+        ap.error(f"CASE {a.case!r}: no such file; give the case file (.json) the run was made from")
+    except (OSError, ValueError) as e:
+        ap.error(f"CASE {a.case!r}: cannot be read as a JSON case file ({e})")
+    if not isinstance(case, dict):
+        ap.error(f"CASE {a.case!r}: not a case file (a JSON object, docs/CASE_FILE.md)")
+    if not os.path.isdir(a.outdir):
+        ap.error(f"OUTPUT_DIR {a.outdir!r}: no such directory; give the run's output directory")
+    if not a.no_case_check:
+        check_case(ap, a.case, a.outdir)
+    mats = case.get("materials", [])
+    names = [str(m.get("volume")) for m in mats]
     rho = {}
     for d in a.density:
-        k, _, v = d.partition("=")
-        rho[k] = float(v)
+        k, eq, v = d.partition("=")
+        if not eq or not k:
+            ap.error(f"--density {d!r}: expected NAME=RHO (e.g. --density muscle=1090)")
+        if k not in names:
+            ap.error(f"--density {d!r}: {k!r} is no material of {a.case}; its materials are "
+                     f"{', '.join(names) if names else '(none)'}")
+        try:
+            r = float(v)
+        except ValueError:
+            r = float("nan")
+        if not (math.isfinite(r) and r > 0):
+            ap.error(f"--density {d!r}: RHO {v!r} is not a positive number")
+        rho[k] = r
     files = sorted(glob.glob(os.path.join(a.outdir, "dft_f[0-9][0-9][0-9].pvtu"))) or \
         sorted(glob.glob(os.path.join(a.outdir, "dft_f[0-9][0-9][0-9].vtu")))
     if not files:
-        sys.exit(f"sar.py: no dft_fNNN.vtu in {a.outdir} (does the case have dft.volumes?)")
+        ap.error(f"OUTPUT_DIR {a.outdir!r}: no dft_fNNN.vtu (.pvtu) there; run a case with "
+                 f"\"dft\": {{\"volumes\": [...]}} (docs/OUTPUTS.md) into it")
     out = open(a.csv, "w") if a.csv else None
     if out:
         out.write("freq,material,volume,mean_E2,power,power_density,sar\n")
@@ -156,7 +222,11 @@ def main(argv):
               f"{'P/volume':>12} {'P/(vol rho)':>12}")
         for mi in sorted(set(mat.tolist())):
             sel = mat == mi
-            m = mats[mi] if 0 <= mi < len(mats) else {"volume": "vacuum"}
+            if mi >= len(mats):
+                sys.stderr.write(f"sar.py: error: {path}: material index {mi}, but {a.case} has "
+                                 f"{len(mats)} materials: not the case of this run\n")
+                return 2
+            m = mats[mi] if mi >= 0 else {"volume": "vacuum"}
             name = str(m.get("volume"))
             e = eps_of_omega(m, w)
             V, I = vol[sel].sum(), e2[sel].sum()
