@@ -39,41 +39,64 @@ static int lu_factor(int n, double *A, int *piv) {
   return 0;
 }
 
+/* Solve L U x = P b in place in x (b on entry): L unit lower triangular, P by piv. */
+static void lu_solve(int n, const double *LU, const int *piv, const double *b, double *x) {
+  for (int i = 0; i < n; ++i) {
+    double y = b[piv[i]];
+    const double *li = LU + (size_t)i * n;
+    for (int l = 0; l < i; ++l) y -= li[l] * x[l];
+    x[i] = y;
+  }
+  for (int i = n - 1; i >= 0; --i) {
+    const double *ui = LU + (size_t)i * n;
+    double v = x[i];
+    for (int l = i + 1; l < n; ++l) v -= ui[l] * x[l];
+    x[i] = v / ui[i];
+  }
+}
+
 dg_status dg_mat_inverse(int n, double *A) {
   DG_CHECK(n >= 0, DG_ERR_INPUT, "matrix order must be >= 0, got %d", n);
   if (n == 0) return DG_OK;
   dg_status st = DG_OK;
   int *piv = NULL;
-  double *LU = NULL, *col = NULL;
+  double *LU = NULL, *X = NULL, *e = NULL, *x = NULL, *r = NULL, *d = NULL;
   DG_CALL(DG_ALLOC(piv, n));
   DG_CALL_GOTO(done, DG_ALLOC(LU, (size_t)n * n));
+  DG_CALL_GOTO(done, DG_ALLOC(X, (size_t)n * n));
+  DG_CALL_GOTO(done, DG_ALLOC(e, n));
+  DG_CALL_GOTO(done, DG_ALLOC(x, n));
+  DG_CALL_GOTO(done, DG_ALLOC(r, n));
+  DG_CALL_GOTO(done, DG_ALLOC(d, n));
   memcpy(LU, A, sizeof *A * (size_t)n * n);
   const int info = lu_factor(n, LU, piv);
   DG_CHECK_GOTO(done, info == 0, DG_ERR_LAPACK,
                 "dg_mat_inverse (LU with partial pivoting, as dgetrf): %d x %d matrix is "
                 "singular (info = %d)", n, n, info);
-  /* Column j of the inverse solves L U x = P e_j: e_j's 1 sits in the row whose original
-   * index is j. */
-  DG_CALL_GOTO(done, DG_ALLOC(col, n));
+  /* Column j of the inverse (into X, A being read until the end) solves A x = e_j, then one
+   * step of iterative refinement with the residual accumulated in long double (the mass
+   * matrix inv(V V^T) of order 15 needs it to be as accurate as LAPACK's dgetri). */
   for (int j = 0; j < n; ++j) {
-    for (int i = 0; i < n; ++i) { /* L y = P e_j, L unit lower triangular */
-      double y = piv[i] == j ? 1.0 : 0.0;
-      const double *li = LU + (size_t)i * n;
-      for (int l = 0; l < i; ++l) y -= li[l] * col[l];
-      col[i] = y;
+    for (int i = 0; i < n; ++i) e[i] = i == j ? 1.0 : 0.0;
+    lu_solve(n, LU, piv, e, x);
+    for (int i = 0; i < n; ++i) { /* r = e_j - A x */
+      long double acc = e[i];
+      const double *ai = A + (size_t)i * n;
+      for (int l = 0; l < n; ++l) acc -= (long double)ai[l] * x[l];
+      r[i] = (double)acc;
     }
-    for (int i = n - 1; i >= 0; --i) { /* U x = y */
-      const double *ui = LU + (size_t)i * n;
-      double x = col[i];
-      for (int l = i + 1; l < n; ++l) x -= ui[l] * col[l];
-      col[i] = x / ui[i];
-    }
-    for (int i = 0; i < n; ++i) A[(size_t)i * n + j] = col[i];
+    lu_solve(n, LU, piv, r, d);
+    for (int i = 0; i < n; ++i) X[(size_t)i * n + j] = x[i] + d[i];
   }
+  memcpy(A, X, sizeof *A * (size_t)n * n);
 done:
   free(piv);
   free(LU);
-  free(col);
+  free(X);
+  free(e);
+  free(x);
+  free(r);
+  free(d);
   return st;
 }
 
