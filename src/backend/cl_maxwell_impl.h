@@ -29,6 +29,12 @@ struct dg_cl_maxwell {
    * full names (<name>_<variant suffix>). */
   cl_kernel k[DG_CLK_COUNT];
   char kname[DG_CLK_COUNT][32];
+  /* Each made kernel's index of its stage coefficients rk_a, rk_dt, rk_b, sa, sb (-1: none;
+   * looked up once, dg_clm_make_kernel) for dg_clm_set_stage_coefs. */
+  signed char coef_arg[DG_CLK_COUNT][5];
+  /* The variant's lift, fused (-1: none) and energy kernels (term_maxwell.c). */
+  dg_clk_id lift_id, energy_id;
+  int fuse_id;
   /* The Maxwell operator's data (term_maxwell.c): the state q, the RK residual res, the
    * right-hand side rhs, the face fluxes, element and face data, face-node maps. */
   cl_mem d_q, d_res, d_rhs, d_flux, d_egeo, d_fdata, d_vmapM, d_vmapP;
@@ -121,12 +127,11 @@ dg_status dg_clm_upload_ints(dg_cl_maxwell *op, const int *x, size_t n, cl_mem *
 /* cl_maxwell_util.c: kernel id of the table out of op's program, named
  * <name>_<variant suffix> (op->kname[id]), every argument NULL or 0 (by the table's types)
  * until set, so an argument a kernel's role does not use stays so; a real argument in op's
- * precision; each made kernel's argument called param (the table's name: "xyz", "t_inc")
- * to a buffer or a real, where it has one. */
+ * precision; each made kernel's argument called param (the table's name: "xyz") to a
+ * buffer, where it has one. */
 dg_status dg_clm_make_kernel(dg_cl_maxwell *op, dg_clk_id id) DG_NODISCARD;
 dg_status dg_clm_set_real_arg(const dg_cl_maxwell *op, cl_kernel k, cl_uint i, double x) DG_NODISCARD;
 dg_status dg_clm_bind_named(dg_cl_maxwell *op, const char *param, cl_mem m) DG_NODISCARD;
-dg_status dg_clm_bind_named_real(dg_cl_maxwell *op, const char *param, double x) DG_NODISCARD;
 
 /* cl_maxwell_util.c: one launch of kernel id, timed into t when t is given; offset (NULL:
  * none) selects the blocks of a range (the multirate levels). A one-dimensional launch over

@@ -61,6 +61,9 @@ dg_status dg_clm_get_reals(dg_cl_maxwell *op, cl_mem buf, size_t n, double *x,
   return DG_OK;
 }
 
+/* The stage coefficients' parameter names, in the order of dg_cl_maxwell.coef_arg. */
+static const char *const coef_names[5] = {"rk_a", "rk_dt", "rk_b", "sa", "sb"};
+
 /* ---- kernels ---------------------------------------------------------------------------- */
 
 dg_status dg_clm_set_real_arg(const dg_cl_maxwell *op, cl_kernel k, cl_uint i, double x) {
@@ -91,6 +94,8 @@ dg_status dg_clm_make_kernel(dg_cl_maxwell *op, dg_clk_id id) {
   dg_variant_kernel_suffix(&op->v, suffix, sizeof suffix);
   snprintf(op->kname[id], sizeof op->kname[id], "%.12s_%s", dg_clk_info_of(id)->name, suffix);
   DG_CALL(dg_kernel_create(op->prog, op->kname[id], &op->k[id]));
+  for (int c = 0; c < 5; ++c)
+    op->coef_arg[id][c] = (signed char)dg_clk_arg_index(id, coef_names[c]);
   DG_CALL(clear_args(op, id));
   return DG_OK;
 }
@@ -99,14 +104,6 @@ dg_status dg_clm_bind_named(dg_cl_maxwell *op, const char *param, cl_mem m) {
   for (int id = 0; id < DG_CLK_COUNT; ++id) {
     const int a = op->k[id] ? dg_clk_arg_index((dg_clk_id)id, param) : -1;
     if (a >= 0) DG_CALL(DG_KERNEL_ARG(op->k[id], (cl_uint)a, m));
-  }
-  return DG_OK;
-}
-
-dg_status dg_clm_bind_named_real(dg_cl_maxwell *op, const char *param, double x) {
-  for (int id = 0; id < DG_CLK_COUNT; ++id) {
-    const int a = op->k[id] ? dg_clk_arg_index((dg_clk_id)id, param) : -1;
-    if (a >= 0) DG_CALL(dg_clm_set_real_arg(op, op->k[id], (cl_uint)a, x));
   }
   return DG_OK;
 }
@@ -138,15 +135,11 @@ dg_status dg_clm_launch_items(dg_cl_maxwell *op, dg_clk_id id, size_t first, siz
 
 dg_status dg_clm_set_stage_coefs(dg_cl_maxwell *op, dg_clk_id id, const dg_clm_stage *s) {
   const int u = s->update;
-  const struct {
-    const char *param;
-    double x;
-  } coefs[] = {{"rk_a", u ? s->a : 0.0}, {"rk_dt", u ? s->dt : 1.0}, {"rk_b", u ? s->b : 0.0},
-               {"sa", u ? s->dt : 1.0},  {"sb", u ? s->b * s->dt : 0.0}};
-  for (size_t i = 0; i < sizeof coefs / sizeof coefs[0]; ++i) {
-    const int a = dg_clk_arg_index(id, coefs[i].param);
-    if (a >= 0) DG_CALL(dg_clm_set_real_arg(op, op->k[id], (cl_uint)a, coefs[i].x));
-  }
+  const double x[5] = {u ? s->a : 0.0, u ? s->dt : 1.0, u ? s->b : 0.0, u ? s->dt : 1.0,
+                       u ? s->b * s->dt : 0.0};
+  for (int c = 0; c < 5; ++c)
+    if (op->coef_arg[id][c] >= 0)
+      DG_CALL(dg_clm_set_real_arg(op, op->k[id], (cl_uint)op->coef_arg[id][c], x[c]));
   return DG_OK;
 }
 

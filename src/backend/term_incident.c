@@ -16,6 +16,10 @@ _Static_assert(sizeof inc_names / sizeof inc_names[0] == DG_PULSE_MODULATED_GAUS
 
 typedef struct {
   cl_mem xyz; /* x, y, z of every node, 3 fields in the field layout */
+  /* the made kernels that evaluate the wave and the index of their time "t_inc" (bind) */
+  int n_timed;
+  dg_clk_id timed[DG_CLK_COUNT];
+  cl_uint t_arg[DG_CLK_COUNT];
 } incident;
 
 /* Every program has the switch DG_INCIDENT, so the term is always present; without a wave it
@@ -93,16 +97,25 @@ static void destroy(dg_cl_maxwell *op) {
   dg_free(&op->term[DG_CLM_INCIDENT]);
 }
 
-/* The coordinates go to every kernel that evaluates the wave (a parameter "xyz"). */
+/* The coordinates go to every kernel that evaluates the wave (a parameter "xyz"); the ones
+ * with a time "t_inc" are listed for the stages. */
 static dg_status bind(dg_cl_maxwell *op) {
-  const incident *in = op->term[DG_CLM_INCIDENT];
+  incident *in = op->term[DG_CLM_INCIDENT];
   DG_CALL(dg_clm_bind_named(op, "xyz", in->xyz));
+  for (int id = 0; id < DG_CLK_COUNT; ++id) {
+    const int a = op->k[id] ? dg_clk_arg_index((dg_clk_id)id, "t_inc") : -1;
+    if (a < 0) continue;
+    in->timed[in->n_timed] = (dg_clk_id)id;
+    in->t_arg[in->n_timed++] = (cl_uint)a;
+  }
   return DG_OK;
 }
 
-/* The wave at the stage's time, to every kernel that evaluates it ("t_inc"). */
+/* The wave at the stage's time, to every kernel that evaluates it. */
 static dg_status begin(dg_cl_maxwell *op, const dg_clm_stage *s) {
-  DG_CALL(dg_clm_bind_named_real(op, "t_inc", s->ts));
+  const incident *in = op->term[DG_CLM_INCIDENT];
+  for (int i = 0; i < in->n_timed; ++i)
+    DG_CALL(dg_clm_set_real_arg(op, op->k[in->timed[i]], in->t_arg[i], s->ts));
   return DG_OK;
 }
 

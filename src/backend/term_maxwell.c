@@ -87,16 +87,15 @@ dg_status dg_clm_maxwell_literals(dg_kernel_spec *s, const dg_variant *v, const 
   return DG_OK;
 }
 
-/* The ids of the variant's kernels: its lift (lift, fluxlift or liftupdate), its fused
- * kernel (rhs, rhsres or rhsstep; -1 without fusion), its energy kernel. */
-static int lift_id(const dg_cl_maxwell *op) { return dg_clk_find(lift_kernels[op->v.lift], NULL); }
-static int fuse_id(const dg_cl_maxwell *op) {
-  return op->v.path == DG_PATH_KERNELS && op->v.fuse != DG_FUSE_NONE
-             ? dg_clk_find(fuse_kernels[op->v.fuse], NULL)
-             : -1;
-}
-static dg_clk_id energy_id(const dg_cl_maxwell *op) {
-  return op->VL > 1 ? DG_CLK_ENERGY_BLOCK : DG_CLK_ENERGY;
+/* The ids of the variant's kernels, chosen once (dg_clm_maxwell_create): its lift (lift,
+ * fluxlift or liftupdate), its fused kernel (rhs, rhsres or rhsstep; -1 without fusion),
+ * its energy kernel. */
+static void choose_kernels(dg_cl_maxwell *op) {
+  op->lift_id = (dg_clk_id)dg_clk_find(lift_kernels[op->v.lift], NULL);
+  op->fuse_id = op->v.path == DG_PATH_KERNELS && op->v.fuse != DG_FUSE_NONE
+                    ? dg_clk_find(fuse_kernels[op->v.fuse], NULL)
+                    : -1;
+  op->energy_id = op->VL > 1 ? DG_CLK_ENERGY_BLOCK : DG_CLK_ENERGY;
 }
 
 /* ---- data ------------------------------------------------------------------------------- */
@@ -313,9 +312,9 @@ static dg_status build_data(dg_cl_maxwell *op, double *const ops_t[4]) {
 
 static dg_status make_kernels(dg_cl_maxwell *op) {
   const dg_variant *v = &op->v;
-  const int fused = fuse_id(op) >= 0;
+  const int fused = op->fuse_id >= 0;
   if (fused) {
-    DG_CALL(dg_clm_make_kernel(op, (dg_clk_id)fuse_id(op)));
+    DG_CALL(dg_clm_make_kernel(op, (dg_clk_id)op->fuse_id));
     if (v->fuse == DG_FUSE_RES) DG_CALL(dg_clm_make_kernel(op, DG_CLK_QUPDATE));
     if (v->fuse == DG_FUSE_STEP) DG_CALL(dg_clm_make_kernel(op, DG_CLK_QCOPY));
   } else if (v->path == DG_PATH_CLBLAST) {
@@ -325,9 +324,9 @@ static dg_status make_kernels(dg_cl_maxwell *op) {
   }
   if (!fused && (v->path == DG_PATH_CLBLAST || v->lift != DG_LIFT_FUSED))
     DG_CALL(dg_clm_make_kernel(op, DG_CLK_FLUX));
-  if (!fused && v->path == DG_PATH_KERNELS) DG_CALL(dg_clm_make_kernel(op, (dg_clk_id)lift_id(op)));
+  if (!fused && v->path == DG_PATH_KERNELS) DG_CALL(dg_clm_make_kernel(op, op->lift_id));
   DG_CALL(dg_clm_make_kernel(op, DG_CLK_UPDATE));
-  DG_CALL(dg_clm_make_kernel(op, energy_id(op)));
+  DG_CALL(dg_clm_make_kernel(op, op->energy_id));
   return DG_OK;
 }
 
@@ -364,7 +363,7 @@ static dg_status set_surface_args(dg_cl_maxwell *op) {
     DG_CALL(DG_KERNEL_ARG(k, FLUX_ARG_FLUX, op->d_flux));
     DG_CALL(DG_KERNEL_ARG(k, FLUX_ARG_FFS, ffs));
   }
-  const int lid = lift_id(op);
+  const int lid = op->lift_id;
   if (lid >= 0 && (k = op->k[lid])) {
     /* lift=fused computes its fluxes (reads q and the face data), fused-update advances
      * res and q; the arguments a mode does not use stay NULL */
@@ -386,7 +385,7 @@ static dg_status set_surface_args(dg_cl_maxwell *op) {
 }
 
 static dg_status set_fused_args(dg_cl_maxwell *op) {
-  const int fs = (int)op->fs, fid = fuse_id(op);
+  const int fs = (int)op->fs, fid = op->fuse_id;
   cl_kernel k = fid >= 0 ? op->k[fid] : NULL;
   if (k) {
     DG_CALL(DG_KERNEL_ARG(k, FUSE_ARG_Q, op->d_q));
@@ -418,7 +417,7 @@ static dg_status set_fused_args(dg_cl_maxwell *op) {
 }
 
 static dg_status set_energy_args(dg_cl_maxwell *op) {
-  const dg_clk_id id = energy_id(op);
+  const dg_clk_id id = op->energy_id;
   cl_kernel k = op->k[id];
   const int fs = (int)op->fs;
   /* grouped: slots are not in element order, so every slot is summed (padding is 0) */
@@ -442,6 +441,7 @@ dg_status dg_clm_maxwell_create(dg_cl_maxwell *op) {
   if (st == DG_OK) st = build_data(op, ops_t);
   dg_clm_free_ops(ops_t);
   DG_CALL(st);
+  choose_kernels(op);
   DG_CALL(make_kernels(op));
   DG_CALL(set_volume_args(op));
   DG_CALL(set_surface_args(op));
@@ -508,7 +508,7 @@ done:
 
 dg_status dg_clm_maxwell_rhs_begin(dg_cl_maxwell *op, const dg_clm_stage *s) {
   const dg_variant *v = &op->v;
-  if (fuse_id(op) >= 0) return DG_OK;
+  if (op->fuse_id >= 0) return DG_OK;
   if (v->path == DG_PATH_CLBLAST) {
     const size_t NPP = (size_t)op->NPP, NP = (size_t)op->NP, K6 = 6 * (size_t)op->Kpad;
     DG_CALL(gemm(op, 3 * NPP, K6, NP, op->d_Dall, NP, op->d_q, NPP, 0.0, op->d_D, 3 * NPP,
@@ -524,7 +524,7 @@ dg_status dg_clm_maxwell_rhs_begin(dg_cl_maxwell *op, const dg_clm_stage *s) {
 
 dg_status dg_clm_maxwell_rhs_faces(dg_cl_maxwell *op, const dg_clm_stage *s) {
   const dg_variant *v = &op->v;
-  const int fid = fuse_id(op);
+  const int fid = op->fuse_id;
   if (fid >= 0) {
     if (s->fuse_res) {
       DG_CALL(dg_clm_set_real_arg(op, op->k[fid], FUSE_ARG_A, s->update ? s->a : 0.0));
@@ -543,7 +543,7 @@ dg_status dg_clm_maxwell_rhs_faces(dg_cl_maxwell *op, const dg_clm_stage *s) {
   const size_t oflux = fface ? 4 * s->b0 : s->b0 * op->VL * op->FLUXP / (size_t)vw;
   if (v->lift != DG_LIFT_FUSED)
     DG_CALL(dg_clm_launch_items(op, DG_CLK_FLUX, s->part ? oflux : 0, nflux, s->t));
-  if (v->lift == DG_LIFT_FUSED_UPDATE) DG_CALL(dg_clm_set_stage_coefs(op, lift_id(op), s));
+  if (v->lift == DG_LIFT_FUSED_UPDATE) DG_CALL(dg_clm_set_stage_coefs(op, op->lift_id, s));
   return DG_OK;
 }
 
@@ -551,7 +551,7 @@ dg_status dg_clm_maxwell_rhs_faces(dg_cl_maxwell *op, const dg_clm_stage *s) {
  * element_node.cl; else kb blocks), then fuse=res's q update. */
 static dg_status rhs_fused_end(dg_cl_maxwell *op, const dg_clm_stage *s) {
   const dg_variant *v = &op->v;
-  const dg_clk_id id = (dg_clk_id)fuse_id(op);
+  const dg_clk_id id = (dg_clk_id)op->fuse_id;
   const size_t lf = (size_t)v->kb, gf = s->nb, of = s->b0;
   DG_CHECK(s->b0 % lf == 0 && s->nb % lf == 0, DG_ERR_INTERNAL,
            "fused right-hand side over blocks %zu..%zu: not whole work-groups of %zu", s->b0,
@@ -577,7 +577,7 @@ static dg_status rhs_fused_end(dg_cl_maxwell *op, const dg_clm_stage *s) {
 
 dg_status dg_clm_maxwell_rhs_end(dg_cl_maxwell *op, const dg_clm_stage *s) {
   const dg_variant *v = &op->v;
-  if (fuse_id(op) >= 0) {
+  if (op->fuse_id >= 0) {
     DG_CALL(rhs_fused_end(op, s));
     return DG_OK;
   }
@@ -589,7 +589,7 @@ dg_status dg_clm_maxwell_rhs_end(dg_cl_maxwell *op, const dg_clm_stage *s) {
   }
   const size_t lwi = (size_t)dg_variant_lift_items(v, op->N); /* NP unless lnpw > 1 */
   const size_t g2l[2] = {lwi, s->nb}, o2[2] = {0, s->b0}, ll[2] = {lwi, (size_t)v->lkb};
-  DG_CALL(dg_clm_launch(op, (dg_clk_id)lift_id(op), 2, s->part ? o2 : NULL, g2l, ll, s->t));
+  DG_CALL(dg_clm_launch(op, op->lift_id, 2, s->part ? o2 : NULL, g2l, ll, s->t));
   return DG_OK;
 }
 
@@ -608,7 +608,7 @@ dg_status dg_clm_maxwell_update(dg_cl_maxwell *op, const dg_clm_stage *s) {
 /* Point the kernels' result at buffer r (the right-hand side alone: rhs, or res for the
  * fused lift-update and fuse=res|step). */
 dg_status dg_clm_maxwell_result(dg_cl_maxwell *op, cl_mem r) {
-  const int fid = fuse_id(op), lid = lift_id(op);
+  const int fid = op->fuse_id, lid = op->lift_id;
   if (fid >= 0) {
     DG_CALL(DG_KERNEL_ARG(op->k[fid], FUSE_ARG_OUT, r));
   } else if (op->v.lift == DG_LIFT_FUSED_UPDATE) {
@@ -644,6 +644,6 @@ dg_status dg_clm_maxwell_q_home(dg_cl_maxwell *op) {
 dg_status dg_clm_maxwell_energy(dg_cl_maxwell *op) {
   /* energy.cl: one work-item per element; energy_block.cl: one per block of VL */
   const size_t l1 = WG1, n = dg_clm_items(op->n_eout / (size_t)op->VL);
-  DG_CALL(dg_kernel_run(op->dev, op->k[energy_id(op)], 1, &n, &l1, NULL));
+  DG_CALL(dg_kernel_run(op->dev, op->k[op->energy_id], 1, &n, &l1, NULL));
   return DG_OK;
 }
