@@ -50,27 +50,20 @@ dg_status dg_pole_check(const dg_pole *p, const char *where) {
   default:
     return DG_ERROR(DG_ERR_INPUT, "%s.type: not a pole type (%d)", where, (int)p->type);
   }
-  /* What the stepper and the energy compute from them must be finite and nonzero: a value so
-   * small or large that its square or reciprocal under- or overflows (omega_p = 1e-300 made
-   * the pole's energy weight 1/omega_p^2 infinite, and the run stopped as "non-finite" with
-   * a cfl hint) is refused by name. */
-  struct {
+  /* What the stepper and the energy divide by (delta_eps, tau, omega_p^2, delta_eps
+   * omega_0^2) must be a normal double: a value whose square or reciprocal leaves the range
+   * (omega_p = 1e-300 made the weight 1/omega_p^2 infinite, and the run stopped as
+   * "non-finite" with a cfl hint) is refused by name. */
+  const int drude = p->type == DG_POLE_DRUDE, debye = p->type == DG_POLE_DEBYE;
+  const struct {
     const char *key;
-    double value, derived;
-  } d[3] = {{NULL, 0, 0}, {NULL, 0, 0}, {NULL, 0, 0}};
-  if (p->type == DG_POLE_DEBYE) {
-    d[0].key = "delta_eps", d[0].value = p->delta_eps, d[0].derived = 1 / p->delta_eps;
-    d[1].key = "tau", d[1].value = p->tau, d[1].derived = 1 / p->tau;
-  } else if (p->type == DG_POLE_DRUDE) {
-    d[0].key = "omega_p", d[0].value = p->omega_p;
-    d[0].derived = 1 / (p->omega_p * p->omega_p) * (p->omega_p * p->omega_p);
-  } else {
-    d[0].key = "delta_eps", d[0].value = p->delta_eps, d[0].derived = 1 / p->delta_eps;
-    d[1].key = "omega_0", d[1].value = p->omega_0;
-    d[1].derived = 1 / (p->delta_eps * p->omega_0 * p->omega_0) * (p->omega_0 * p->omega_0);
-  }
-  for (int i = 0; i < 3 && d[i].key; ++i)
-    DG_CHECK(isfinite(d[i].derived) && d[i].derived > 0, DG_ERR_INPUT,
+    double value, divisor;
+  } d[2] = {{drude ? "omega_p" : "delta_eps", drude ? p->omega_p : p->delta_eps,
+             drude ? p->omega_p * p->omega_p : p->delta_eps},
+            {debye ? "tau" : "omega_0", debye ? p->tau : p->omega_0,
+             debye ? p->tau : p->delta_eps * p->omega_0 * p->omega_0}};
+  for (int i = 0; i < (drude ? 1 : 2); ++i)
+    DG_CHECK(isnormal(d[i].divisor) && isfinite(1 / d[i].divisor), DG_ERR_INPUT,
              "%s.%s = %g is too %s to compute with (its square or reciprocal is out of a "
              "double's range); a pole like that has no effect or no meaning: leave it out, or "
              "check its units (docs/UNITS.md#dispersive-materials)",
