@@ -8,8 +8,9 @@
  *   @@ device NAME|local_mem|max_wg|compute_units
  *   @@ begin I
  *   @@ result I REL_DIFF PASS MESSAGE       (or @@ skip I REASON)
- * A job is "SPEC@N@WHAT": WHAT is a dg_verify_size (0..3) or "halo" (dg_cl_verify_halo
- * with 3 parts in runs of 5 elements). Any non-marker output between begin and result is an
+ * A job is "SPEC@N@WHAT": WHAT is a dg_verify_size (0..3), "halo" (dg_cl_verify_halo
+ * with 3 parts in runs of 5 elements) or "pml" (dg_verify_case_create_pml's box of 1 cell in
+ * a layer of 1: its PML kernels beside the operator's). Any non-marker output between begin and result is an
  * Oclgrind message; a message starts at a line that does not begin with white space and is
  * a race ("data race"), an uninitialized-value report or (anything else) an error. */
 #ifndef DG_TEST_OCLGRIND_UTIL_H
@@ -30,12 +31,12 @@
 enum { NCOVER = DG_VARIANT_NCOVER };
 
 #define OG_CHECKS "--data-races --uninitialized --check-api"
-enum { OG_HALO = 100 };
+enum { OG_HALO = 100, OG_PML = 101 };
 
 typedef struct {
   char spec[DG_VARIANT_SPEC_MAX];
   int N;
-  int what; /* dg_verify_size or OG_HALO */
+  int what; /* dg_verify_size, OG_HALO or OG_PML */
 } og_job;
 
 typedef struct {
@@ -79,7 +80,8 @@ static inline int og_child(int argc, char **argv) {
       return 1;
     }
     *a = *b = '\0';
-    const int N = atoi(a + 1), what = strcmp(b + 1, "halo") ? atoi(b + 1) : OG_HALO;
+    const int N = atoi(a + 1);
+    const int what = !strcmp(b + 1, "halo") ? OG_HALO : !strcmp(b + 1, "pml") ? OG_PML : atoi(b + 1);
     dg_variant v;
     fprintf(stderr, "@@ begin %d\n", i);
     char why[128];
@@ -96,10 +98,17 @@ static inline int og_child(int argc, char **argv) {
     double diff = 0, pack = 0;
     int pass = 0;
     dg_error_clear();
-    dg_status st = what == OG_HALO
-                       ? dg_cl_verify_halo(dev, &v, N, 3, 5, 0, 77u + (uint64_t)N, &diff, &pack, &pass)
-                       : dg_cl_verify_size(dev, &v, N, (dg_verify_size)what, 1234u + (uint64_t)N,
-                                           &diff, &pass);
+    dg_status st = DG_OK;
+    if (what == OG_HALO) {
+      st = dg_cl_verify_halo(dev, &v, N, 3, 5, 0, 77u + (uint64_t)N, &diff, &pack, &pass);
+    } else if (what == OG_PML) {
+      dg_verify_case *c = NULL;
+      st = dg_verify_case_create_pml(&c, N, 1, 1);
+      if (st == DG_OK) st = dg_cl_verify_problem(dev, &v, c->phys, 99u + (uint64_t)N, &diff, &pass);
+      dg_verify_case_destroy(&c);
+    } else {
+      st = dg_cl_verify_size(dev, &v, N, (dg_verify_size)what, 1234u + (uint64_t)N, &diff, &pass);
+    }
     char msg[256];
     snprintf(msg, sizeof msg, "%s", st == DG_OK ? "ok" : dg_error_message());
     for (char *p = msg; *p; ++p)
@@ -123,6 +132,7 @@ static inline int og_run(const char *extra, const og_job *jobs, int n, og_outcom
   for (int j = 0; j < n; ++j) {
     char cmd[1200], what[16];
     if (jobs[j].what == OG_HALO) snprintf(what, sizeof what, "halo");
+    else if (jobs[j].what == OG_PML) snprintf(what, sizeof what, "pml");
     else snprintf(what, sizeof what, "%d", jobs[j].what);
     snprintf(cmd, sizeof cmd, "oclgrind %s %.300s /proc/%d/exe --child '%.191s@%d@%s' 2>&1", OG_CHECKS,
              extra, (int)getpid(), jobs[j].spec, jobs[j].N, what);

@@ -226,10 +226,14 @@ static dg_status parse_array(const dg_schema *x, const cJSON *v, const char *pat
 }
 
 /* "pml": {"volumes": [names or tags], "thickness", "profile_order", "reflection",
- * "kappa_max", "alpha_max", "element_profile"}, every key optional (volumes: ["pml"]). */
+ * "kappa_max", "alpha_max"}, every key optional (volumes: ["pml"]). */
 static dg_status parse_pml(const dg_schema *x, const cJSON *v, dg_case *c) {
-  static const char *const keys[] = {"volumes",   "thickness", "profile_order",   "reflection",
-                                     "kappa_max", "alpha_max", "element_profile", NULL};
+  static const char *const keys[] = {"volumes",   "thickness", "profile_order", "reflection",
+                                     "kappa_max", "alpha_max", NULL};
+  DG_CHECK(!at(v, "element_profile"), DG_ERR_INPUT,
+           "%s: pml.element_profile: no longer an option: the graded profile is now applied "
+           "in the L2 sense in every element, stable at late times and reflecting less than "
+           "either earlier form (docs/OPEN_REGIONS.md); delete the key", x->file);
   DG_CALL(dg_schema_object(x, v, "pml", keys));
   c->has_pml = 1;
   const cJSON *it;
@@ -257,7 +261,6 @@ static dg_status parse_pml(const dg_schema *x, const cJSON *v, dg_case *c) {
     DG_CHECK(c->pml.kappa_max >= 1 && c->pml.kappa_max <= 100, DG_ERR_INPUT,
              "%s: pml.kappa_max: expected a number in [1, 100], got %g", x->file, c->pml.kappa_max);
   }
-  DG_CALL(dg_schema_opt_bool(x, v, "pml", "element_profile", &c->pml.element_profile));
   return dg_schema_opt_positive(x, v, "pml", "alpha_max", &c->pml.alpha_max);
 }
 

@@ -123,23 +123,12 @@ static dg_status write_vtu(run_state *s, int step, double t) {
   return DG_OK;
 }
 
-/* What a blow-up's message adds when the run has a PML with the graded profile, which can
- * grow at late times whatever the time step (docs/OPEN_REGIONS.md). */
-static const char *pml_hint(const run_state *s) {
-  return s->c->has_pml && !s->c->pml.element_profile
-             ? "; or, with this PML, its late-time growth (the profile graded per node can grow "
-               "after the pulse has left, at N = 1 and 3 and on some meshes at N = 2, whatever "
-               "the cfl; docs/OPEN_REGIONS.md): set \"element_profile\": true in \"pml\" "
-               "(stable; a little more reflection) or \"kappa_max\": 2"
-             : "";
-}
-
 /* Blow-up: non-finite values, or energy growing beyond what the sources put in. */
 /* energy: over all ranks; it is non-finite when any value of the state is. */
 static dg_status check_health(run_state *s, int step, double t, double energy) {
   DG_CHECK(isfinite(energy), DG_ERR_NUMERIC,
            "the solution became non-finite at step %d (t = %g): the time step is too large "
-           "(try a smaller --cfl) or a material value is bad%s", step, t, pml_hint(s));
+           "(try a smaller --cfl) or a material value is bad", step, t);
   /* While sources act the energy may grow by what they inject: it only sets the reference.
    * So does the first check after they stopped (sources_were_on is set at every step a
    * source is on), which counts what they put in since the last check. */
@@ -155,7 +144,7 @@ static dg_status check_health(run_state *s, int step, double t, double energy) {
       DG_CHECK(sqrt(energy) <= most + 1e-150, DG_ERR_NUMERIC,
                "the energy grew from %.6g to %.6g by step %d (t = %g), more than the sources can "
                "put in (at most %.6g): the time step is too large (try a smaller --cfl) or a "
-               "material value is bad%s", s->energy0, energy, step, t, most * most, pml_hint(s));
+               "material value is bad", s->energy0, energy, step, t, most * most);
     }
     s->energy_ref = fmax(s->energy_ref, energy);
     s->sources_were_on = sources_active(s, t);
@@ -166,8 +155,8 @@ static dg_status check_health(run_state *s, int step, double t, double energy) {
   const double bound = 1.01 * fmax(s->energy_ref, s->energy0) + 1e-30;
   DG_CHECK(energy <= bound, DG_ERR_NUMERIC,
            "the energy grew from %.6g to %.6g by step %d (t = %g) with no source on: the time "
-           "step is too large (try a smaller --cfl) or a material value is bad%s",
-           fmax(s->energy_ref, s->energy0), energy, step, t, pml_hint(s));
+           "step is too large (try a smaller --cfl) or a material value is bad",
+           fmax(s->energy_ref, s->energy0), energy, step, t);
   return DG_OK;
 }
 

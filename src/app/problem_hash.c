@@ -100,7 +100,9 @@ void dg_case_problem_hash(const dg_case *c, uint64_t parts[DG_CHECKPOINT_PARTS])
     hash_doubles(pml, &c->pml.reflection, 1);
     hash_doubles(pml, &c->pml.kappa_max, 1);
     hash_doubles(pml, &c->pml.alpha_max, 1);
-    if (c->pml.element_profile) hash_int(pml, 1); /* the graded default hashes as before */
+    /* the filters applied in the L2 sense (2026-11-28): a checkpoint of the node-wise or
+     * per-element forms before it is of another problem */
+    hash_int(pml, 2);
   }
   for (int i = 0; i < DG_CHECKPOINT_PARTS; ++i)
     parts[i] = dg_checkpoint_part_names[i] ? dg_checksum_final(&h[i]) : 0;

@@ -310,18 +310,6 @@ static dg_status setup_pml(run_state *s) {
   const dg_status st = dg_maxwell_set_pml(s->phys, in_pml, &c->pml, ilo, ihi, olo, ohi);
   dg_free(&in_pml);
   DG_CALL(st);
-  /* The graded profile can grow at late times (docs/OPEN_REGIONS.md, "Known problem"): a
-   * run longer than three crossings of the inner box with the profile it was seen with is
-   * warned. */
-  double extent = 0;
-  for (int d = 0; d < 3; ++d) extent = fmax(extent, ihi[d] - ilo[d]);
-  if (!c->pml.element_profile && c->pml.kappa_max < 2 && c->steps == 0 &&
-      c->final_time > 3 * extent)
-    dg_warn("%s: pml: the default graded profile can grow again at late times (seen after a "
-            "few crossings of the inner box at N = 1 and 3, and at N = 2 on some meshes; "
-            "docs/OPEN_REGIONS.md), and this run lasts %.0f crossings of it: set "
-            "\"element_profile\": true (stable; a little more reflection) or \"kappa_max\": 2",
-            c->source, c->final_time / extent);
   return DG_OK;
 }
 

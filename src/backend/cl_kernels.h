@@ -45,6 +45,7 @@
   X(CURVENERGY, curvenergy, "curved.cl", CEN, OTHER, OP)                     \
   X(PMLSAVE, pmlsave, "pml.cl", PMLSAVE, PML, OP)                            \
   X(PML, pml, "pml.cl", PML, PML, OP)                                        \
+  X(PMLEND, pmlend, "pml.cl", PMLEND, PML, OP)                               \
   X(DISPSAVE, dispsave, "dispersive.cl", DSAVE, OTHER, OP)                   \
   X(DISP, disp, "dispersive.cl", DISP, OTHER, OP)                            \
   X(SOURCE, source, "source.cl", SRC, OTHER, OP)                             \
@@ -114,12 +115,17 @@
 #define DG_CLK_ARGS_PMLSAVE(ROW, P)                                                           \
   ROW(P, RES, res, MEM) ROW(P, SAVED, saved, MEM) ROW(P, NODE, node, MEM) ROW(P, FS, fs, INT) \
   ROW(P, NPN, npn, INT) ROW(P, JEND, j_end, INT)
-#define DG_CLK_ARGS_PML(ROW, P)                                                               \
-  ROW(P, OUT_A, out_a, MEM) ROW(P, OUT_B, out_b, MEM) ROW(P, C, cbuf, MEM)                    \
-  ROW(P, SAVED, saved, MEM) ROW(P, W, w, MEM) ROW(P, WRES, wres, MEM) ROW(P, COEF, coef, MEM) \
-  ROW(P, NODE, node, MEM) ROW(P, FS, fs, INT) ROW(P, NPN, npn, INT) ROW(P, A, rk_a, REAL)     \
-  ROW(P, DT, rk_dt, REAL) ROW(P, B, rk_b, REAL) ROW(P, SA, sa, REAL) ROW(P, SB, sb, REAL)     \
-  ROW(P, JEND, j_end, INT)
+#define DG_CLK_ARGS_PML(ROW, P)                                                                \
+  ROW(P, C, cbuf, MEM) ROW(P, SAVED, saved, MEM) ROW(P, W, w, MEM) ROW(P, WRES, wres, MEM)     \
+  ROW(P, PU3, pu3, MEM) ROW(P, MATS, mats, MEM) ROW(P, MAT_OF, mat_of, MEM)                    \
+  ROW(P, ALPHA, alpha, MEM) ROW(P, NODE, node, MEM) ROW(P, FS, fs, INT) ROW(P, NPN, npn, INT) \
+  ROW(P, A, rk_a, REAL) ROW(P, DT, rk_dt, REAL) ROW(P, JEND, j_end, INT)
+#define DG_CLK_ARGS_PMLEND(ROW, P)                                                              \
+  ROW(P, OUT_A, out_a, MEM) ROW(P, OUT_B, out_b, MEM) ROW(P, C, cbuf, MEM)                      \
+  ROW(P, SAVED, saved, MEM) ROW(P, W, w, MEM) ROW(P, WRES, wres, MEM) ROW(P, PU3, pu3, MEM)     \
+  ROW(P, MATS, mats, MEM) ROW(P, MAT_OF, mat_of, MEM) ROW(P, NODE, node, MEM) ROW(P, FS, fs, INT) \
+  ROW(P, NPN, npn, INT) ROW(P, A, rk_a, REAL) ROW(P, DT, rk_dt, REAL) ROW(P, B, rk_b, REAL)     \
+  ROW(P, SA, sa, REAL) ROW(P, SB, sb, REAL) ROW(P, JEND, j_end, INT)
 #define DG_CLK_ARGS_DSAVE(ROW, P)                                                         \
   ROW(P, Q, q, MEM) ROW(P, SAVED, saved, MEM) ROW(P, NODE, node, MEM) ROW(P, FS, fs, INT) \
   ROW(P, NDN, ndn, INT)
@@ -185,7 +191,7 @@
 /* The argument lists, for the enums below and the table of cl_kernels.c. */
 #define DG_CLK_ARG_LISTS(L)                                                        \
   L(VOL) L(CURL) L(FLUX) L(LIFT) L(UPD) L(FUSE) L(QUPD) L(QCOPY) L(EN) L(ENB) L(CURV) \
-  L(CFIX) L(CEN) L(PMLSAVE) L(PML) L(DSAVE) L(DISP) L(SRC) L(MRCO) L(MRDE) L(MRAD) L(MRCP) \
+  L(CFIX) L(CEN) L(PMLSAVE) L(PML) L(PMLEND) L(DSAVE) L(DISP) L(SRC) L(MRCO) L(MRDE) L(MRAD) L(MRCP) \
   L(MRLS) L(MRCL) L(MRTR) L(MRTE) L(MRDA) L(MRST) L(HALO) L(DFT)
 
 /* The argument enums, by list: VOL_ARG_Q, ..., VOL_ARG_COUNT_. */

@@ -53,8 +53,9 @@ void dg_maxwell_destroy(dg_maxwell **pp) {
   dg_maxwell *p = *pp;
   if (!p) return;
   DG_FREE_ALL(&p->eps, &p->mu, &p->sigma, &p->bc, &p->work, &p->DrT, &p->DsT, &p->DtT,
-              &p->LIFTT, &p->pml_elem, &p->pml_coef, &p->tfsf, &p->disp_elem, &p->disp_model,
-              &p->disp_off, &p->disp_models);
+              &p->LIFTT, &p->pml_elem, &p->pml_mat_of, &p->pml_alpha, &p->pml_beta,
+              &p->pml_mat, &p->tfsf, &p->disp_elem, &p->disp_model, &p->disp_off,
+              &p->disp_models);
   for (int i = 0; i < p->n_sources; ++i) dg_free(&p->sources[i].profile);
   dg_free(&p->sources);
   dg_free(pp);

@@ -55,12 +55,13 @@ typedef struct {
   dg_point_source *sources; /* owned; added with dg_maxwell_add_dipole */
   double *work;         /* scratch for dg_maxwell_rhs (one element at a time) */
   double *DrT, *DsT, *DtT, *LIFTT; /* transposed reference operators */
-  /* CFS-PML (dg/pml.h; none when pml_K = 0): the PML elements, increasing, and per PML node
-   * j = e*Np + n (e-th PML element, node n) DG_PML_COEFS coefficient arrays of pml_K*Np
-   * values each (coefficient c of node j at c*pml_K*Np + j). */
-  int pml_K;
-  int *pml_elem;
-  double *pml_coef;
+  /* CFS-PML (dg/pml.h; none when pml_K = 0): the PML elements, increasing; per PML element
+   * e its alpha in direction d (pml_alpha[3e + d]), its largest filter rate beta
+   * (pml_beta[e]) and its matrices S_x..G_z (pml_mat_of[DG_PML_MATS e + i], an index into
+   * pml_mat, n_pml_mat matrices of Np x Np, or -1). */
+  int pml_K, n_pml_mat;
+  int *pml_elem, *pml_mat_of;
+  double *pml_alpha, *pml_beta, *pml_mat;
   double pml_beta_max; /* largest filter rate, for the time step */
   /* Dispersive media (dg/dispersive.h; none when disp_K = 0): the dispersive elements,
    * increasing (none of them in the PML); per dispersive element its model (an index into

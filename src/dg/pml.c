@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "refel/refel.h"
 
 void dg_pml_params_default(dg_pml_params *par) {
   par->thickness = 0;
@@ -12,7 +13,6 @@ void dg_pml_params_default(dg_pml_params *par) {
   par->reflection = 1e-6;
   par->kappa_max = 1;
   par->alpha_max = -1;
-  par->element_profile = 0;
 }
 
 dg_status dg_pml_params_check(const dg_pml_params *par, const char *where) {
@@ -54,15 +54,71 @@ static void pml_profile(const dg_pml_params *par, double c, const double x[3],
   }
 }
 
+/* The rule the PML's matrices are integrated with (degree 2N+1) on the reference element:
+ * Vq (nq x Np, the nodal basis at its points), Pq (Np x nq, M^-1 Vq^T W) and the points. With
+ * M^-1 = V V^T and Vq = Psi V^-1 (Psi the orthonormal basis at the points), M^-1 Vq^T =
+ * V Psi^T. */
+typedef struct {
+  int nq;
+  double *Vq, *Pq, *r, *s, *t, *w;
+} pml_rule;
+
+static void pml_rule_free(pml_rule *q) {
+  dg_free(&q->Vq);
+  dg_free(&q->Pq);
+  free(q->r);
+  free(q->s);
+  free(q->t);
+  free(q->w);
+}
+
+static dg_status pml_rule_make(const dg_refel *R, pml_rule *q) {
+  const int Np = R->Np;
+  double *psi = NULL;
+  dg_status st = DG_OK;
+  memset(q, 0, sizeof *q);
+  DG_CALL(dg_cubature_tet(2 * R->N + 1, &q->nq, &q->r, &q->s, &q->t, &q->w));
+  const int nq = q->nq;
+  DG_CALL_GOTO(done, DG_ALLOC(psi, (size_t)nq * Np)); /* psi[l*nq + q] */
+  DG_CALL_GOTO(done, DG_ALLOC(q->Vq, (size_t)nq * Np));
+  DG_CALL_GOTO(done, DG_ALLOC(q->Pq, (size_t)nq * Np));
+  for (int l = 0; l < Np; ++l) dg_basis_tet(R->N, l, q->r, q->s, q->t, nq, psi + (size_t)l * nq);
+  for (int i = 0; i < nq; ++i)
+    for (int j = 0; j < Np; ++j) {
+      double v = 0;
+      for (int l = 0; l < Np; ++l) v += psi[(size_t)l * nq + i] * R->Vinv[l * Np + j];
+      q->Vq[(size_t)i * Np + j] = v;
+    }
+  for (int i = 0; i < Np; ++i)
+    for (int k = 0; k < nq; ++k) {
+      double v = 0;
+      for (int l = 0; l < Np; ++l) v += R->V[i * Np + l] * psi[(size_t)l * nq + k];
+      q->Pq[(size_t)i * nq + k] = v * q->w[k];
+    }
+done:
+  dg_free(&psi);
+  if (st) pml_rule_free(q);
+  return st;
+}
+
+/* out = Pq diag(f) Vq (Np x Np): M^-1 M_f on an affine element. */
+static void pml_matrix(const pml_rule *q, int Np, const double *f, double *out) {
+  for (int i = 0; i < Np; ++i)
+    for (int j = 0; j < Np; ++j) {
+      double v = 0;
+      for (int k = 0; k < q->nq; ++k) v += q->Pq[(size_t)i * q->nq + k] * f[k] * q->Vq[(size_t)k * Np + j];
+      out[(size_t)i * Np + j] = v;
+    }
+}
+
 dg_status dg_maxwell_set_pml(dg_maxwell *p, const unsigned char *in_pml, const dg_pml_params *par,
                              const double ilo[3], const double ihi[3], const double olo[3],
                              const double ohi[3]) {
   const dg_geom *g = p->geom;
   const int Np = g->Np;
   DG_CALL(dg_pml_params_check(par, "pml"));
-  dg_free(&p->pml_elem);
-  dg_free(&p->pml_coef);
-  p->pml_K = 0;
+  DG_FREE_ALL(&p->pml_elem, &p->pml_mat_of, &p->pml_alpha, &p->pml_beta, &p->pml_mat);
+  p->pml_K = p->n_pml_mat = 0;
   p->pml_beta_max = 0;
   int n = 0;
   for (int k = 0; k < g->K; ++k) n += in_pml[k] != 0;
@@ -71,98 +127,123 @@ dg_status dg_maxwell_set_pml(dg_maxwell *p, const unsigned char *in_pml, const d
     DG_CHECK(!in_pml[p->disp_elem[e]], DG_ERR_INPUT,
              "element %d is both dispersive and in the PML: the layer is matched to "
              "non-dispersive media only", p->disp_elem[e] + 1);
+  for (int k = 0; k < g->K; ++k)
+    DG_CHECK(!in_pml[k] || dg_geom_curved_row(g, k) < 0, DG_ERR_UNSUPPORTED,
+             "element %d is curved and in the PML: the layer's elements must be straight-sided "
+             "(keep curved surfaces out of the PML volumes)", k + 1);
   for (int d = 0; d < 3; ++d)
     DG_CHECK(olo[d] <= ilo[d] && ilo[d] < ihi[d] && ihi[d] <= ohi[d], DG_ERR_INPUT,
              "pml: the inner box [%g, %g] in %c is not inside the outer box [%g, %g]", ilo[d],
              ihi[d], "xyz"[d], olo[d], ohi[d]);
-  DG_CALL(DG_ALLOC(p->pml_elem, n));
-  const size_t nP = (size_t)n * Np;
-  DG_CALL(DG_ALLOC(p->pml_coef, DG_PML_COEFS * nP));
+  pml_rule q;
+  DG_CALL(pml_rule_make(g->ref, &q));
+  dg_status st = DG_OK;
+  double *f = NULL; /* DG_PML_MATS x nq: s_x..gamma_z at the element's points */
+  const size_t NN = (size_t)Np * Np;
+  DG_CALL_GOTO(done, DG_ALLOC(f, DG_PML_MATS * (size_t)q.nq));
+  DG_CALL_GOTO(done, DG_ALLOC(p->pml_elem, n));
+  DG_CALL_GOTO(done, DG_ALLOC(p->pml_mat_of, DG_PML_MATS * (size_t)n));
+  DG_CALL_GOTO(done, DG_ALLOC(p->pml_alpha, 3 * (size_t)n));
+  DG_CALL_GOTO(done, DG_ALLOC(p->pml_beta, n));
+  /* at most DG_PML_MATS per element; shrunk to what is used below */
+  DG_CALL_GOTO(done, DG_ALLOC(p->pml_mat, DG_PML_MATS * (size_t)n * NN));
   int e = 0;
   for (int k = 0; k < g->K; ++k)
     if (in_pml[k]) p->pml_elem[e++] = k;
   p->pml_K = n;
-  /* With element_profile, sigma_d and kappa_d are constant in each element, the element's
-   * means of the graded profile (weights sum_i M_ij of the reference mass matrix, the integral
-   * mean of its interpolant on an affine element); else each node takes the profile at its
-   * own position. Evaluated per node the filters do not commute with the element's mass
-   * matrix, and the layer can grow at late times (docs/OPEN_REGIONS.md). */
-  const double *M = g->ref->M;
-  double *wgt = NULL;
-  DG_CALL(DG_ALLOC(wgt, Np));
-  double wsum = 0;
-  for (int i = 0; i < Np; ++i) {
-    wgt[i] = 0;
-    for (int l = 0; l < Np; ++l) wgt[i] += M[l * Np + i];
-    wsum += wgt[i];
-  }
   for (e = 0; e < n; ++e) {
     const int k = p->pml_elem[e];
     const double c = 1 / sqrt(p->eps[k] * p->mu[k]);
-    double mean_sig[3] = {0, 0, 0}, mean_kappa[3] = {0, 0, 0}, alpha[3];
-    for (int i = 0; par->element_profile && i < Np; ++i) {
-      const size_t id = (size_t)k * Np + i;
-      const double x[3] = {g->x[id], g->y[id], g->z[id]};
-      double sn[3], kn[3];
-      pml_profile(par, c, x, ilo, ihi, olo, ohi, sn, kn, alpha);
-      for (int d = 0; d < 3; ++d) {
-        mean_sig[d] += wgt[i] / wsum * sn[d];
-        mean_kappa[d] += wgt[i] / wsum * kn[d];
+    double smax[3] = {0, 0, 0};
+    int varies[DG_PML_MATS] = {0};
+    for (int i = 0; i < q.nq; ++i) {
+      /* the point's position: the affine map's nodal coordinates interpolated */
+      double x[3] = {0, 0, 0};
+      for (int l = 0; l < Np; ++l) {
+        const double v = q.Vq[(size_t)i * Np + l];
+        const size_t id = (size_t)k * Np + l;
+        x[0] += v * g->x[id], x[1] += v * g->y[id], x[2] += v * g->z[id];
       }
-    }
-    for (int i = 0; i < Np; ++i) {
-      const size_t j = (size_t)e * Np + i, id = (size_t)k * Np + i;
-      const double x[3] = {g->x[id], g->y[id], g->z[id]};
-      double sig[3], kappa[3];
+      double sig[3], kappa[3], alpha[3];
       pml_profile(par, c, x, ilo, ihi, olo, ohi, sig, kappa, alpha);
-      for (int d = 0; par->element_profile && d < 3; ++d)
-        sig[d] = mean_sig[d], kappa[d] = mean_kappa[d];
       /* Directions without a layer on either side: any positive alpha (their factors are 1). */
       for (int d = 0; d < 3; ++d) {
         const double s = sig[d] / kappa[d];
-        const int a = (d + 1) % 3, b = (d + 2) % 3;
-        p->pml_coef[(DG_PML_S + d) * nP + j] = s;
-        p->pml_coef[(DG_PML_BETA + d) * nP + j] = alpha[d] + s;
-        p->pml_coef[(DG_PML_ALPHA + d) * nP + j] = alpha[d];
-        p->pml_coef[(DG_PML_GAMMA + d) * nP + j] = kappa[d] / (kappa[a] * kappa[b]);
-        if (alpha[d] + s > p->pml_beta_max) p->pml_beta_max = alpha[d] + s;
+        const double gam = kappa[d] / (kappa[(d + 1) % 3] * kappa[(d + 2) % 3]);
+        f[(DG_PML_S + d) * (size_t)q.nq + i] = s;
+        f[(DG_PML_G + d) * (size_t)q.nq + i] = gam;
+        varies[DG_PML_S + d] |= s != 0;
+        varies[DG_PML_G + d] |= gam != 1;
+        smax[d] = fmax(smax[d], s);
+        p->pml_alpha[3 * (size_t)e + d] = alpha[d];
       }
     }
+    p->pml_beta[e] = 0;
+    for (int d = 0; d < 3; ++d)
+      p->pml_beta[e] = fmax(p->pml_beta[e], p->pml_alpha[3 * (size_t)e + d] + smax[d]);
+    p->pml_beta_max = fmax(p->pml_beta_max, p->pml_beta[e]);
+    for (int m = 0; m < DG_PML_MATS; ++m) {
+      p->pml_mat_of[DG_PML_MATS * (size_t)e + m] = varies[m] ? p->n_pml_mat : -1;
+      if (varies[m])
+        pml_matrix(&q, Np, f + (size_t)m * q.nq, p->pml_mat + (size_t)p->n_pml_mat++ * NN);
+    }
   }
-  dg_free(&wgt);
-  return DG_OK;
+  double *fit = realloc(p->pml_mat, (size_t)(p->n_pml_mat ? p->n_pml_mat : 1) * NN * sizeof *fit);
+  if (fit) p->pml_mat = fit;
+done:
+  dg_free(&f);
+  pml_rule_free(&q);
+  return st;
 }
 
 void dg_pml_apply(const dg_maxwell *p, const double *w, double *rhs, double *rhs_w) {
   dg_pml_apply_elems(p, w, rhs, rhs_w, NULL, p->pml_K);
 }
 
+/* y = M v (Np x Np), or 0 when M is absent (m < 0). */
+static void pml_matvec(const dg_maxwell *p, int m, const double *v, double *y) {
+  const int Np = p->geom->Np;
+  for (int i = 0; i < Np; ++i) {
+    double a = 0;
+    const double *row = m >= 0 ? p->pml_mat + ((size_t)m * Np + i) * Np : NULL;
+    for (int j = 0; row && v && j < Np; ++j) a += row[j] * v[j];
+    y[i] = a;
+  }
+}
+
+/* Per PML element and field, the filters of dg/pml.h with its matrices. */
 void dg_pml_apply_elems(const dg_maxwell *p, const double *w, double *rhs, double *rhs_w,
                         const int *pml_e, int n) {
   const dg_geom *g = p->geom;
   const int Np = g->Np;
   const size_t KNp = (size_t)g->K * Np, nP = (size_t)p->pml_K * Np;
-  const double *C = p->pml_coef;
+  double *A = p->work, *B = A + Np, *D = B + Np, *u3 = D + Np; /* 4 Np of the scratch */
   for (int ei = 0; ei < n; ++ei) {
     const int e = pml_e ? pml_e[ei] : ei;
-    const int k = p->pml_elem[e];
-    for (int i = 0; i < Np; ++i) {
-      const size_t j = (size_t)e * Np + i, id = (size_t)k * Np + i;
-      for (int f = 0; f < DG_NFIELDS; ++f) {
-        const int d = f % 3, a = (d + 1) % 3, b = (d + 2) % 3;
-        const double w1 = w ? w[(3 * f) * nP + j] : 0, w2 = w ? w[(3 * f + 1) * nP + j] : 0,
-                     w3 = w ? w[(3 * f + 2) * nP + j] : 0;
-        const double c = rhs[f * KNp + id];
-        const double u1 = c - C[(DG_PML_S + a) * nP + j] * w1;
-        const double u2 = u1 - C[(DG_PML_S + b) * nP + j] * w2;
-        const double u3 = u2 + C[(DG_PML_S + d) * nP + j] * w3;
-        rhs[f * KNp + id] = C[(DG_PML_GAMMA + d) * nP + j] * u3;
+    const size_t k = (size_t)p->pml_elem[e];
+    const int *mat = p->pml_mat_of + DG_PML_MATS * (size_t)e;
+    const double *alpha = p->pml_alpha + 3 * (size_t)e;
+    for (int f = 0; f < DG_NFIELDS; ++f) {
+      const int d = f % 3, a = (d + 1) % 3, b = (d + 2) % 3;
+      double *cf = rhs + f * KNp + k * Np;
+      const double *w1 = w ? w + (3 * f) * nP + (size_t)e * Np : NULL;
+      const double *w2 = w ? w1 + nP : NULL, *w3 = w ? w2 + nP : NULL;
+      pml_matvec(p, mat[DG_PML_S + a], w1, A);
+      pml_matvec(p, mat[DG_PML_S + b], w2, B);
+      pml_matvec(p, mat[DG_PML_S + d], w3, D);
+      for (int i = 0; i < Np; ++i) {
+        const double c = cf[i];
+        u3[i] = c - A[i] - B[i] + D[i];
         if (rhs_w) {
-          rhs_w[(3 * f) * nP + j] = c - C[(DG_PML_BETA + a) * nP + j] * w1;
-          rhs_w[(3 * f + 1) * nP + j] = u1 - C[(DG_PML_BETA + b) * nP + j] * w2;
-          rhs_w[(3 * f + 2) * nP + j] = u2 - C[(DG_PML_ALPHA + d) * nP + j] * w3;
+          rhs_w[(3 * f) * nP + (size_t)e * Np + i] = c - alpha[a] * (w ? w1[i] : 0) - A[i];
+          rhs_w[(3 * f + 1) * nP + (size_t)e * Np + i] = c - A[i] - alpha[b] * (w ? w2[i] : 0) - B[i];
+          rhs_w[(3 * f + 2) * nP + (size_t)e * Np + i] = c - A[i] - B[i] - alpha[d] * (w ? w3[i] : 0);
         }
       }
+      if (mat[DG_PML_G + d] >= 0)
+        pml_matvec(p, mat[DG_PML_G + d], u3, cf);
+      else
+        memcpy(cf, u3, sizeof(double) * Np);
     }
   }
 }

@@ -22,22 +22,36 @@
  *   u3 = u2 + s_d w3,       dw3/dt = u2 - alpha_d w3
  *   dE_d/dt = gamma_d u3
  *
- * three auxiliary fields per field component, 18 per PML node, pointwise at the nodes. All
- * filter poles are at -alpha or -beta <= -alpha < 0: with alpha > 0 everywhere in the layer
- * no filter integrates (the linear late-time growth of the plain UPML, Becache, Petropoulos
- * & Gedney 2004, does not occur). Outside the layer (sigma = 0, kappa = 1) every factor is 1,
- * so the equations are Maxwell's: the layer is matched to the inner domain for every angle
- * and frequency before discretisation.
+ * three auxiliary fields per field component, 18 per PML node. All filter poles are at
+ * -alpha or -beta <= -alpha < 0: with alpha > 0 everywhere in the layer no filter integrates
+ * (the linear late-time growth of the plain UPML, Becache, Petropoulos & Gedney 2004, does
+ * not occur). Outside the layer (sigma = 0, kappa = 1) every factor is 1, so the equations
+ * are Maxwell's: the layer is matched to the inner domain for every angle and frequency
+ * before discretisation.
  *
- * By default the coefficients are the graded profile at each node. c is M^-1 times the
- * element's weak residual, and a filter whose coefficients vary from node to node does not
- * commute with the mass matrix M (diag(D) M^-1 is not self-adjoint in the M inner product),
- * which with the default cubic profile (sigma rising by up to sigma_max across one element)
- * lets the energy grow at late times at N = 1 and 3 (docs/OPEN_REGIONS.md). With
- * element_profile the coefficients are constant in each element (the element's mean of the
- * profile): each element's filters are then scalars that commute with its DG operator, as
- * for a constant-coefficient layer, and the measured cases stay stable, at the price of a
- * stepped profile that reflects up to 2.3x more. */
+ * Discretely, c and the w are polynomials of the element (nodal values), and every product
+ * of a profile coefficient f with a field v is applied in the L2 sense, as weight-adjusted DG
+ * treats variable coefficients (Chan, Hewett & Warburton, SIAM J. Sci. Comput. 39 (2017)
+ * A2395): the L2 projection of f v onto the element's polynomials, F v = M^-1 M_f v, with
+ * M_f = Vq^T W diag(f) Vq on a quadrature rule of degree 2N+1 (Vq the interpolation to its
+ * points, W their weights), so F is self-adjoint in the M inner product like the rest of the
+ * DG operator. Applied node by node instead (diag(f) M^-1 r, not self-adjoint), the default
+ * cubic profile, which rises by up to sigma_max across one element, let the energy grow again
+ * at late times at N = 1 and 3; in the L2 sense it does not, and it reflects less than the
+ * node-wise profile (docs/OPEN_REGIONS.md, docs/notes/pml-late-growth-2026-11-28.md).
+ *
+ * alpha is constant in an element (per direction), so with S_d = M^-1 M_{s_d} (zero where
+ * direction d is not stretched in the element) and G_d = M^-1 M_{gamma_d} (the identity where
+ * gamma_d = 1, always with kappa_max = 1; as weight-adjusted DG approximates M_{1/gamma}^-1 M)
+ * the filters are
+ *
+ *   A = S_a w1,  B = S_b w2,  D = S_d w3,  u3 = c - A - B + D,  PML rhs = G_d u3,
+ *   dw1/dt = c - alpha_a w1 - A,  dw2/dt = c - A - alpha_b w2 - B,
+ *   dw3/dt = c - A - B - alpha_d w3.
+ *
+ * The S_d and G_d that are not zero or the identity are Np x Np matrices per PML element
+ * (dg_maxwell.pml_mat): a face element of the layer (one stretched direction) costs one
+ * matrix-vector product per field. */
 #ifndef DG_DG_PML_H
 #define DG_DG_PML_H
 
@@ -46,9 +60,9 @@
 #include "core/status.h"
 #include "dg/maxwell.h"
 
-/* Coefficients per PML node (dg_maxwell.pml_coef): s = sigma/kappa (3), beta (3), alpha (3),
- * gamma (3), direction x, y, z in each group. */
-enum { DG_PML_S = 0, DG_PML_BETA = 3, DG_PML_ALPHA = 6, DG_PML_GAMMA = 9, DG_PML_COEFS = 12 };
+/* Per PML element (dg_maxwell.pml_mat_of): the matrix of S_x, S_y, S_z, G_x, G_y, G_z, an
+ * index into pml_mat, or -1 (S_d zero, G_d the identity). */
+enum { DG_PML_S = 0, DG_PML_G = 3, DG_PML_MATS = 6 };
 /* Auxiliary fields per PML node: field f (Ex..Hz) filter i (0..2) is number 3 f + i. */
 enum { DG_PML_AUX = 18 };
 
@@ -58,11 +72,9 @@ typedef struct {
   double reflection; /* theoretical normal-incidence reflection R0 of the PEC-backed layer */
   double kappa_max;  /* kappa(rho) = 1 + (kappa_max - 1)(rho/d)^m */
   double alpha_max;  /* CFS shift, constant in the layer; < 0: default 0.2 c/d */
-  int element_profile; /* 1: sigma and kappa constant in each element (their means) */
 } dg_pml_params;
 
-/* Defaults: thickness from the mesh, m = 3, R0 = 1e-6, kappa_max = 1, alpha_max default, the
- * profile graded per node. */
+/* Defaults: thickness from the mesh, m = 3, R0 = 1e-6, kappa_max = 1, alpha_max default. */
 void dg_pml_params_default(dg_pml_params *par);
 /* Range checks, naming the keys under `where` (e.g. "case.json: pml"). */
 dg_status dg_pml_params_check(const dg_pml_params *par, const char *where) DG_NODISCARD;
@@ -72,8 +84,8 @@ dg_status dg_pml_params_check(const dg_pml_params *par, const char *where) DG_NO
  * rank): a node x is at depth rho_d = max(ilo_d - x_d, x_d - ihi_d, 0) in direction d, on a
  * side whose thickness is that side's olo/ohi distance (or par->thickness). Corners and edges
  * stretch in 2 or 3 directions. sigma_max = -(m+1) c ln(R0) / (2 d), c = 1/sqrt(eps mu) of
- * the element. Each element gets the mean over it of sigma_d and kappa_d (weights: the column
- * sums of the reference mass matrix) on all its nodes. Replaces any earlier PML. */
+ * the element, evaluated at each PML element's quadrature points into its matrices. PML
+ * elements must be affine (a curved one is refused). Replaces any earlier PML. */
 dg_status dg_maxwell_set_pml(dg_maxwell *p, const unsigned char *in_pml, const dg_pml_params *par,
                              const double ilo[3], const double ihi[3], const double olo[3],
                              const double ohi[3]) DG_NODISCARD;

@@ -597,15 +597,9 @@ dg_status dg_multirate_levels(const dg_maxwell *p, dg_mr_scheme scheme, int max_
   DG_CALL(refuse_curved(g));
   memset(plan, 0, sizeof *plan);
   plan->scheme = scheme;
-  if (p->pml_K) { /* each PML element's largest beta (dg/pml.h's coefficients) */
-    const size_t nP = (size_t)p->pml_K * g->Np;
+  if (p->pml_K) { /* each PML element's largest beta (dg/pml.h) */
     DG_CALL(DG_ALLOC(beta, g->K + 1));
-    for (int e = 0; e < p->pml_K; ++e)
-      for (int d = 0; d < 3; ++d)
-        for (int i = 0; i < g->Np; ++i) {
-          const double b = p->pml_coef[(DG_PML_BETA + d) * nP + (size_t)e * g->Np + i];
-          if (b > beta[p->pml_elem[e]]) beta[p->pml_elem[e]] = b;
-        }
+    for (int e = 0; e < p->pml_K; ++e) beta[p->pml_elem[e]] = p->pml_beta[e];
   }
   double lo = INFINITY, hi = 0;
   DG_CALL_GOTO(done, DG_ALLOC(u, g->K + 1));

@@ -60,6 +60,10 @@ static void syntax_and_types(void **state) {
                      DG_ERR_INPUT, "sources[0].pulse: missing key \"frequency\"");
   expect_parse_error("{\"mesh\": {\"file\": \"a.msh\", \"box\": {}}}", DG_ERR_INPUT, "exactly one of");
   expect_parse_error("[1, 2]", DG_ERR_INPUT, "expected a JSON object");
+  /* a key that no longer exists says so, and what to do */
+  expect_parse_error("{\"pml\": {\"element_profile\": true}}", DG_ERR_INPUT,
+                     "pml.element_profile: no longer an option");
+  expect_parse_error("{\"pml\": {\"element_profile\": true}}", DG_ERR_INPUT, "delete the key");
 }
 
 static void problems_found_against_the_mesh(void **state) {

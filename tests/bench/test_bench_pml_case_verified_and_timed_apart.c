@@ -36,12 +36,12 @@ static void test_case_layout(void **state) {
     outside += x[0] < 0 || x[0] > 1 || x[1] < 0 || x[1] > 1 || x[2] < 0 || x[2] > 1;
   }
   assert_int_equal(outside, c->phys->pml_K);
-  /* Stretched directions per PML node (s = sigma/kappa > 0): 1, 2 and 3 all occur. */
-  const int Np = c->geom->Np;
+  /* Stretched directions per PML element (those with a matrix S_d, dg/pml.h): 1, 2 and 3
+   * all occur. */
   int seen[4] = {0, 0, 0, 0};
-  for (int j = 0; j < c->phys->pml_K * Np; ++j) {
+  for (int e = 0; e < c->phys->pml_K; ++e) {
     int d = 0;
-    for (int i = 0; i < 3; ++i) d += c->phys->pml_coef[(size_t)(DG_PML_S + i) * c->phys->pml_K * Np + j] > 0;
+    for (int i = 0; i < 3; ++i) d += c->phys->pml_mat_of[DG_PML_MATS * e + DG_PML_S + i] >= 0;
     seen[d] = 1;
   }
   assert_true(seen[1] && seen[2] && seen[3]);

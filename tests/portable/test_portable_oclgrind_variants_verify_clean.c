@@ -2,11 +2,12 @@
  * dimension at least once, plus the device default), the edge sizes (one element, K = 6
  * and 18, below one work-group and no multiple of any vector width or microblock) and the
  * MPI halo kernels (three interleaved parts, ghosts in the middle of the blocks) run under
- * `oclgrind --data-races --uninitialized --check-api`: each job verifies against the CPU
+ * `oclgrind --data-races --uninitialized --check-api`, and the PML kernels on a box with a
+ * layer: each job verifies against the CPU
  * reference and Oclgrind reports nothing (no race, no uninitialized value, no error).
  *
  * make test runs a fast subset (each covering variant once, N and precision rotating, on
- * K = 6, plus one halo job and one single-element job); DGTD_TEST_PORTABLE=1 (make
+ * K = 6, plus one halo job, one single-element job and two PML jobs); DGTD_TEST_PORTABLE=1 (make
  * test-portable) runs the full table: every covering variant at N = 1..3 in float and
  * double, and at every edge size and through the halo path, and prints the result table. */
 #include "test_util.h"
@@ -79,7 +80,8 @@ static void report_and_check(const og_job *jobs, const og_outcome *o, int n, int
     const int ok = o[i].skipped || (o[i].ran && o[i].pass);
     const int clean = !o[i].races && !o[i].uninit && !o[i].errors;
     printf("# %-44s %2d %-6s %-5s %9.2e %5s %6d %6d%s%s\n", fam, jobs[i].N,
-           dbl ? "double" : "float", jobs[i].what == OG_HALO ? "halo" : what[jobs[i].what],
+           dbl ? "double" : "float",
+           jobs[i].what == OG_HALO ? "halo" : jobs[i].what == OG_PML ? "pml" : what[jobs[i].what],
            o[i].diff, o[i].skipped ? "skip" : ok ? "yes" : "NO", o[i].races,
            o[i].uninit + o[i].errors, ok && clean && !o[i].skipped ? "" : "  ",
            ok && clean && !o[i].skipped ? "" : o[i].msg);
@@ -128,6 +130,13 @@ static void test_variants_verify_clean_under_oclgrind(void **state) {
     make_job(&jobs[n++], 2, 2, 0, DG_VSIZE_ONE);
     make_job(&jobs[n++], 1, 1, 1, OG_HALO);
   }
+  /* the PML kernels: the device default in float, the first covering variant with the lift
+   * fused into the update (pmlsave) in double */
+  for (int c = 0, fused = 0; c < NCOVER; ++c)
+    if (!strcmp(covering[c], "default") || (!fused && strstr(covering[c], "lift=fused-update"))) {
+      fused |= strstr(covering[c], "lift=fused-update") != NULL;
+      make_job(&jobs[n++], c, 1, strstr(covering[c], "lift=") != NULL, OG_PML);
+    }
   og_outcome *o = calloc((size_t)n, sizeof *o);
   og_device dev;
   assert_non_null(o);
