@@ -144,6 +144,10 @@ static dg_status warn_sliver(const run_state *s, double dt_run) {
   return DG_OK;
 }
 
+/* The step's cost, against what the mesh allows, from which a pole-limited step suggests the
+ * poles' units are wrong. */
+#define DG_POLE_UNITS_COST 1000.0
+
 /* Poles that shorten the step (dg_dispersion_dt) to under half of what the mesh allows are
  * named, with the cost in steps, by the rank that holds them: a fast pole (a short Debye
  * tau, a large omega_p or omega_0) is easily given by mistake in the wrong units. */
@@ -156,11 +160,17 @@ static dg_status warn_fast_poles(const run_state *s, double dt_run) {
   int e = -1;
   const double pole_dt = dg_dispersion_dt(p, s->c->cfl, &e);
   if (e < 0 || !(pole_dt <= dt_run * (1 + 1e-12)) || !(pole_dt < 0.5 * mesh_dt)) return DG_OK;
+  /* A real fast pole (water's Debye pole on a fine mesh) costs a few times the steps; one in
+   * SI units (tau in seconds, omega in rad/s) thousands to millions: only then the units. */
+  const double cost = mesh_dt / pole_dt;
   dg_warn("%s: the poles of materials[%d] set the time step: dt = %.3g where the mesh allows "
           "%.3g, so the run takes %.3g times the steps (the step keeps dt times sigma/eps_inf "
-          "plus the poles' rates at most cfl: docs/TIME_STEPPING.md); check the poles' units "
-          "(angular frequencies, docs/UNITS.md#dispersive-materials)", s->c->source,
-          s->material[p->disp_elem[e]], pole_dt, mesh_dt, mesh_dt / pole_dt);
+          "plus the poles' rates at most cfl: docs/TIME_STEPPING.md)%s", s->c->source,
+          s->material[p->disp_elem[e]], pole_dt, mesh_dt, cost,
+          cost >= DG_POLE_UNITS_COST ? "; a pole this fast for the mesh suggests SI units: "
+                                       "check them (angular frequencies, times in L / c0, "
+                                       "docs/UNITS.md#dispersive-materials)"
+                                     : "");
   return DG_OK;
 }
 
