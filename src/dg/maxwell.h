@@ -58,7 +58,7 @@ typedef struct {
   /* CFS-PML (dg/pml.h; none when pml_K = 0): the PML elements, increasing; per PML element
    * e its alpha in direction d (pml_alpha[3e + d]), its largest filter rate beta
    * (pml_beta[e]) and its matrices S_x..G_z (pml_mat_of[DG_PML_MATS e + i], an index into
-   * pml_mat, n_pml_mat matrices of Np x Np, or -1). */
+   * pml_mat, n_pml_mat matrices of Np x Np shared where equal to rounding, or -1). */
   int pml_K, n_pml_mat;
   int *pml_elem, *pml_mat_of;
   double *pml_alpha, *pml_beta, *pml_mat;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/hash.h"
 #include "refel/refel.h"
 
 void dg_pml_params_default(dg_pml_params *par) {
@@ -111,6 +112,42 @@ static void pml_matrix(const pml_rule *q, int Np, const double *f, double *out) 
     }
 }
 
+/* Elements of the layer that are translates of one another at the same depth (a box mesh's
+ * layer has a few dozen kinds) have the same matrices to rounding: each matrix is kept once.
+ * An open-addressing table of matrix indices (+1; 0 empty) keyed by the entries rounded to
+ * 1e-9 of the largest; a match must agree to 1e-12 of it entry by entry. */
+typedef struct {
+  size_t size;
+  int *slot;
+} pml_table;
+
+static double pml_mat_scale(const double *a, size_t n) {
+  double s = 0;
+  for (size_t i = 0; i < n; ++i) s = fmax(s, fabs(a[i]));
+  return s > 0 ? s : 1;
+}
+
+/* The index of a kept matrix equal to mat (the candidate at index p->n_pml_mat), or
+ * p->n_pml_mat when it is new (then entered). */
+static int pml_mat_share(dg_maxwell *p, pml_table *t, const double *mat, size_t nn) {
+  const double scale = pml_mat_scale(mat, nn);
+  uint64_t h = DG_FNV_OFFSET;
+  for (size_t i = 0; i < nn; ++i) {
+    const long long r = llround(mat[i] / scale * 1e9);
+    h = dg_fnv1a(h, &r, sizeof r);
+  }
+  for (size_t s = h % t->size;; s = (s + 1) % t->size) {
+    if (!t->slot[s]) {
+      t->slot[s] = p->n_pml_mat + 1;
+      return p->n_pml_mat;
+    }
+    const double *old = p->pml_mat + (size_t)(t->slot[s] - 1) * nn;
+    int same = 1;
+    for (size_t i = 0; same && i < nn; ++i) same = fabs(old[i] - mat[i]) <= 1e-12 * scale;
+    if (same) return t->slot[s] - 1;
+  }
+}
+
 dg_status dg_maxwell_set_pml(dg_maxwell *p, const unsigned char *in_pml, const dg_pml_params *par,
                              const double ilo[3], const double ihi[3], const double olo[3],
                              const double ohi[3]) {
@@ -137,6 +174,7 @@ dg_status dg_maxwell_set_pml(dg_maxwell *p, const unsigned char *in_pml, const d
              ihi[d], "xyz"[d], olo[d], ohi[d]);
   pml_rule q;
   DG_CALL(pml_rule_make(g->ref, &q));
+  pml_table tab = {0};
   dg_status st = DG_OK;
   double *f = NULL; /* DG_PML_MATS x nq: s_x..gamma_z at the element's points */
   const size_t NN = (size_t)Np * Np;
@@ -147,6 +185,8 @@ dg_status dg_maxwell_set_pml(dg_maxwell *p, const unsigned char *in_pml, const d
   DG_CALL_GOTO(done, DG_ALLOC(p->pml_beta, n));
   /* at most DG_PML_MATS per element; shrunk to what is used below */
   DG_CALL_GOTO(done, DG_ALLOC(p->pml_mat, DG_PML_MATS * (size_t)n * NN));
+  tab.size = 2 * DG_PML_MATS * (size_t)n + 1;
+  DG_CALL_GOTO(done, DG_ALLOC(tab.slot, tab.size));
   int e = 0;
   for (int k = 0; k < g->K; ++k)
     if (in_pml[k]) p->pml_elem[e++] = k;
@@ -183,15 +223,20 @@ dg_status dg_maxwell_set_pml(dg_maxwell *p, const unsigned char *in_pml, const d
       p->pml_beta[e] = fmax(p->pml_beta[e], p->pml_alpha[3 * (size_t)e + d] + smax[d]);
     p->pml_beta_max = fmax(p->pml_beta_max, p->pml_beta[e]);
     for (int m = 0; m < DG_PML_MATS; ++m) {
-      p->pml_mat_of[DG_PML_MATS * (size_t)e + m] = varies[m] ? p->n_pml_mat : -1;
-      if (varies[m])
-        pml_matrix(&q, Np, f + (size_t)m * q.nq, p->pml_mat + (size_t)p->n_pml_mat++ * NN);
+      int *of = &p->pml_mat_of[DG_PML_MATS * (size_t)e + m];
+      *of = -1;
+      if (!varies[m]) continue;
+      double *mat = p->pml_mat + (size_t)p->n_pml_mat * NN;
+      pml_matrix(&q, Np, f + (size_t)m * q.nq, mat);
+      *of = pml_mat_share(p, &tab, mat, NN);
+      if (*of == p->n_pml_mat) ++p->n_pml_mat;
     }
   }
   double *fit = realloc(p->pml_mat, (size_t)(p->n_pml_mat ? p->n_pml_mat : 1) * NN * sizeof *fit);
   if (fit) p->pml_mat = fit;
 done:
   dg_free(&f);
+  dg_free(&tab.slot);
   pml_rule_free(&q);
   return st;
 }

@@ -50,8 +50,9 @@
  *   dw3/dt = c - A - B - alpha_d w3.
  *
  * The S_d and G_d that are not zero or the identity are Np x Np matrices per PML element
- * (dg_maxwell.pml_mat): a face element of the layer (one stretched direction) costs one
- * matrix-vector product per field. */
+ * (dg_maxwell.pml_mat; elements whose matrices agree to rounding, translates at the same
+ * depth as in a box mesh's layer, share one): a face element of the layer (one stretched
+ * direction) costs one matrix-vector product per field. */
 #ifndef DG_DG_PML_H
 #define DG_DG_PML_H
 
