@@ -96,11 +96,12 @@ static void reduced_run(const char *dir, const char *name, const char *mesh_file
  * Mie in both planes: on the shipped mesh (second order, curved along the sphere) and on the
  * same mesh straight-sided (gmsh's first order mesh of the same .geo: the same vertices, no
  * mid-edge nodes). 13 s for both in make test, 28 s under load (5 s for the one run before).
- * Measured (2026-11-27):
- * curved max |error| 1.25 dB, rms 0.70 dB; straight-sided 1.70 dB, rms 0.97 dB. Allowed:
- * the curved one within 1.5 dB max and 0.9 dB rms (0.25 and 0.2 dB above the measured), and
- * its largest error at least 0.25 dB below the straight-sided one's (measured 0.45 dB
- * below), so curved elements run as straight-sided ones (the straight mesh's error) fail. */
+ * Measured (2026-11-28, the PML's filters in the L2 sense): curved max |error| 0.86 dB, rms
+ * 0.35 dB; straight-sided 0.84 dB, rms 0.59 dB (with the node-wise PML of 2026-11-27: 1.25 /
+ * 0.70 and 1.70 / 0.97; at t = 8 the largest error is the truncated pulse's, in both). Allowed:
+ * the curved one within 1.1 dB max and 0.55 dB rms (0.25 and 0.2 dB above the measured), and
+ * its rms error at least 0.15 dB below the straight-sided one's (measured 0.24 dB below), so
+ * curved elements run as straight-sided ones (the straight mesh's error) fail. */
 static void reduced_pec_sphere_matches_mie_at_ka_1(void **state) {
   test_scratch *s = *state;
   need_scipy_and_device();
@@ -108,9 +109,9 @@ static void reduced_pec_sphere_matches_mie_at_ka_1(void **state) {
   int curved;
   reduced_run(s->dir, "curved", NULL, &worst_c, &rms_c, &curved);
   assert_true(curved > 0); /* the shipped mesh is second order */
-  if (!(worst_c <= 1.5 && rms_c <= 0.9))
-    fail_msg("RCS against Mie at ka = 1: max |error| %.2f dB (allowed 1.5), rms %.2f dB "
-             "(allowed 0.9)", worst_c, rms_c);
+  if (!(worst_c <= 1.1 && rms_c <= 0.55))
+    fail_msg("RCS against Mie at ka = 1: max |error| %.2f dB (allowed 1.1), rms %.2f dB "
+             "(allowed 0.55)", worst_c, rms_c);
 
   char mesh[DG_CASE_PATH], cmd[2 * DG_CASE_PATH];
   snprintf(mesh, sizeof mesh, "%s/straight.msh", s->dir);
@@ -123,9 +124,10 @@ static void reduced_pec_sphere_matches_mie_at_ka_1(void **state) {
   if (system(cmd) != 0) fail_msg("%s failed", cmd);
   reduced_run(s->dir, "straight", mesh, &worst_s, &rms_s, &curved);
   assert_int_equal(curved, 0);
-  if (!(worst_c <= worst_s - 0.25))
-    fail_msg("curved mesh max |error| %.2f dB, straight-sided %.2f dB: the curved one must be "
-             "at least 0.25 dB closer to Mie", worst_c, worst_s);
+  printf("# straight-sided: max |error| %.2f dB, rms %.2f dB\n", worst_s, rms_s);
+  if (!(rms_c <= rms_s - 0.15))
+    fail_msg("curved mesh rms error %.2f dB, straight-sided %.2f dB: the curved one must be "
+             "at least 0.15 dB closer to Mie", rms_c, rms_s);
 }
 
 typedef struct {
