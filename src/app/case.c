@@ -648,7 +648,7 @@ dg_status dg_case_parse(dg_case *c, const char *json, const char *path) {
 dg_status dg_case_parse_schema(dg_case *c, const char *json, const char *path,
                                dg_case_schema_fn visit, void *visit_ctx) {
   static const char *const keys[] = {
-      "mesh", "order", "precision", "backend", "final_time", "steps", "cfl", "flux",
+      "mesh", "order", "precision", "backend", "final_time", "stop_energy", "steps", "cfl", "flux",
       "materials", "boundaries", "default_boundary", "sources", "initial", "probes", "output",
       "checkpoint", "variant", "device", "tune", "tune_budget", "pml", "tfsf", "time_stepping",
       "dft", "far_field", NULL};
@@ -680,6 +680,11 @@ dg_status dg_case_parse_schema(dg_case *c, const char *json, const char *path,
                 "%s: give \"final_time\" or \"steps\", not both", path);
   DG_CALL_GOTO(done, dg_schema_opt_positive(x, root, "", "final_time", &c->final_time));
   DG_CALL_GOTO(done, dg_schema_opt_int(x, root, "", "steps", 1, 1 << 30, &c->steps));
+  if ((it = at(root, "stop_energy"))) {
+    DG_CALL_GOTO(done, dg_schema_positive(x, it, "stop_energy", &c->stop_energy));
+    DG_CHECK_GOTO(done, c->stop_energy < 1, DG_ERR_INPUT, "%s: stop_energy: expected a fraction "
+                  "of the peak energy in (0, 1) (e.g. 1e-6), got %g", path, c->stop_energy);
+  }
   DG_CALL_GOTO(done, dg_schema_opt_positive(x, root, "", "cfl", &c->cfl));
   if ((it = at(root, "materials"))) {
     DG_CALL_GOTO(done, array_size(x, it, "materials", &c->n_materials));

@@ -100,6 +100,8 @@ typedef struct {
   dg_precision precision;
   dg_backend backend;
   double final_time;        /* used when steps == 0 */
+  double stop_energy;       /* > 0: stop before final_time once every source is over and the
+                               field energy is at most this fraction of its peak */
   int steps;                /* > 0: a fixed number of steps (dt from the CFL rule) */
   double cfl;
   double alpha;             /* flux: 1 upwind, 0 central */

@@ -43,6 +43,8 @@ static void run_usage(FILE *f) {
           "  --box N[,NY,NZ]        built-in box mesh with N (x NY x NZ) cells, 6 tets per cell\n"
           "  --order N              polynomial order, 1..15 (default 3)\n"
           "  --final-time T         simulated time (default 1)\n"
+          "  --stop-energy F        stop before the final time once every source is over and\n"
+          "                         the field energy is at most F of its peak (e.g. 1e-6)\n"
           "  --steps N              take exactly N steps of the automatic time step instead\n"
           "  --cfl C                factor on the automatic time step (default 1)\n"
           "  --time-stepping lserk4|auto|multirate[:L]|multirate-lserk4[:L]  global LSERK4,\n"
@@ -127,6 +129,10 @@ static void print_text(const dg_case *c, const dg_run_result *r) {
   printf("  steps         %d\n", r->steps);
   printf("  dt            %.6g\n", r->dt);
   printf("  final time    %.6g\n", r->final_time);
+  if (r->stopped_early)
+    printf("  stopped       at t = %.6g of %.6g: the sources over and the energy %.3g of its "
+           "peak (stop_energy %g)\n", r->final_time, r->planned_time, r->stop_ratio,
+           c->stop_energy);
   printf("  wall time     %.3f s\n", r->wall_s);
   printf("  DOF/s         %.4g (DOFs x RHS evaluations / s)\n", r->dofs_per_s);
   if (r->multirate) {
@@ -214,6 +220,10 @@ static void print_json(const dg_case *c, const dg_run_result *r) {
                              {"final_time", r->final_time}, {"wall_s", r->wall_s},
                              {"dofs_per_s", r->dofs_per_s}};
   add_numbers(o, run, 10);
+  if (r->stopped_early) {
+    const json_number stop[] = {{"planned_time", r->planned_time}, {"stop_ratio", r->stop_ratio}};
+    add_numbers(o, stop, 2);
+  }
   cJSON_AddStringToObject(o, "time_stepping", !r->multirate ? "lserk4"
                                               : r->mr_scheme == DG_MR_LSERK4 ? "multirate-lserk4"
                                                                              : "multirate");
@@ -344,11 +354,12 @@ static dg_status parse_time_stepping(const char *s, dg_case *c) {
 static dg_status parse_args(int argc, char **argv, dg_case *c, int *help) {
   enum { O_BACKEND = 256, O_MESH, O_BOX, O_ORDER, O_TFINAL, O_STEPS, O_CFL, O_MODE, O_FLUX,
          O_JSON, O_QUIET, O_HELP, O_PRECISION, O_VARIANT, O_DEVICE, O_DUMP, O_OUTPUT,
-         O_CHECKPOINT, O_RESTART, O_TUNE, O_TUNE_BUDGET, O_TIME_STEPPING, O_PROFILE, O_VTU_EVERY };
+         O_CHECKPOINT, O_RESTART, O_TUNE, O_TUNE_BUDGET, O_TIME_STEPPING, O_PROFILE, O_VTU_EVERY, O_STOP_ENERGY };
   static const struct option opts[] = {
       {"backend", required_argument, 0, O_BACKEND},   {"mesh", required_argument, 0, O_MESH},
       {"box", required_argument, 0, O_BOX},           {"order", required_argument, 0, O_ORDER},
       {"final-time", required_argument, 0, O_TFINAL}, {"steps", required_argument, 0, O_STEPS},
+      {"stop-energy", required_argument, 0, O_STOP_ENERGY},
       {"cfl", required_argument, 0, O_CFL},           {"mode", required_argument, 0, O_MODE},
       {"flux", required_argument, 0, O_FLUX},         {"json", no_argument, 0, O_JSON},
       {"quiet", no_argument, 0, O_QUIET},             {"help", no_argument, 0, O_HELP},
@@ -413,6 +424,12 @@ static dg_status parse_args(int argc, char **argv, dg_case *c, int *help) {
     case O_MESH: DG_CALL(copy_opt("--mesh", optarg, c->mesh_file, sizeof c->mesh_file)); break;
     case O_BOX: DG_CALL(parse_box(optarg, c)); break;
     case O_ORDER: DG_CALL(dg_cli_int("--order", optarg, 1, 15, &c->order)); break;
+    case O_STOP_ENERGY:
+      DG_CALL(dg_cli_double("--stop-energy", optarg, &c->stop_energy));
+      DG_CHECK(c->stop_energy > 0 && c->stop_energy < 1, DG_ERR_INPUT,
+               "--stop-energy %s: expected a fraction of the peak energy in (0, 1), e.g. 1e-6",
+               optarg);
+      break;
     case O_TFINAL:
       DG_CALL(dg_cli_double("--final-time", optarg, &c->final_time));
       c->steps = 0;

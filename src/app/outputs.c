@@ -40,6 +40,38 @@ static int sources_active(const run_state *s, double t) {
   return 0;
 }
 
+/* Whether a pulse is over at t: past its peak and below 1e-6 of its amplitude (a modulated
+ * Gaussian: its envelope); a harmonic source never is. */
+static int pulse_over(const dg_pulse *g, double t) {
+  if (g->shape == DG_PULSE_HARMONIC || t <= g->t0) return 0;
+  if (g->shape == DG_PULSE_MODULATED_GAUSSIAN) {
+    const double e = dg_pulse_envelope_rate(g) * (t - g->t0);
+    return exp(-e * e) <= 1e-6;
+  }
+  return fabs(dg_pulse_eval(g, t)) <= 1e-6 * fabs(g->amplitude);
+}
+
+/* Whether every source is over at t for good (stop_energy): each dipole's pulse, and the
+ * plane wave's where it arrives last in the mesh's bounding box (the pulse is g(t) at x0,
+ * g(t - k.(x - x0)) at x). */
+static int sources_over(const run_state *s, double t) {
+  const dg_case *c = s->c;
+  for (int i = 0; i < c->n_dipoles; ++i)
+    if (!pulse_over(&c->dipoles[i].pulse, t)) return 0;
+  if (c->has_plane_wave) {
+    const dg_plane_wave *pw = &c->plane_wave;
+    double lo[3], hi[3], delay = 0;
+    dg_mesh_bbox(s->global, lo, hi);
+    for (int corner = 0; corner < 8; ++corner) {
+      double d = 0;
+      for (int i = 0; i < 3; ++i) d += pw->k[i] * ((corner >> i & 1 ? hi[i] : lo[i]) - pw->x0[i]);
+      delay = fmax(delay, d);
+    }
+    if (!pulse_over(&pw->pulse, t - delay)) return 0;
+  }
+  return 1;
+}
+
 static void out_path(const run_state *s, const char *name, char *buf, size_t cap) {
   buf[0] = '\0';
   strncat(buf, s->c->output_dir, cap - 1);
@@ -647,6 +679,20 @@ dg_status run_outputs_step(run_state *s, dg_run_result *r, int step) {
     double e;
     DG_CALL(run_energy(s, &e));
     DG_CALL(check_health(s, step, t, e));
+    s->energy_peak = fmax(s->energy_peak, e);
+    /* stop_energy: decided alike on every rank (e is the sum over them); this step becomes
+     * the last (its checkpoint, if checkpoints are on, below) */
+    if (c->stop_energy > 0 && step < s->steps && sources_over(s, t) &&
+        e <= c->stop_energy * s->energy_peak) {
+      r->planned_time = s->steps * s->dt;
+      r->stop_ratio = s->energy_peak > 0 ? e / s->energy_peak : 0;
+      s->steps = step;
+      s->stopped_early = r->stopped_early = 1;
+      if (want_files && chk_on && !chk_due) {
+        chk_due = 1;
+        DG_CALL(run_fetch_state(s));
+      }
+    }
     if (log_due && s->energy_log) {
       const double row[3] = {step, t, e};
       DG_CALL(dg_series_append(s->energy_log, row));
@@ -676,6 +722,8 @@ dg_status run_outputs_close(run_state *s, dg_run_result *r) {
   DG_CALL(check_health(s, s->steps, s->t, r->energy_end));
   DG_CALL(run_commit_logs(s));
   if (s->dft) DG_CALL(run_dft_write(s, r));
+  /* stopped early: run.json's final time is the time it stopped */
+  if (s->stopped_early && s->rank == 0 && s->c->output_dir[0]) DG_CALL(write_run_json(s, r));
   r->n_vtu = s->n_vtu;
   return DG_OK;
 }

@@ -80,6 +80,8 @@ typedef struct {
   double last_health_wall;
   double energy0, energy_ref; /* energy at the start; largest energy while sources were on */
   int sources_were_on;       /* a source was on at some step since the last health check */
+  double energy_peak;        /* the largest energy computed so far (stop_energy) */
+  int stopped_early;         /* stop_energy met at step s->steps (shortened to it) */
   double source_growth;      /* this rank's point sources: the most they can have raised
                                 sqrt(energy) since the run (or restart) began */
   double last_checkpoint, last_print, t0_wall;

@@ -67,6 +67,7 @@ static dg_status step_all(run_state *s, dg_run_result *r, int *step) {
     s->t = *step * s->dt;
     DG_CALL(run_outputs_step(s, r, *step));
     DG_CALL(run_progress(s, *step));
+    if (s->stopped_early) break; /* stop_energy met: s->steps is this step */
     if (stop_signal) {
       r->signal = stop_signal;
       return DG_ERROR(DG_ERR_INTERRUPTED, "stopped by signal %d%s at step %d (t = %g); the "
@@ -84,6 +85,7 @@ static dg_status step_all(run_state *s, dg_run_result *r, int *step) {
 static dg_status report(run_state *s, dg_run_result *r) {
   const dg_case *c = s->c;
   r->steps = s->steps - s->first_step;
+  r->final_time = s->steps * s->dt; /* shortened by stop_energy */
   DG_CALL(run_max(s, &r->wall_s)); /* the slowest rank's time */
   r->dofs_per_s = r->wall_s > 0 ? (double)r->dofs * DG_LSERK_STAGES * r->steps / r->wall_s : 0;
   DG_CALL(run_multirate_report(s, r));
@@ -175,7 +177,7 @@ dg_status dg_run(const dg_case *given, dg_run_result *r) {
   DG_CALL_GOTO(done, run_dft_check(&s));
   if (c->restart[0]) DG_CALL_GOTO(done, run_read_restart(&s));
   DG_CALL_GOTO(done, run_energy(&s, &s.energy0));
-  s.energy_ref = s.energy0;
+  s.energy_ref = s.energy_peak = s.energy0;
   describe(&s, r);
   DG_CALL_GOTO(done, run_start_stepper(&s, r));
   DG_CALL_GOTO(done, run_dft_setup(&s, r));

@@ -19,6 +19,8 @@ typedef struct {
   int steps;               /* steps taken by this process (after a restart: since it) */
   int first_step;          /* 0, or the checkpoint's step on a restart */
   double dt, final_time;
+  int stopped_early;       /* stop_energy met: final_time is when, planned_time the case's */
+  double planned_time, stop_ratio; /* stop_ratio: the energy then over its peak */
   double wall_s;           /* time stepping only */
   double dofs_per_s;       /* dofs * RHS evaluations / wall_s */
   double energy_start, energy_end;
