@@ -102,14 +102,21 @@ done:
   return st;
 }
 
-/* out = Pq diag(f) Vq (Np x Np): M^-1 M_f on an affine element. */
-static void pml_matrix(const pml_rule *q, int Np, const double *f, double *out) {
+/* out = M^-1 M_f (Np x Np): on an affine element Pq diag(f) Vq (its J cancels); on a curved
+ * one (Jq: its J at the points, Minv: its own inverse mass matrix, else both NULL)
+ * Minv Vq^T W diag(J f) Vq, with scratch for Np x Np values. */
+static void pml_matrix(const pml_rule *q, int Np, const double *f, const double *Jq,
+                       const double *Minv, double *scratch, double *out) {
+  double *K = Jq ? scratch : out;
   for (int i = 0; i < Np; ++i)
     for (int j = 0; j < Np; ++j) {
       double v = 0;
-      for (int k = 0; k < q->nq; ++k) v += q->Pq[(size_t)i * q->nq + k] * f[k] * q->Vq[(size_t)k * Np + j];
-      out[(size_t)i * Np + j] = v;
+      for (int k = 0; k < q->nq; ++k)
+        v += (Jq ? q->Vq[(size_t)k * Np + i] * q->w[k] * Jq[k] : q->Pq[(size_t)i * q->nq + k]) *
+             f[k] * q->Vq[(size_t)k * Np + j];
+      K[(size_t)i * Np + j] = v;
     }
+  if (Jq) dg_matmul(Np, Np, Np, Minv, K, out);
 }
 
 /* Elements of the layer that are translates of one another at the same depth (a box mesh's
@@ -164,10 +171,6 @@ dg_status dg_maxwell_set_pml(dg_maxwell *p, const unsigned char *in_pml, const d
     DG_CHECK(!in_pml[p->disp_elem[e]], DG_ERR_INPUT,
              "element %d is both dispersive and in the PML: the layer is matched to "
              "non-dispersive media only", p->disp_elem[e] + 1);
-  for (int k = 0; k < g->K; ++k)
-    DG_CHECK(!in_pml[k] || dg_geom_curved_row(g, k) < 0, DG_ERR_UNSUPPORTED,
-             "element %d is curved and in the PML: the layer's elements must be straight-sided "
-             "(keep curved surfaces out of the PML volumes)", k + 1);
   for (int d = 0; d < 3; ++d)
     DG_CHECK(olo[d] <= ilo[d] && ilo[d] < ihi[d] && ihi[d] <= ohi[d], DG_ERR_INPUT,
              "pml: the inner box [%g, %g] in %c is not inside the outer box [%g, %g]", ilo[d],
@@ -177,8 +180,11 @@ dg_status dg_maxwell_set_pml(dg_maxwell *p, const unsigned char *in_pml, const d
   pml_table tab = {0};
   dg_status st = DG_OK;
   double *f = NULL; /* DG_PML_MATS x nq: s_x..gamma_z at the element's points */
+  double *Jq = NULL, *scratch = NULL; /* a curved element's J at the points; Np x Np */
   const size_t NN = (size_t)Np * Np;
   DG_CALL_GOTO(done, DG_ALLOC(f, DG_PML_MATS * (size_t)q.nq));
+  DG_CALL_GOTO(done, DG_ALLOC(Jq, q.nq));
+  DG_CALL_GOTO(done, DG_ALLOC(scratch, NN));
   DG_CALL_GOTO(done, DG_ALLOC(p->pml_elem, n));
   DG_CALL_GOTO(done, DG_ALLOC(p->pml_mat_of, DG_PML_MATS * (size_t)n));
   DG_CALL_GOTO(done, DG_ALLOC(p->pml_alpha, 3 * (size_t)n));
@@ -222,12 +228,18 @@ dg_status dg_maxwell_set_pml(dg_maxwell *p, const unsigned char *in_pml, const d
     for (int d = 0; d < 3; ++d)
       p->pml_beta[e] = fmax(p->pml_beta[e], p->pml_alpha[3 * (size_t)e + d] + smax[d]);
     p->pml_beta_max = fmax(p->pml_beta_max, p->pml_beta[e]);
+    const int row = dg_geom_curved_row(g, k);
+    for (int i = 0; row >= 0 && i < q.nq; ++i) {
+      Jq[i] = 0;
+      for (int l = 0; l < Np; ++l) Jq[i] += q.Vq[(size_t)i * Np + l] * g->cv.J[(size_t)row * Np + l];
+    }
     for (int m = 0; m < DG_PML_MATS; ++m) {
       int *of = &p->pml_mat_of[DG_PML_MATS * (size_t)e + m];
       *of = -1;
       if (!varies[m]) continue;
       double *mat = p->pml_mat + (size_t)p->n_pml_mat * NN;
-      pml_matrix(&q, Np, f + (size_t)m * q.nq, mat);
+      pml_matrix(&q, Np, f + (size_t)m * q.nq, row >= 0 ? Jq : NULL,
+                 row >= 0 ? g->cv.Minv + (size_t)row * NN : NULL, scratch, mat);
       *of = pml_mat_share(p, &tab, mat, NN);
       if (*of == p->n_pml_mat) ++p->n_pml_mat;
     }
@@ -235,8 +247,7 @@ dg_status dg_maxwell_set_pml(dg_maxwell *p, const unsigned char *in_pml, const d
   double *fit = realloc(p->pml_mat, (size_t)(p->n_pml_mat ? p->n_pml_mat : 1) * NN * sizeof *fit);
   if (fit) p->pml_mat = fit;
 done:
-  dg_free(&f);
-  dg_free(&tab.slot);
+  DG_FREE_ALL(&f, &Jq, &scratch, &tab.slot);
   pml_rule_free(&q);
   return st;
 }

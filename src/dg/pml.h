@@ -33,8 +33,8 @@
  * of a profile coefficient f with a field v is applied in the L2 sense, as weight-adjusted DG
  * treats variable coefficients (Chan, Hewett & Warburton, SIAM J. Sci. Comput. 39 (2017)
  * A2395): the L2 projection of f v onto the element's polynomials, F v = M^-1 M_f v, with
- * M_f = Vq^T W diag(f) Vq on a quadrature rule of degree 2N+1 (Vq the interpolation to its
- * points, W their weights), so F is self-adjoint in the M inner product like the rest of the
+ * M_f = Vq^T W diag(J f) Vq on a quadrature rule of degree 2N+1 (Vq the interpolation to its
+ * points, W their weights, J the element's Jacobian there), so F is self-adjoint in the M inner product like the rest of the
  * DG operator. Applied node by node instead (diag(f) M^-1 r, not self-adjoint), the default
  * cubic profile, which rises by up to sigma_max across one element, let the energy grow again
  * at late times at N = 1 and 3; in the L2 sense it does not, and it reflects less than the
@@ -85,8 +85,8 @@ dg_status dg_pml_params_check(const dg_pml_params *par, const char *where) DG_NO
  * rank): a node x is at depth rho_d = max(ilo_d - x_d, x_d - ihi_d, 0) in direction d, on a
  * side whose thickness is that side's olo/ohi distance (or par->thickness). Corners and edges
  * stretch in 2 or 3 directions. sigma_max = -(m+1) c ln(R0) / (2 d), c = 1/sqrt(eps mu) of
- * the element, evaluated at each PML element's quadrature points into its matrices. PML
- * elements must be affine (a curved one is refused). Replaces any earlier PML. */
+ * the element, evaluated at each PML element's quadrature points into its matrices (on a
+ * curved element with its own J and mass matrix). Replaces any earlier PML. */
 dg_status dg_maxwell_set_pml(dg_maxwell *p, const unsigned char *in_pml, const dg_pml_params *par,
                              const double ilo[3], const double ihi[3], const double olo[3],
                              const double ohi[3]) DG_NODISCARD;
