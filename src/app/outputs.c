@@ -2,6 +2,7 @@
  * snapshots with their .pvd (or .pvtu pieces), checkpoints and the restart from one, the
  * blow-up check, and the progress line. */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -266,9 +267,21 @@ static dg_status read_own_checkpoint(run_state *s, const char *path) {
   DG_CALL_GOTO(done, dg_calloc(&res, s->n, (size_t)want.precision));
   if (want.aux) DG_CALL_GOTO(done, dg_calloc(&aux, want.aux, (size_t)want.precision));
   DG_CALL_GOTO(done, dg_checkpoint_read_aux(path, &want, &got, q, res, aux));
+  /* A run to another final time has another dt (whole steps land on the final time), but
+   * the same problem (its hashes matched above) allows the checkpoint's, which is at most
+   * the stable step: the restart keeps it and ends at the first step at or past the final
+   * time. A fixed step count (--steps) takes the stable step itself. */
+  if (got.dt != s->dt && c->steps == 0 && got.dt > 0 && got.dt <= s->dt_max * (1 + 1e-12)) {
+    const double n = ceil(c->final_time / got.dt - 1e-9);
+    DG_CHECK_GOTO(done, n <= INT_MAX, DG_ERR_INPUT, "checkpoint %s: final time %g needs %.3g "
+                  "steps of its dt %g", path, c->final_time, n, got.dt);
+    s->dt = got.dt;
+    s->steps = n < 1 ? 1 : (int)n;
+  }
   DG_CHECK_GOTO(done, got.dt == s->dt, DG_ERR_INPUT,
-                "checkpoint %s was written with dt = %.17g, this run has dt = %.17g (same case, "
-                "CFL and final time needed)", path, got.dt, s->dt);
+                "checkpoint %s was written with dt = %.17g, this run has dt = %.17g (same case "
+                "and CFL needed, and a final time rather than a step count)", path, got.dt,
+                s->dt);
   DG_CHECK_GOTO(done, got.step <= s->steps, DG_ERR_INPUT,
                 "checkpoint %s is at step %lld, past this run's %d steps", path,
                 (long long)got.step, s->steps);

@@ -59,6 +59,7 @@ typedef struct {
   double *aux_restart;       /* the auxiliary state (PML, poles) read from the checkpoint,
                                 handed to the stepper once it exists (then freed) */
   double dt, t;
+  double dt_max;             /* the stable step (the macro step with multirate) */
   int steps, first_step;
   /* The backend (solver/solver.h): what it opened and the stepper (dg_solver_stepper). */
   dg_solver *solver;

@@ -245,6 +245,7 @@ dg_status run_setup_time_step(run_state *s) {
            "%s: the stable time step is %g, not a positive finite number: check the materials' "
            "eps and mu (and cfl = %g)", c->source, dt_max, c->cfl);
   warn_si_units(s, dt_max);
+  s->dt_max = dt_max;
   if (c->steps > 0) {
     s->steps = c->steps;
     s->dt = dt_max;
