@@ -19,7 +19,6 @@
 #include "core/log.h"
 #include "core/version.h"
 #include "dg/lserk.h"
-#include "dg/pml.h"
 #include "io/checkpoint.h"
 #include "io/vtu.h"
 

@@ -1,12 +1,12 @@
 /* term_pml.c: the convolutional PML (phys->pml_K elements; reference: src/dg/pml.c) on the
  * OpenCL operator (cl_templates/pml.cl): over the PML elements only, the CFS filters correct
- * the stage's result and advance their auxiliary fields. Its data: the elements' matrices,
- * which of them each element has and its alphas (dg_maxwell.pml_mat, pml_mat_of, pml_alpha),
- * the field-layout index of each PML node, the
- * auxiliary fields w and their RK residual (DG_PML_AUX x npn), and, for kernels that rewrite
- * res before the PML sees it (lift=fused-update, fuse=res|step), the PML nodes' res saved by
- * pmlsave. On a grouped operator (multirate levels) the PML elements are ordered by group,
- * so each group's nodes are a range. */
+ * the stage's result and advance their auxiliary fields. Its data: the elements' matrices
+ * (transposed), which of them each element has and its alphas (dg_maxwell.pml_mat,
+ * pml_mat_of, pml_alpha), the field-layout index of each PML node, the auxiliary fields w,
+ * their RK residual (DG_PML_AUX x npn) and pml's u3 for pmlend (6 x npn), and, for kernels
+ * that rewrite res before the PML sees it (lift=fused-update, fuse=res|step), the PML nodes'
+ * res saved by pmlsave. On a grouped operator (multirate levels) the PML elements are
+ * ordered by group, so each group's nodes are a range. */
 #include "backend/cl_maxwell_impl.h"
 #include "core/alloc.h"
 #include "dg/pml.h"
