@@ -22,26 +22,10 @@
 #include "io/checkpoint.h"
 #include "io/vtu.h"
 
-/* Is any source still on at time t (pulse above 1e-6 of its amplitude)? */
-static int sources_active(const run_state *s, double t) {
-  const dg_case *c = s->c;
-  for (int i = 0; i < c->n_dipoles; ++i) {
-    const dg_pulse *g = &c->dipoles[i].pulse;
-    /* Until its peak a pulse is on even where it is still tiny (a Gaussian delayed by 1.5/f0
-     * starts at 2e-10 of its amplitude); a harmonic source never stops. */
-    if (g->shape == DG_PULSE_HARMONIC || t <= g->t0 ||
-        fabs(dg_pulse_eval(g, t)) > 1e-6 * fabs(g->amplitude))
-      return 1;
-    /* A modulated Gaussian passes through zero at every half period: its envelope decides. */
-    const double e = dg_pulse_envelope_rate(g) * (t - g->t0);
-    if (g->shape == DG_PULSE_MODULATED_GAUSSIAN && exp(-e * e) > 1e-6) return 1;
-  }
-  if (c->has_plane_wave) return 1; /* the wave keeps crossing the domain */
-  return 0;
-}
-
-/* Whether a pulse is over at t: past its peak and below 1e-6 of its amplitude (a modulated
- * Gaussian: its envelope); a harmonic source never is. */
+/* Whether a pulse is over at t: past its peak (until then it is on even where it is still
+ * tiny: a Gaussian delayed by 1.5/f0 starts at 2e-10 of its amplitude) and below 1e-6 of
+ * its amplitude (a modulated Gaussian passes through zero at every half period: its
+ * envelope decides); a harmonic source never is. */
 static int pulse_over(const dg_pulse *g, double t) {
   if (g->shape == DG_PULSE_HARMONIC || t <= g->t0) return 0;
   if (g->shape == DG_PULSE_MODULATED_GAUSSIAN) {
@@ -49,6 +33,15 @@ static int pulse_over(const dg_pulse *g, double t) {
     return exp(-e * e) <= 1e-6;
   }
   return fabs(dg_pulse_eval(g, t)) <= 1e-6 * fabs(g->amplitude);
+}
+
+/* Is any source still on at time t (pulse above 1e-6 of its amplitude)? */
+static int sources_active(const run_state *s, double t) {
+  const dg_case *c = s->c;
+  for (int i = 0; i < c->n_dipoles; ++i)
+    if (!pulse_over(&c->dipoles[i].pulse, t)) return 1;
+  if (c->has_plane_wave) return 1; /* the wave keeps crossing the domain */
+  return 0;
 }
 
 /* Whether every source is over at t for good (stop_energy): each dipole's pulse, and the
