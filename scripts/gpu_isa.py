@@ -123,6 +123,20 @@ def occupancy_sm90(regs, threads, smem):
     return blocks * warps / 64.0
 
 
+# Floating-point and load instructions in the code (static counts: a loop left rolled counts
+# once). Their ratio says how many arithmetic instructions each load feeds: an SM issues
+# about 4 FP32 FMAs per load per clock, so a kernel under ~4 is bound by its loads.
+PTX_FP = re.compile(r"^\s*(?:@%p\d+\s+)?(?:fma|mul|add|sub|neg|min|max|div|rcp|sqrt)\.[\w.]*f(?:32|64)\b")
+PTX_LD = re.compile(r"^\s*(?:@%p\d+\s+)?ld\.(?:global|shared|const|local)\b[\w.]*\s")
+AMD_FP = re.compile(r"^\s*v_(?:pk_)?(?:fma|fmac|mac|mad|mul|add|sub|subrev|min|max)_(?:legacy_)?f(?:32|64)")
+AMD_LD = re.compile(r"^\s*(?:global_load|buffer_load|flat_load|ds_read|ds_load|scratch_load)\w*\s")
+
+
+def fp_per_load(counts):
+    fp, ld = counts
+    return "%.2f" % (fp / ld) if ld else ""
+
+
 def compile_nvidia(tc, src, tmp):
     linked, err = llvm_front(tc, src, "nvptx64-nvidia-nvcl", [], tmp)
     if err:
@@ -131,13 +145,17 @@ def compile_nvidia(tc, src, tmp):
     r = run([tc["llc"], "-mcpu=sm_70", linked, "-o", ptx])
     if r.returncode:
         return None, "llc: " + r.stdout.strip()[-300:]
-    threads = {}
+    threads, ops = {}, {}
     cur = None
     with open(ptx) as f:
         for line in f:
             m = re.match(r"\s*\.entry\s+(\w+)", line)
             if m:
                 cur = m.group(1)
+                ops[cur] = [0, 0]
+            if cur:
+                ops[cur][0] += bool(PTX_FP.match(line))
+                ops[cur][1] += bool(PTX_LD.match(line))
             m = re.search(r"\.reqntid\s+(\d+)(?:,\s*(\d+))?(?:,\s*(\d+))?", line)
             if m and cur:
                 threads[cur] = int(m.group(1)) * int(m.group(2) or 1) * int(m.group(3) or 1)
@@ -161,6 +179,8 @@ def compile_nvidia(tc, src, tmp):
     for row in rows:
         t = threads.get(row["kernel"], 256)
         row["threads"] = t
+        c = ops.get(row["kernel"], [0, 0])
+        row.update(fp=c[0], loads=c[1], fp_per_load=fp_per_load(c))
         row["occupancy"] = "%.2f" % occupancy_sm90(row["registers"], t, row["local"])
     return rows, None
 
@@ -173,15 +193,21 @@ def compile_amd(tc, src, tmp, target):
     r = run([tc["llc"], "-mtriple=amdgcn-amd-amdhsa", "-mcpu=" + target, linked, "-o", asm])
     if r.returncode:
         return None, "llc: " + r.stdout.strip()[-300:]
-    rows, name = [], None
+    rows, name, ops = [], None, {}
     with open(asm) as f:
         for line in f:
             m = re.match(r"^(\w+):\s*(;.*)?$", line)
             if m and not line.startswith(".L"):
                 name = m.group(1)
+                ops.setdefault(name, [0, 0])
+            if name:
+                ops[name][0] += bool(AMD_FP.match(line))
+                ops[name][1] += bool(AMD_LD.match(line))
             m = re.match(r"\s*; NumVgprs: (\d+)", line)
             if m and name:
-                rows.append(dict(kernel=name, registers=int(m.group(1)), spill=0, local=0))
+                c = ops.get(name, [0, 0])
+                rows.append(dict(kernel=name, registers=int(m.group(1)), spill=0, local=0,
+                                 fp=c[0], loads=c[1], fp_per_load=fp_per_load(c)))
             m = re.match(r"\s*; ScratchSize: (\d+)", line)
             if m and rows:
                 rows[-1]["spill"] = int(m.group(1))
@@ -315,7 +341,8 @@ def main():
                 if err:
                     errors.append("%s %s: %s" % (prof, row["file"], err))
                     out_rows.append(dict(base, kernel="", registers="", spill="", local="",
-                                         threads="", occupancy="", status="error: " + err[:200]))
+                                         threads="", occupancy="", fp="", loads="",
+                                         fp_per_load="", status="error: " + err[:200]))
                     continue
                 for k in kernels:
                     out_rows.append(dict(base, status="ok", **k))
@@ -326,8 +353,8 @@ def main():
                             k["spill"], row["variant"]))
         os.makedirs(a.out, exist_ok=True)
         fields = ["profile", "target", "families", "N", "precision", "variant", "kernel",
-                  "registers", "spill", "local", "threads", "occupancy", "status", "file",
-                  "options"]
+                  "registers", "spill", "local", "threads", "occupancy", "fp", "loads",
+                  "fp_per_load", "status", "file", "options"]
         name = "isa-quick.csv" if a.quick else "isa.csv"
         with open(os.path.join(a.out, name), "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=fields)

@@ -45,9 +45,10 @@ static dg_status plan_slots(dg_cl_maxwell *op, const int *group, int n_groups) {
   int m = 16, a = op->VL; /* m: granularity of Kpad; a: of a group's start */
   if (v->path == DG_PATH_KERNELS) {
     if (16 * op->VL > m) m = 16 * op->VL; /* the flux kernel runs Kpad*FLUXP/VW items */
-    if (op->VL * v->kb > m) m = op->VL * v->kb;
+    const int be = dg_variant_block_elems(v);
+    if (be > m) m = be;
     if (op->VL * v->lkb > m) m = op->VL * v->lkb;
-    if (op->VL * v->kb > a) a = op->VL * v->kb;
+    if (be > a) a = be;
     if (op->VL * v->lkb > a) a = op->VL * v->lkb;
   }
   op->Kpad = (op->K + m - 1) / m * m;

@@ -55,6 +55,8 @@ dg_status dg_clm_maxwell_define(dg_kernel_spec *s, const dg_variant *v, const dg
   DG_CALL(dg_kernel_spec_define(s, "FLUXP", "%d", p->FLUXP));
   DG_CALL(dg_kernel_spec_define(s, "VW", "%d", v->work == DG_WORK_VEC ? v->vw : 1));
   DG_CALL(dg_kernel_spec_define(s, "EPW", "%d", v->work == DG_WORK_ELEM ? v->vw : 1));
+  if (!blas && v->fuse != DG_FUSE_NONE && v->work == DG_WORK_NODE) /* element_node.cl */
+    DG_CALL(dg_kernel_spec_define(s, "NODE_EPW", "%d", dg_variant_node_elems(v)));
   if (!blas) DG_CALL(dg_kernel_spec_define(s, "KB", "%d", v->kb)); /* volume.cl */
   DG_CALL(dg_kernel_spec_define(s, "LKB", "%d", v->lkb));
   DG_CALL(dg_kernel_spec_define(s, "VPLACE", "%s", place_names[v->vplace]));
@@ -547,15 +549,16 @@ dg_status dg_clm_maxwell_rhs_faces(dg_cl_maxwell *op, const dg_clm_stage *s) {
   return DG_OK;
 }
 
-/* The fused kernel over the stage's blocks (work=node: NP x kb work-items per group,
- * element_node.cl; else kb blocks), then fuse=res's q update. */
+/* The fused kernel over the stage's blocks (work=node: NP x kb work-items per group, each
+ * for NODE_EPW elements, element_node.cl; else kb blocks), then fuse=res's q update. */
 static dg_status rhs_fused_end(dg_cl_maxwell *op, const dg_clm_stage *s) {
   const dg_variant *v = &op->v;
   const dg_clk_id id = (dg_clk_id)op->fuse_id;
-  const size_t lf = (size_t)v->kb, gf = s->nb, of = s->b0;
-  DG_CHECK(s->b0 % lf == 0 && s->nb % lf == 0, DG_ERR_INTERNAL,
+  const size_t ne = (size_t)dg_variant_node_elems(v), lf = (size_t)v->kb;
+  const size_t gf = s->nb / ne, of = s->b0 / ne;
+  DG_CHECK(s->b0 % (lf * ne) == 0 && s->nb % (lf * ne) == 0, DG_ERR_INTERNAL,
            "fused right-hand side over blocks %zu..%zu: not whole work-groups of %zu", s->b0,
-           s->b0 + s->nb, lf);
+           s->b0 + s->nb, lf * ne);
   const size_t np = (size_t)op->NP, gf2[2] = {np, gf}, lf2[2] = {np, lf}, of2[2] = {0, of};
   cl_kernel k = op->k[id];
   if (dg_clm_ping_pong(op)) { /* rk_b = 0: q stays where it is, the other buffer unwritten */

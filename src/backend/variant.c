@@ -76,6 +76,16 @@ int dg_variant_layout_width(const dg_variant *v) {
   return v->path == DG_PATH_KERNELS && v->work != DG_WORK_NODE ? v->vw : 1;
 }
 
+int dg_variant_node_elems(const dg_variant *v) {
+  return v->path == DG_PATH_KERNELS && v->work == DG_WORK_NODE && v->fuse != DG_FUSE_NONE
+             ? v->vw
+             : 1;
+}
+
+int dg_variant_block_elems(const dg_variant *v) {
+  return dg_variant_layout_width(v) * v->kb * dg_variant_node_elems(v);
+}
+
 /* ---- names ------------------------------------------------------------------------------ */
 
 /* The spec words, from the tables of cl_templates/contract.h; NULL ends each list. */
@@ -133,6 +143,8 @@ const char *dg_variant_print(const dg_variant *v, char *buf, size_t cap) {
 const char *dg_variant_kernel_suffix(const dg_variant *v, char *buf, size_t cap) {
   if (v->path == DG_PATH_CLBLAST)
     snprintf(buf, cap, "blas");
+  else if (v->work == DG_WORK_NODE && v->vw > 1)
+    snprintf(buf, cap, "node%d", v->vw);
   else if (v->work == DG_WORK_NODE)
     snprintf(buf, cap, "node");
   else
@@ -275,7 +287,8 @@ size_t dg_variant_local_bytes_volume(const dg_variant *v, int N) {
   const size_t np = (size_t)dg_variant_np(N), rs = real_bytes(v);
   const size_t vl = (size_t)dg_variant_layout_width(v);
   if (v->fuse != DG_FUSE_NONE && v->work == DG_WORK_NODE) /* element_node.cl: fields, fluxes */
-    return 6 * (size_t)v->kb * ((size_t)dg_variant_npp(N) + (size_t)dg_variant_fluxp(N)) * rs;
+    return 6 * (size_t)dg_variant_block_elems(v) *
+           ((size_t)dg_variant_npp(N) + (size_t)dg_variant_fluxp(N)) * rs;
   if (v->vplace == DG_PLACE_MATRIX) return 3 * np * np * rs;
   if (v->vplace == DG_PLACE_FIELD) return 6 * (size_t)v->kb * (size_t)dg_variant_npp(N) * vl * rs;
   return 0;
@@ -305,7 +318,12 @@ int dg_variant_check(const dg_variant *v, const dg_device_info *info, int N, cha
   if (info && v->precision == DG_PREC_DOUBLE && !info->has_fp64)
     FAIL("double precision: the device has no fp64 (cl_khr_fp64); use --precision float");
   if (v->path == DG_PATH_CLBLAST) return 1;
-  if (v->work == DG_WORK_NODE && v->vw != 1) FAIL("work=node takes vw=1 (got vw=%d)", v->vw);
+  if (v->work == DG_WORK_NODE && v->vw != 1 && v->fuse == DG_FUSE_NONE)
+    FAIL("work=node takes vw=1 without fuse (got vw=%d; vw=2|4 is the fused kernel's "
+         "elements per work-item)", v->vw);
+  if (v->work == DG_WORK_NODE && v->vw > DG_VARIANT_NODE_EPW_MAX)
+    FAIL("work=node takes vw <= %d elements per work-item (got vw=%d: its %d accumulators "
+         "spill)", DG_VARIANT_NODE_EPW_MAX, v->vw, 18 * v->vw);
   if (v->work != DG_WORK_NODE && v->vw < 2)
     FAIL("work=%s needs vw >= 2 elements per work-item", work_names[v->work]);
   if (v->lift == DG_LIFT_FUSED && v->lplace == DG_PLACE_FIELD)
@@ -436,17 +454,20 @@ dg_status dg_variant_enumerate(const dg_device_info *info, int N, dg_precision p
                       v.lnpw = ln;
                       DG_CALL_GOTO(fail, add(&s, &v, info, N));
                     }
-  /* fuse=rhs|res|step: the other keys of the split kernels keep their baseline values. */
-  for (size_t w = 0; w < sizeof works / sizeof works[0]; ++w) {
-    if (works[w].w == DG_WORK_ELEM) continue;
+  /* fuse=rhs|res|step: the other keys of the split kernels keep their baseline values;
+   * work=node also with 2 and 4 elements per work-item (element_node.cl's register blocking) */
+  const struct { dg_work w; int vw; } fworks[] = {
+      {DG_WORK_NODE, 1}, {DG_WORK_NODE, 2}, {DG_WORK_NODE, 4},
+      {DG_WORK_VEC, fl ? 4 : 2}, {DG_WORK_VEC, fl ? 8 : 4}, {DG_WORK_VEC, fl ? 16 : 8}};
+  for (size_t w = 0; w < sizeof fworks / sizeof fworks[0]; ++w) {
     for (int kb = 1; kb <= 16; kb *= 2)
       for (int u = 0; u < 3; ++u)
         for (int lit = 0; lit < 2; ++lit)
           for (int fz = DG_FUSE_RHS; fz < DG_FUSE_COUNT; ++fz)
             for (int ln = 1; ln <= 2; ++ln) {
               dg_variant v = dg_variant_baseline(prec);
-              v.work = works[w].w;
-              v.vw = works[w].vw;
+              v.work = fworks[w].w;
+              v.vw = fworks[w].vw;
               v.kb = kb;
               v.unroll = unrolls[u];
               v.literal = lit;
@@ -486,6 +507,8 @@ const char *const dg_variant_covering[DG_VARIANT_NCOVER] = {
     "kb=2,unroll=full,fuse=res",
     "work=vec,vw=4,fuse=res,lnpw=2",
     "kb=4,unroll=4,fuse=step",
+    "work=node,vw=2,kb=4,unroll=4,fuse=step",
+    "work=node,vw=4,kb=2,unroll=1,ops=literal,fuse=res",
     "work=vec,vw=4,kb=2,unroll=full,fuse=step",
     "path=clblast",
     "default",

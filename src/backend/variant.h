@@ -13,9 +13,13 @@
  *                          entries reused from registers), vec = the vw elements are the lanes
  *                          of an OpenCL vector (float4/8/16, double2/4/8). For elem and vec the
  *                          host stores fields element-interleaved (see layout below).
- *   vw=1|2|4|8|16          elements per work-item (1 with work=node, >= 2 otherwise)
+ *                          With work=node and fuse, vw elements per work-item too
+ *                          (element_node.cl's register blocking; layout unchanged).
+ *   vw=1|2|4|8|16          elements per work-item (>= 2 with elem and vec; with node 1, or
+ *                          up to DG_VARIANT_NODE_EPW_MAX with fuse)
  *   kb=1|2|4|8|16          volume kernel: work-items along the element axis per work-group;
- *                          the work-group holds kb*vw elements and Np*kb work-items
+ *                          the work-group holds kb*vw elements (dg_variant_block_elems) and
+ *                          Np*kb work-items
  *   vplace=none|matrix|field  volume kernel: Dr,Ds,Dt in local memory, the work-group's
  *                          element fields in local memory, or neither (__global / literals)
  *   lkb=..., lplace=...    the same two for the lift kernel (lplace=field: the face fluxes
@@ -86,7 +90,9 @@ enum { DG_FUSE_COUNT = 0 DG_FUSE_CHOICES(DG_CHOICE_COUNT) }; /* none, rhs, res, 
 enum {
   DG_VARIANT_SPEC_MAX = 192,   /* enough for any printed spec */
   DG_VARIANT_LITERAL_MAX_N = 4, /* ops=literal only up to this order */
-  DG_VARIANT_FUSE_MAX_N = 6     /* fuse=rhs|res|step with vector lanes only up to this order */
+  DG_VARIANT_FUSE_MAX_N = 6,    /* fuse=rhs|res|step with vector lanes only up to this order */
+  DG_VARIANT_NODE_EPW_MAX = 4   /* work=node with fuse: at most this many elements per
+                                   work-item (18 accumulators each) */
 };
 
 typedef struct {
@@ -123,7 +129,7 @@ dg_variant dg_variant_default(const dg_device_info *info, int N, dg_precision pr
  * variant dimension at least once (test_portable_oclgrind_* checks that they do); "" is the
  * baseline, "default" stands for the device's default variant. The Oclgrind table, the edge
  * sizes and multirate tests and the offline vendor compiles (dgtd kernels) run it. */
-enum { DG_VARIANT_NCOVER = 16 };
+enum { DG_VARIANT_NCOVER = 18 };
 extern const char *const dg_variant_covering[DG_VARIANT_NCOVER];
 
 /* Parse a spec (see above) into *v. Errors (DG_ERR_INPUT) name the offending key or value
@@ -139,6 +145,14 @@ const char *dg_variant_kernel_suffix(const dg_variant *v, char *buf, size_t cap)
 
 /* Elements per interleaved block in the device layout (vw for elem/vec, else 1). */
 int dg_variant_layout_width(const dg_variant *v);
+
+/* Elements one work-item of the fused node kernel computes a node of (element_node.cl's
+ * NODE_EPW: vw for work=node with fuse, else 1). */
+int dg_variant_node_elems(const dg_variant *v);
+
+/* Elements per work-group of the volume (or fused) kernel: layout width x kb x node
+ * elements. Element groups start, and launches cover, whole multiples of it. */
+int dg_variant_block_elems(const dg_variant *v);
 
 /* Can info's device run v at order N? Returns 1, or 0 with the reason in reason[cap]
  * (work-group size, local memory, constant memory, fp64, a combination that is not

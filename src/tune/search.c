@@ -89,16 +89,18 @@ int dg_tune_stage1_variants(const dg_device_info *info, int N, dg_precision p,
       if (dg_variant_check(&v, info, N, why, sizeof why)) out[n++] = v;
     }
   /* the fused right-hand side (fuse=rhs|res|step) with vector lanes (not on a GPU), and one
-   * work-item per node (work=node: element_node.cl, the GPU form) */
-  for (int w = gpu; w < 2; ++w)
+   * work-item per node (work=node: element_node.cl, the GPU form); on a GPU also the node
+   * form with 2 and 4 elements per work-item (its register blocking: each operator entry
+   * loaded feeds 2 or 4 elements), which the refinement would reach only after the rest */
+  for (int w = gpu; w < 2 + 2 * gpu; ++w)
     for (int fz = DG_FUSE_RHS; fz < DG_FUSE_COUNT; ++fz) {
       dg_variant v = dg_variant_baseline(p);
       v.work = w ? DG_WORK_NODE : DG_WORK_VEC;
-      v.vw = w ? 1 : widest_vec(p);
+      v.vw = w ? 1 << (w - 1) : widest_vec(p);
       v.kb = w ? dflt.kb : v.kb;
       v.unroll = dflt.unroll;
       v.fuse = (dg_fuse)fz;
-      if (!dg_variant_check(&v, info, N, why, sizeof why)) v.kb = 1;
+      while (v.kb > 1 && !dg_variant_check(&v, info, N, why, sizeof why)) v.kb /= 2;
       if (dg_variant_check(&v, info, N, why, sizeof why)) out[n++] = v;
     }
   dg_variant blas = dg_variant_baseline(p);
@@ -215,6 +217,8 @@ static int refine_values(const dg_variant *b, int dim, int N, dg_precision p, in
   int nv = 0;
   if (dim == 0) {
     if (b->work == DG_WORK_ELEM) vals[nv++] = 2, vals[nv++] = 4;
+    if (b->work == DG_WORK_NODE && b->fuse != DG_FUSE_NONE) /* element_node.cl's blocking */
+      for (int w = 1; w <= DG_VARIANT_NODE_EPW_MAX; w *= 2) vals[nv++] = w;
     if (b->work == DG_WORK_VEC) {
       const int w0 = p == DG_PREC_DOUBLE ? 2 : 4;
       for (int w = w0; w <= widest_vec(p); w *= 2) vals[nv++] = w;

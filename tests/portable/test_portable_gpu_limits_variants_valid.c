@@ -29,8 +29,9 @@ static int full_table(void) {
 /* The limits counted from the templates' declarations, independently of variant.c:
  * volume work-group NP x KB, __local Dr,Ds,Dt (3 NP^2) or the group's fields (6 KB NPP VL);
  * lift work-group ceil(NP/LNPW) x LKB, __local LIFT (4 NFP NP) plus, with lplace=field or
- * lift=fused, the group's fluxes (6 LKB FLUXP VL); fuse=rhs|res: one kernel of KB work-items
- * and nothing in local memory. */
+ * lift=fused, the group's fluxes (6 LKB FLUXP VL); fuse=rhs|res|step: with work=node one
+ * kernel of NP x KB work-items holding the fields and fluxes of KB VW elements (6 KB VW
+ * (NPP + FLUXP)), else one of KB work-items and nothing in local memory. */
 static int fits(const dg_variant *v, int N, unsigned long long lmem, unsigned long long wg,
                 char *why, size_t cap) {
   if (v->path == DG_PATH_CLBLAST) return 1;
@@ -48,6 +49,12 @@ static int fits(const dg_variant *v, int N, unsigned long long lmem, unsigned lo
   if (v->lplace == DG_PLACE_MATRIX) lbytes += 4 * nfp * np * rs;
   if (v->lplace == DG_PLACE_FIELD || v->lift == DG_LIFT_FUSED)
     lbytes += 6 * (unsigned long long)v->lkb * fluxp * vl * rs;
+  if (v->fuse != DG_FUSE_NONE && v->work == DG_WORK_NODE) {
+    /* element_node.cl: NP x KB work-items, the fields and fluxes of its KB x vw elements */
+    const unsigned long long fb = 6 * (unsigned long long)(v->kb * v->vw) * (npp + fluxp) * rs;
+    snprintf(why, cap, "fused node %llu items %llu B", vitems, fb);
+    return vitems <= wg && fb <= lmem;
+  }
   if (v->fuse != DG_FUSE_NONE) { /* element.cl: KB work-items, no __local, no lift */
     snprintf(why, cap, "fused %d items", v->kb);
     return (unsigned long long)v->kb <= wg;
