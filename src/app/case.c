@@ -512,6 +512,32 @@ static dg_status parse_boundary(const dg_schema *x, const cJSON *v, const char *
   return DG_OK;
 }
 
+/* periodic[i]: {"surfaces": [a, b], "translation": [x, y, z]} (translation optional) */
+static dg_status parse_periodic(const dg_schema *x, const cJSON *v, const char *path, int i,
+                                dg_case *c) {
+  static const char *const keys[] = {"surfaces", "translation", NULL};
+  DG_CALL(dg_schema_keys(x, v, path, keys));
+  dg_case_periodic *p = &c->periodic[i];
+  DG_CALL(dg_schema_required(x, v, path, "surfaces", "two physical surface names or tags"));
+  const cJSON *sv = cJSON_GetObjectItemCaseSensitive(v, "surfaces");
+  DG_CHECK(cJSON_IsArray(sv) && cJSON_GetArraySize(sv) == 2, DG_ERR_INPUT,
+           "%s: %s.surfaces: expected an array of two physical surface names or tags (the "
+           "two sides of the period), got %s", x->file, path, dg_schema_type(sv));
+  for (int j = 0; j < 2; ++j) {
+    char where[96];
+    snprintf(where, sizeof where, "%s.surfaces[%d]", path, j);
+    DG_CALL(dg_case_group(x, cJSON_GetArrayItem(sv, j), where, &p->surfaces[j]));
+  }
+  p->has_translation = cJSON_GetObjectItemCaseSensitive(v, "translation") != NULL;
+  if (p->has_translation) {
+    DG_CALL(dg_schema_opt_vec(x, v, path, "translation", 3, p->translation));
+    DG_CHECK(p->translation[0] != 0 || p->translation[1] != 0 || p->translation[2] != 0,
+             DG_ERR_INPUT, "%s: %s.translation: is zero (it moves %s's faces onto %s's)",
+             x->file, path, "surfaces[0]", "surfaces[1]");
+  }
+  return DG_OK;
+}
+
 static dg_status parse_probe(const dg_schema *x, const cJSON *v, const char *path, int i,
                              dg_case *c) {
   static const char *const keys[] = {"name", "position", NULL};
@@ -651,7 +677,7 @@ dg_status dg_case_parse_schema(dg_case *c, const char *json, const char *path,
       "mesh", "order", "precision", "backend", "final_time", "stop_energy", "steps", "cfl", "flux",
       "materials", "boundaries", "default_boundary", "sources", "initial", "probes", "output",
       "checkpoint", "variant", "device", "tune", "tune_budget", "pml", "tfsf", "time_stepping",
-      "dft", "far_field", NULL};
+      "dft", "far_field", "periodic", NULL};
   static const char *const precisions[] = {"float", "double", NULL};
   static const char *const fluxes[] = {"upwind", "central", NULL};
   static const char *const modes[] = {"auto", "never", "always", NULL};
@@ -695,6 +721,13 @@ dg_status dg_case_parse_schema(dg_case *c, const char *json, const char *path,
     DG_CALL_GOTO(done, array_size(x, it, "boundaries", &c->n_boundaries));
     DG_CALL_GOTO(done, DG_ALLOC(c->boundaries, c->n_boundaries));
     DG_CALL_GOTO(done, parse_array(x, it, "boundaries", parse_boundary, c));
+  }
+  if ((it = at(root, "periodic"))) {
+    DG_CALL_GOTO(done, array_size(x, it, "periodic", &c->n_periodic));
+    DG_CHECK_GOTO(done, c->n_periodic >= 1 && c->n_periodic <= DG_MESH_MAX_PERIODS, DG_ERR_INPUT,
+                  "%s: periodic: expected 1 to %d pairs of surfaces, got %d", path,
+                  DG_MESH_MAX_PERIODS, c->n_periodic);
+    DG_CALL_GOTO(done, parse_array(x, it, "periodic", parse_periodic, c));
   }
   DG_CALL_GOTO(done, dg_schema_opt_choice(x, root, "", "default_boundary", bc_names + 1, &bc));
   if (bc >= 0) {

@@ -48,6 +48,14 @@ typedef struct {
   dg_bc bc;
 } dg_case_boundary;
 
+/* "periodic": two boundary surfaces joined one translation apart (mesh.h,
+ * dg_mesh_make_periodic); translation given, or the surfaces' centroids' difference. */
+typedef struct {
+  dg_group_ref surfaces[2];
+  int has_translation;
+  double translation[3];
+} dg_case_periodic;
+
 typedef struct {
   char name[DG_CASE_NAME];
   double pos[3];
@@ -122,6 +130,8 @@ typedef struct {
   dg_case_boundary *boundaries;
   int has_default_bc;
   dg_bc default_bc;         /* for boundary surfaces no entry names */
+  int n_periodic;           /* periodic pairs, at most DG_MESH_MAX_PERIODS */
+  dg_case_periodic periodic[DG_MESH_MAX_PERIODS];
   /* CFS-PML ("pml"; implied with its defaults by mesh.box.pml_cells) */
   int has_pml;
   int n_pml_volumes;

@@ -625,6 +625,45 @@ static dg_status whole_mesh_levels(run_state *s, int **level) {
   return DG_OK;
 }
 
+/* The case's periodic pairs on the whole mesh (before it is distributed or given geometry):
+ * each pair's two surfaces become interior faces one translation apart. */
+static dg_status apply_periodic(run_state *s) {
+  const dg_case *c = s->c;
+  if (!c->n_periodic) return DG_OK;
+  DG_CHECK(s->size == 1, DG_ERR_UNSUPPORTED,
+           "%s: periodic: not yet with MPI (%d ranks): run it on one rank", c->source, s->size);
+  DG_CHECK(!c->has_pml, DG_ERR_UNSUPPORTED,
+           "%s: periodic: not yet with a PML (the layer's stretching across a periodic pair is "
+           "not set up): use \"absorbing\" boundaries on the open sides", c->source);
+  DG_CHECK(!c->has_tfsf, DG_ERR_UNSUPPORTED,
+           "%s: periodic: not yet with a total-field/scattered-field surface", c->source);
+  for (int i = 0; i < c->n_periodic; ++i) {
+    const dg_case_periodic *p = &c->periodic[i];
+    char what[64];
+    int tag[2];
+    for (int j = 0; j < 2; ++j) {
+      snprintf(what, sizeof what, "periodic[%d].surfaces[%d]", i, j);
+      DG_CALL(resolve_group(s->global, 2, &p->surfaces[j], what, c->source, &tag[j]));
+      for (int b = 0; b < c->n_boundaries; ++b) {
+        int bt;
+        DG_CALL(resolve_group(s->global, 2, &c->boundaries[b].surface, "boundaries", c->source,
+                              &bt));
+        DG_CHECK(bt != tag[j], DG_ERR_INPUT,
+                 "%s: %s is also boundaries[%d]'s surface: a periodic surface has no boundary "
+                 "condition (remove one of the two)", c->source, what, b);
+      }
+    }
+    double t[3];
+    const dg_status st = dg_mesh_make_periodic(s->global, tag[0], tag[1],
+                                               p->has_translation ? p->translation : NULL, t);
+    if (st != DG_OK) return dg_error_prefix(st, "%s: periodic[%d]: ", c->source, i);
+    if (s->rank == 0)
+      dg_note("periodic[%d]: surfaces tag %d and %d paired, translation (%g, %g, %g)", i,
+              tag[0], tag[1], t[0], t[1], t[2]);
+  }
+  return DG_OK;
+}
+
 dg_status run_setup_problem(run_state *s, dg_run_result *r) {
   const dg_case *c = s->c;
   double lo[3], hi[3];
@@ -647,6 +686,7 @@ dg_status run_setup_problem(run_state *s, dg_run_result *r) {
                              n > 0 ? thi : NULL));
   }
   DG_CALL(dg_case_check_groups(c, s->global));
+  DG_CALL(apply_periodic(s));
   s->mesh = s->global;
   DG_CALL(dg_refel_create(&s->ref, c->order));
   if (s->size > 1) {

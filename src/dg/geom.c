@@ -1,6 +1,7 @@
 #include "dg/geom.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 #include "core/alloc.h"
 
@@ -76,7 +77,8 @@ static double longest_edge(const dg_mesh *m, int k) {
   return h;
 }
 
-/* vmapP by matching each face node with the neighbour's face node at the same place. */
+/* vmapP by matching each face node with the neighbour's face node at the same place (on a
+ * periodic face, one translation away: mesh.h's face_period). */
 static dg_status match_face_nodes(dg_geom *g) {
   const dg_mesh *m = g->mesh;
   const int Np = g->Np, Nfp = g->Nfp;
@@ -84,6 +86,10 @@ static dg_status match_face_nodes(dg_geom *g) {
     const double tol = 1e-7 * longest_edge(m, k);
     for (int f = 0; f < DG_NFACES; ++f) {
       const int k2 = m->EToE[4 * k + f], f2 = m->EToF[4 * k + f];
+      const int per = m->face_period ? m->face_period[4 * k + f] : 0;
+      double sh[3] = {0, 0, 0};
+      if (per)
+        for (int d = 0; d < 3; ++d) sh[d] = (per > 0 ? 1 : -1) * m->period[abs(per) - 1][d];
       int *M = g->vmapM + (4 * k + f) * Nfp, *P = g->vmapP + (4 * k + f) * Nfp;
       for (int i = 0; i < Nfp; ++i) {
         M[i] = k * Np + g->ref->Fmask[f * Nfp + i];
@@ -94,8 +100,8 @@ static dg_status match_face_nodes(dg_geom *g) {
         int found = -1;
         for (int j = 0; j < Nfp && found < 0; ++j) {
           const int id2 = k2 * Np + g->ref->Fmask[f2 * Nfp + j];
-          const double dx = g->x[M[i]] - g->x[id2], dy = g->y[M[i]] - g->y[id2],
-                       dz = g->z[M[i]] - g->z[id2];
+          const double dx = g->x[M[i]] + sh[0] - g->x[id2], dy = g->y[M[i]] + sh[1] - g->y[id2],
+                       dz = g->z[M[i]] + sh[2] - g->z[id2];
           if (dx * dx + dy * dy + dz * dz < tol * tol) found = id2;
         }
         DG_CHECK(found >= 0, DG_ERR_MESH,

@@ -38,7 +38,7 @@ void dg_mesh_destroy(dg_mesh **pm) {
   if (!pm || !*pm) return;
   dg_mesh *m = *pm;
   DG_FREE_ALL(&m->VX, &m->VY, &m->VZ, &m->EToV, &m->elem_tag, &m->EToE, &m->EToF, &m->face_tag,
-              &m->iface_tag, &m->phys, &m->curved, &m->ho_xyz);
+              &m->iface_tag, &m->phys, &m->curved, &m->ho_xyz, &m->face_period);
   dg_free(pm);
 }
 

@@ -12,6 +12,9 @@
 
 #include "core/status.h"
 
+/* Periodic pairs (dg_mesh_make_periodic): up to one per direction. */
+#define DG_MESH_MAX_PERIODS 3
+
 typedef struct {
   int dim;      /* 2 = surface group, 3 = volume group */
   int tag;      /* physical tag number */
@@ -54,6 +57,13 @@ typedef struct {
   int geom_order;
   unsigned char *curved;
   double *ho_xyz;
+  /* Periodic pairs (dg_mesh_make_periodic); n_periods = 0 and face_period NULL without. A
+   * periodic face is an interior face whose neighbour lies one translation away:
+   * face_period[4k+f] = p != 0 says the neighbour's face is this one moved by
+   * sign(p) period[|p| - 1]; 0 on every other face. */
+  int n_periods;
+  double period[DG_MESH_MAX_PERIODS][3];
+  signed char *face_period;
 } dg_mesh;
 
 /* Reader flags. By default a non-conforming mesh (faces that lie on each other without
@@ -124,6 +134,18 @@ dg_status dg_mesh_orient(dg_mesh *m) DG_NODISCARD;
  * elements is an error, and so are faces that lie on each other without sharing vertices
  * (a non-conforming interface). */
 dg_status dg_mesh_connect(dg_mesh *m, int ntri, const int *tri, const int *tri_tag) DG_NODISCARD;
+/* Make the boundary faces of surfaces tag_a and tag_b periodic: every face of tag_a is
+ * paired with the face of tag_b whose vertices are its own moved by t (within 1e-6 of the
+ * face's longest edge; t NULL: the difference of the two surfaces' centroids), and the pair
+ * becomes an interior face (EToE, EToF; face_tag -1; face_period). DG_ERR_INPUT, naming the
+ * face, its centroid and the nearest candidate, when a face has no partner or the surfaces
+ * differ in face count; when a tag has no boundary face, or the two tags are the same; when
+ * the translation is zero or the mesh has DG_MESH_MAX_PERIODS
+ * pairs. On a mesh with ghosts (an MPI rank's part) DG_ERR_UNSUPPORTED. *t_used (may be
+ * NULL) gets the translation. */
+dg_status dg_mesh_make_periodic(dg_mesh *m, int tag_a, int tag_b, const double *t,
+                                double t_used[3]) DG_NODISCARD;
+
 /* Physical group lookup by name (dim 2 or 3); returns the tag or -1. */
 int dg_mesh_phys_tag(const dg_mesh *m, int dim, const char *name);
 /* Signed volume of element k. */
