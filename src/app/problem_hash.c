@@ -55,6 +55,16 @@ void dg_case_problem_hash(const dg_case *c, uint64_t parts[DG_CHECKPOINT_PARTS])
   }
   hash_int(b, c->has_default_bc ? (long long)c->default_bc : -1);
   hash_int(b, c->allow_unmatched);
+  if (c->n_periodic) { /* absent from the hashes of checkpoints without periodic pairs */
+    hash_int(b, c->n_periodic);
+    for (int i = 0; i < c->n_periodic; ++i) {
+      const dg_case_periodic *p = &c->periodic[i];
+      hash_group(b, &p->surfaces[0]);
+      hash_group(b, &p->surfaces[1]);
+      hash_int(b, p->has_translation);
+      if (p->has_translation) hash_doubles(b, p->translation, 3);
+    }
+  }
   dg_checksum *src = &h[DG_CHECKPOINT_SOURCES];
   hash_int(src, c->n_dipoles);
   for (int i = 0; i < c->n_dipoles; ++i) {
