@@ -302,6 +302,20 @@ static dg_status setup_pml(run_state *s) {
   }
   DG_CHECK(inner > 0, DG_ERR_INPUT, "%s: pml: every element is in a PML volume; the layer must "
            "surround an inner domain", c->source);
+  /* Along a periodic pair's translation the domain has no end: a layer there would stretch
+   * one copy of the cell and not the next. The inner domain must span the mesh in every
+   * direction a translation has a component. */
+  for (int i = 0; i < gm->n_periods; ++i)
+    for (int d = 0; d < 3; ++d) {
+      const double *t = gm->period[i], tol = 1e-9 * (ohi[d] - olo[d]);
+      if (fabs(t[d]) <= 1e-9 * sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2])) continue;
+      DG_CHECK(ilo[d] <= olo[d] + tol && ihi[d] >= ohi[d] - tol, DG_ERR_INPUT,
+               "%s: pml: the layer stretches along %c (the domain outside it spans [%g, %g] of "
+               "the mesh's [%g, %g]), the direction of periodic[%d]'s translation (%g, %g, %g): "
+               "put the layer only where the cell is open (e.g. below and above a cell periodic "
+               "in x and y)", c->source, "xyz"[d], ilo[d], ihi[d], olo[d], ohi[d], i, t[0], t[1],
+               t[2]);
+    }
   DG_CALL(check_pml_absorbs(s, tags, ilo, ihi, olo, ohi));
   unsigned char *in_pml = NULL;
   DG_CALL(DG_ALLOC(in_pml, m->K));
@@ -632,9 +646,6 @@ static dg_status apply_periodic(run_state *s) {
   if (!c->n_periodic) return DG_OK;
   DG_CHECK(s->size == 1, DG_ERR_UNSUPPORTED,
            "%s: periodic: not yet with MPI (%d ranks): run it on one rank", c->source, s->size);
-  DG_CHECK(!c->has_pml, DG_ERR_UNSUPPORTED,
-           "%s: periodic: not yet with a PML (the layer's stretching across a periodic pair is "
-           "not set up): use \"absorbing\" boundaries on the open sides", c->source);
   DG_CHECK(!c->has_tfsf, DG_ERR_UNSUPPORTED,
            "%s: periodic: not yet with a total-field/scattered-field surface", c->source);
   for (int i = 0; i < c->n_periodic; ++i) {

@@ -1,5 +1,6 @@
 /* A dielectric slab in a periodic cell at normal incidence (issue 53's first validation):
- * the unit cell [0,1]^2 x [-3,3], periodic in x and y, absorbing at z = +-3, holds a slab of
+ * the unit cell [0,1]^2 x [-3,3], periodic in x and y, a PML in its two cells at each end in z
+ * (stretching along z only: the layer spans the cell in x and y), holds a slab of
  * eps = 4 (n = 2) for 1 <= z <= 5/3 (d = 2/3). A plane wave comes from an array of x dipoles
  * (one per cell at z_s = -4/3: a current sheet, which radiates E_x = -g(t - |z - z_s|)/2
  * exactly, Ricker f0 = 0.25, below the first diffraction order). From the probes' spectra
@@ -20,10 +21,11 @@
 #include "app/simulate.h"
 #include "mesh/mesh.h"
 
-static const double ZS = -4.0 / 3, ZR = 0.2, ZT = 2.5, ZLO = 1.0, ZHI = 5.0 / 3, NSLAB = 2.0;
+static const double ZS = -4.0 / 3, ZR = 0.2, ZT = 2.2, ZLO = 1.0, ZHI = 5.0 / 3, NSLAB = 2.0;
 
-/* The box mesher's cell as a Gmsh 2.2 file: the six sides by name, the volumes "air" (tag 1)
- * and "slab" (tag 2, centroid between ZLO and ZHI). */
+/* The box mesher's cell as a Gmsh 2.2 file: the six sides by name, the volumes "air" (tag 1),
+ * "slab" (tag 2, centroid between ZLO and ZHI) and "pml" (tag 3, the two cells at each end
+ * in z). */
 static void write_cell(const char *path) {
   const double lo[3] = {0, 0, -3}, hi[3] = {1, 1, 3};
   dg_mesh *m = NULL;
@@ -31,9 +33,9 @@ static void write_cell(const char *path) {
   FILE *f = fopen(path, "w");
   assert_non_null(f);
   static const char *const side[6] = {"xmin", "xmax", "ymin", "ymax", "zmin", "zmax"};
-  fprintf(f, "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$PhysicalNames\n8\n");
+  fprintf(f, "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$PhysicalNames\n9\n");
   for (int i = 0; i < 6; ++i) fprintf(f, "2 %d \"%s\"\n", i + 1, side[i]);
-  fprintf(f, "3 1 \"air\"\n3 2 \"slab\"\n$EndPhysicalNames\n$Nodes\n%d\n", m->Nv);
+  fprintf(f, "3 1 \"air\"\n3 2 \"slab\"\n3 3 \"pml\"\n$EndPhysicalNames\n$Nodes\n%d\n", m->Nv);
   for (int v = 0; v < m->Nv; ++v) fprintf(f, "%d %.17g %.17g %.17g\n", v + 1, m->VX[v], m->VY[v], m->VZ[v]);
   int ntri = 0;
   for (int i = 0; i < 4 * m->K; ++i) ntri += m->face_tag[i] > 0;
@@ -50,7 +52,7 @@ static void write_cell(const char *path) {
     const int *v = m->EToV + 4 * k;
     double cz = 0;
     for (int a = 0; a < 4; ++a) cz += 0.25 * m->VZ[v[a]];
-    const int tag = cz > ZLO && cz < ZHI ? 2 : 1;
+    const int tag = cz > ZLO && cz < ZHI ? 2 : fabs(cz) > 7.0 / 3 ? 3 : 1;
     fprintf(f, "%d 4 2 %d %d %d %d %d %d\n", id++, tag, tag, v[0] + 1, v[1] + 1, v[2] + 1, v[3] + 1);
   }
   fprintf(f, "$EndElements\n");
@@ -76,7 +78,7 @@ static void slab_reflection_and_transmission(void **state) {
            "{\"mesh\": {\"file\": \"%s\"}, \"order\": 3, \"final_time\": 30,"
            " \"precision\": \"double\","
            " \"periodic\": [{\"surfaces\": [\"xmin\", \"xmax\"]}, {\"surfaces\": [\"ymin\", \"ymax\"]}],"
-           " \"default_boundary\": \"absorbing\","
+           " \"default_boundary\": \"pec\", \"pml\": {\"volumes\": [\"pml\"]},"
            " \"materials\": [{\"volume\": \"slab\", \"eps\": 4}],"
            " \"sources\": [{\"type\": \"dipole\", \"position\": [0.5, 0.5, %.17g],"
            " \"direction\": [1, 0, 0], \"pulse\": {\"shape\": \"ricker\", \"frequency\": 0.25}}],"
