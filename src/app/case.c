@@ -674,7 +674,8 @@ dg_status dg_case_parse(dg_case *c, const char *json, const char *path) {
 dg_status dg_case_parse_schema(dg_case *c, const char *json, const char *path,
                                dg_case_schema_fn visit, void *visit_ctx) {
   static const char *const keys[] = {
-      "mesh", "order", "precision", "backend", "final_time", "stop_energy", "steps", "cfl", "flux",
+      "mesh", "order", "precision", "backend", "final_time", "stop_energy", "stop_dft", "steps",
+      "cfl", "flux",
       "materials", "boundaries", "default_boundary", "sources", "initial", "probes", "output",
       "checkpoint", "variant", "device", "tune", "tune_budget", "pml", "tfsf", "time_stepping",
       "dft", "far_field", "periodic", NULL};
@@ -710,6 +711,14 @@ dg_status dg_case_parse_schema(dg_case *c, const char *json, const char *path,
     DG_CALL_GOTO(done, dg_schema_positive(x, it, "stop_energy", &c->stop_energy));
     DG_CHECK_GOTO(done, c->stop_energy < 1, DG_ERR_INPUT, "%s: stop_energy: expected a fraction "
                   "of the peak energy in (0, 1) (e.g. 1e-6), got %g", path, c->stop_energy);
+  }
+  if ((it = at(root, "stop_dft"))) {
+    DG_CALL_GOTO(done, dg_schema_positive(x, it, "stop_dft", &c->stop_dft));
+    DG_CHECK_GOTO(done, c->stop_dft < 1, DG_ERR_INPUT, "%s: stop_dft: expected a relative change "
+                  "of the DFT sums in (0, 1) (e.g. 1e-3), got %g", path, c->stop_dft);
+    DG_CHECK_GOTO(done, at(root, "dft") != NULL, DG_ERR_INPUT, "%s: stop_dft: the case has no "
+                  "\"dft\" section, so there are no sums to converge; add one or drop stop_dft",
+                  path);
   }
   DG_CALL_GOTO(done, dg_schema_opt_positive(x, root, "", "cfl", &c->cfl));
   if ((it = at(root, "materials"))) {

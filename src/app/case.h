@@ -110,6 +110,9 @@ typedef struct {
   double final_time;        /* used when steps == 0 */
   double stop_energy;       /* > 0: stop before final_time once every source is over and the
                                field energy is at most this fraction of its peak */
+  double stop_dft;          /* > 0: ... and the DFT sums changed by at most this fraction in
+                               the last period of the lowest frequency (with stop_energy:
+                               both) */
   int steps;                /* > 0: a fixed number of steps (dt from the CFL rule) */
   double cfl;
   double alpha;             /* flux: 1 upwind, 0 central */

@@ -45,6 +45,8 @@ static void run_usage(FILE *f) {
           "  --final-time T         simulated time (default 1)\n"
           "  --stop-energy F        stop before the final time once every source is over and\n"
           "                         the field energy is at most F of its peak (e.g. 1e-6)\n"
+          "  --stop-dft F           ... once the DFT sums changed by at most F in the last\n"
+          "                         period of the lowest frequency (e.g. 1e-3; needs \"dft\")\n"
           "  --steps N              take exactly N steps of the automatic time step instead\n"
           "  --cfl C                factor on the automatic time step (default 1)\n"
           "  --time-stepping lserk4|auto|multirate[:L]|multirate-lserk4[:L]  global LSERK4,\n"
@@ -129,7 +131,11 @@ static void print_text(const dg_case *c, const dg_run_result *r) {
   printf("  steps         %d\n", r->steps);
   printf("  dt            %.6g\n", r->dt);
   printf("  final time    %.6g\n", r->final_time);
-  if (r->stopped_early)
+  if (r->stopped_early && c->stop_dft > 0)
+    printf("  stopped       at t = %.6g of %.6g: the sources over, the energy %.3g of its peak "
+           "and the DFT sums changed by %.3g in the last period (stop_dft %g)\n",
+           r->final_time, r->planned_time, r->stop_ratio, r->stop_dft_change, c->stop_dft);
+  else if (r->stopped_early)
     printf("  stopped       at t = %.6g of %.6g: the sources over and the energy %.3g of its "
            "peak (stop_energy %g)\n", r->final_time, r->planned_time, r->stop_ratio,
            c->stop_energy);
@@ -221,8 +227,9 @@ static void print_json(const dg_case *c, const dg_run_result *r) {
                              {"dofs_per_s", r->dofs_per_s}};
   add_numbers(o, run, 10);
   if (r->stopped_early) {
-    const json_number stop[] = {{"planned_time", r->planned_time}, {"stop_ratio", r->stop_ratio}};
-    add_numbers(o, stop, 2);
+    const json_number stop[] = {{"planned_time", r->planned_time}, {"stop_ratio", r->stop_ratio},
+                                {"stop_dft_change", r->stop_dft_change}};
+    add_numbers(o, stop, r->stop_dft_change >= 0 ? 3 : 2);
   }
   cJSON_AddStringToObject(o, "time_stepping", !r->multirate ? "lserk4"
                                               : r->mr_scheme == DG_MR_LSERK4 ? "multirate-lserk4"
@@ -354,12 +361,14 @@ static dg_status parse_time_stepping(const char *s, dg_case *c) {
 static dg_status parse_args(int argc, char **argv, dg_case *c, int *help) {
   enum { O_BACKEND = 256, O_MESH, O_BOX, O_ORDER, O_TFINAL, O_STEPS, O_CFL, O_MODE, O_FLUX,
          O_JSON, O_QUIET, O_HELP, O_PRECISION, O_VARIANT, O_DEVICE, O_DUMP, O_OUTPUT,
-         O_CHECKPOINT, O_RESTART, O_TUNE, O_TUNE_BUDGET, O_TIME_STEPPING, O_PROFILE, O_VTU_EVERY, O_STOP_ENERGY };
+         O_CHECKPOINT, O_RESTART, O_TUNE, O_TUNE_BUDGET, O_TIME_STEPPING, O_PROFILE, O_VTU_EVERY, O_STOP_ENERGY,
+         O_STOP_DFT };
   static const struct option opts[] = {
       {"backend", required_argument, 0, O_BACKEND},   {"mesh", required_argument, 0, O_MESH},
       {"box", required_argument, 0, O_BOX},           {"order", required_argument, 0, O_ORDER},
       {"final-time", required_argument, 0, O_TFINAL}, {"steps", required_argument, 0, O_STEPS},
       {"stop-energy", required_argument, 0, O_STOP_ENERGY},
+      {"stop-dft", required_argument, 0, O_STOP_DFT},
       {"cfl", required_argument, 0, O_CFL},           {"mode", required_argument, 0, O_MODE},
       {"flux", required_argument, 0, O_FLUX},         {"json", no_argument, 0, O_JSON},
       {"quiet", no_argument, 0, O_QUIET},             {"help", no_argument, 0, O_HELP},
@@ -428,6 +437,12 @@ static dg_status parse_args(int argc, char **argv, dg_case *c, int *help) {
       DG_CALL(dg_cli_double("--stop-energy", optarg, &c->stop_energy));
       DG_CHECK(c->stop_energy > 0 && c->stop_energy < 1, DG_ERR_INPUT,
                "--stop-energy %s: expected a fraction of the peak energy in (0, 1), e.g. 1e-6",
+               optarg);
+      break;
+    case O_STOP_DFT:
+      DG_CALL(dg_cli_double("--stop-dft", optarg, &c->stop_dft));
+      DG_CHECK(c->stop_dft > 0 && c->stop_dft < 1, DG_ERR_INPUT,
+               "--stop-dft %s: expected a relative change of the DFT sums in (0, 1), e.g. 1e-3",
                optarg);
       break;
     case O_TFINAL:

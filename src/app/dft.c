@@ -461,7 +461,43 @@ done:
   return st;
 }
 
+dg_status run_dft_change(run_state *s, double t, double *rel, int *ready) {
+  dg_dft *d = s->dft;
+  *ready = 0;
+  *rel = 0;
+  if (!d) return DG_OK;
+  double fmin = d->freq[0];
+  for (int i = 1; i < d->nfreq; ++i) fmin = fmin < d->freq[i] ? fmin : d->freq[i];
+  if (s->dft_prev && t - s->dft_prev_t < 1 / fmin) return DG_OK;
+  double secs;
+  DG_CALL(dg_solver_dft_fetch(s->dft_sums, &secs));
+  const size_t per = 6 * (size_t)d->nsamp, n = per * (size_t)d->nfreq;
+  const int first = s->dft_prev == NULL;
+  if (first) {
+    DG_CALL(DG_ALLOC(s->dft_prev, 2 * n + 1));
+  } else {
+    for (int i = 0; i < d->nfreq; ++i) {
+      double sum[2] = {0, 0}; /* |S|^2, |S - S_prev|^2 */
+      for (size_t j = (size_t)i * per; j < (size_t)(i + 1) * per; ++j) {
+        const double dr = d->re[j] - s->dft_prev[j], di = d->im[j] - s->dft_prev[n + j];
+        sum[0] += d->re[j] * d->re[j] + d->im[j] * d->im[j];
+        sum[1] += dr * dr + di * di;
+      }
+      DG_CALL(run_sum(s, &sum[0]));
+      DG_CALL(run_sum(s, &sum[1]));
+      const double r = sum[0] > 0 ? sqrt(sum[1] / sum[0]) : 1;
+      *rel = r > *rel ? r : *rel;
+    }
+    *ready = 1;
+  }
+  memcpy(s->dft_prev, d->re, n * sizeof *d->re);
+  memcpy(s->dft_prev + n, d->im, n * sizeof *d->im);
+  s->dft_prev_t = t;
+  return DG_OK;
+}
+
 void run_dft_free(run_state *s) {
+  dg_free(&s->dft_prev);
   dg_solver_dft_destroy(&s->dft_sums);
   dg_dft_destroy(&s->dft);
   dg_surface_dft_destroy(&s->surface_dft);

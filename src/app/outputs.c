@@ -685,12 +685,23 @@ dg_status run_outputs_step(run_state *s, dg_run_result *r, int step) {
     DG_CALL(run_energy(s, &e));
     DG_CALL(check_health(s, step, t, e));
     s->energy_peak = fmax(s->energy_peak, e);
-    /* stop_energy: decided alike on every rank (e is the sum over them); this step becomes
-     * the last (its checkpoint, if checkpoints are on, below) */
-    if (c->stop_energy > 0 && step < s->steps && sources_over(s, t) &&
-        e <= c->stop_energy * s->energy_peak) {
+    /* stop_energy, stop_dft (both, when both are given): decided alike on every rank (e and
+     * the DFT change are sums over them); this step becomes the last (its checkpoint, if
+     * checkpoints are on, below) */
+    const int stopping = (c->stop_energy > 0 || c->stop_dft > 0) && step < s->steps;
+    const int over = stopping && sources_over(s, t);
+    int dft_ok = 1;
+    if (over && c->stop_dft > 0) {
+      double rel;
+      int ready;
+      DG_CALL(run_dft_change(s, t, &rel, &ready));
+      if (ready) s->dft_change = rel;
+      dft_ok = ready && rel <= c->stop_dft;
+    }
+    if (over && dft_ok && (c->stop_energy <= 0 || e <= c->stop_energy * s->energy_peak)) {
       r->planned_time = s->steps * s->dt;
       r->stop_ratio = s->energy_peak > 0 ? e / s->energy_peak : 0;
+      r->stop_dft_change = c->stop_dft > 0 ? s->dft_change : -1;
       s->steps = step;
       s->stopped_early = r->stopped_early = 1;
       if (want_files && chk_on && !chk_due) {

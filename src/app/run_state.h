@@ -95,6 +95,9 @@ typedef struct {
   dg_solver_dft *dft_sums;   /* where the backend sums them (on its device, or the host) */
   dg_surface_dft *surface_dft; /* after run_outputs_close: the surface DFT (normalised as the
                                   case asks), for the near-to-far-field transform; or NULL */
+  double *dft_prev;          /* stop_dft: the sums at the last comparison (re, then im) */
+  double dft_prev_t;         /* and its time (-1: none yet) */
+  double dft_change;         /* the last comparison's largest relative change (-1: none) */
 } run_state;
 
 /* setup.c */
@@ -174,6 +177,11 @@ dg_status run_dft_check(const run_state *s) DG_NODISCARD; /* once dt is known: r
 dg_status run_dft_setup(run_state *s, dg_run_result *r) DG_NODISCARD;
 dg_status run_dft_step(run_state *s, int step) DG_NODISCARD;
 dg_status run_dft_write(run_state *s, dg_run_result *r) DG_NODISCARD;
+/* stop_dft: once a period of the lowest frequency has passed since the last comparison (the
+ * first call only records), *rel = the largest over frequencies of |S(t) - S(t_prev)| / |S(t)|
+ * (S: that frequency's sums over every sample and field, summed over ranks) and *ready = 1;
+ * else *ready = 0. */
+dg_status run_dft_change(run_state *s, double t, double *rel, int *ready) DG_NODISCARD;
 void run_dft_free(run_state *s);
 /* far_field.c: after run_outputs_close, the far field of s->surface_dft ("far_field"):
  * far_field.csv and the figures in r. */

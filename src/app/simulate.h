@@ -21,6 +21,7 @@ typedef struct {
   double dt, final_time;
   int stopped_early;       /* stop_energy met: final_time is when, planned_time the case's */
   double planned_time, stop_ratio; /* stop_ratio: the energy then over its peak */
+  double stop_dft_change;  /* stop_dft: the DFT sums' change over the last period (-1: none) */
   double wall_s;           /* time stepping only */
   double dofs_per_s;       /* dofs * RHS evaluations / wall_s */
   double energy_start, energy_end;
