@@ -646,8 +646,6 @@ static dg_status apply_periodic(run_state *s) {
   if (!c->n_periodic) return DG_OK;
   DG_CHECK(s->size == 1, DG_ERR_UNSUPPORTED,
            "%s: periodic: not yet with MPI (%d ranks): run it on one rank", c->source, s->size);
-  DG_CHECK(!c->has_tfsf, DG_ERR_UNSUPPORTED,
-           "%s: periodic: not yet with a total-field/scattered-field surface", c->source);
   for (int i = 0; i < c->n_periodic; ++i) {
     const dg_case_periodic *p = &c->periodic[i];
     char what[64];
@@ -671,6 +669,18 @@ static dg_status apply_periodic(run_state *s) {
     if (s->rank == 0)
       dg_note("periodic[%d]: surfaces tag %d and %d paired, translation (%g, %g, %g)", i,
               tag[0], tag[1], t[0], t[1], t[2]);
+    /* A plane wave must be the same on both sides of the pair: k . t = 0 (normal incidence
+     * on a cell periodic across it). Oblique incidence needs a phase across the pair
+     * (Bloch), which is not there yet. */
+    if (c->has_plane_wave) {
+      const double *k = c->plane_wave.k, tn = sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]);
+      const double kt = k[0] * t[0] + k[1] * t[1] + k[2] * t[2];
+      DG_CHECK(fabs(kt) <= 1e-9 * tn, DG_ERR_UNSUPPORTED,
+               "%s: periodic[%d]: the plane wave's direction (%g, %g, %g) is not perpendicular "
+               "to the translation (%g, %g, %g), so the wave differs on the two sides of the "
+               "pair (an oblique incidence needs a Bloch phase, not yet supported)", c->source,
+               i, k[0], k[1], k[2], t[0], t[1], t[2]);
+    }
   }
   return DG_OK;
 }

@@ -4,7 +4,8 @@
  * dipole moved by one cell in x, which maps the periodic mesh onto itself, the reference gives
  * the same energy to rounding (a wall at x would not). Refused with messages naming the key:
  * a periodic surface that also has a boundary condition, a translation that matches no face,
- * a pair of one surface, an unknown surface, a PML that stretches along a period. */
+ * a pair of one surface, an unknown surface, a PML that stretches along a period, an oblique
+ * plane wave. */
 #include "test_util.h"
 
 #include "app/case.h"
@@ -80,6 +81,15 @@ static void refused(void **state) {
   case_json(json, sizeof json, "ref", "[0.5, 0.5, 0.5]",
             "\"periodic\": [{\"surfaces\": [\"xmin\", \"left\"]}], \"default_boundary\": \"pec\",");
   assert_dg_error(run_json(s->dir, "bad4", json, &r), DG_ERR_INPUT, "left");
+  /* an oblique plane wave differs on the two sides of the x pair */
+  snprintf(json, sizeof json,
+           "{\"mesh\": {\"box\": {\"cells\": [2, 2, 2]}}, \"order\": 1, \"backend\": \"ref\","
+           " \"final_time\": 0.1, \"default_boundary\": \"pec\","
+           " \"periodic\": [{\"surfaces\": [\"xmin\", \"xmax\"]}],"
+           " \"sources\": [{\"type\": \"plane_wave\", \"direction\": [1, 0, 1],"
+           " \"polarization\": [0, 1, 0], \"formulation\": \"scattered-field\","
+           " \"pulse\": {\"shape\": \"ricker\", \"frequency\": 1}}]}");
+  assert_dg_error(run_json(s->dir, "bad6", json, &r), DG_ERR_UNSUPPORTED, "not perpendicular");
   /* the box mesher's layer surrounds the box: it stretches along x too */
   snprintf(json, sizeof json,
            "{\"mesh\": {\"box\": {\"cells\": [2, 2, 2], \"pml_cells\": 1}}, \"order\": 1,"
