@@ -17,11 +17,14 @@ and writes one CSV row per kernel. It fails (exit 1) on any compile error, and o
 a profile's default variant or the tuner's first-stage candidates at N <= 6. A vendor whose
 tools are missing is skipped with the package to install (exit 77 if every one is).
 
-  usage: scripts/gpu_isa.py [--quick] [--out DIR] [--dgtd BIN] [--jobs J]
+  usage: scripts/gpu_isa.py [--quick | --order LIST --family LIST] [--out DIR] [--dgtd BIN]
+                            [--jobs J]
          scripts/gpu_isa.py --against-driver DIR...
     --quick  N = 3: the default and first-stage variants, the default with the source, PML
              and curved-element kernels, the DFT and multirate programs (the make test
              subset)
+    --order, --family  only these orders and families (`dgtd kernels`' lists; the results
+             go to isa-part.csv and summary-part.txt)
     --out    where isa.csv and summary.txt go (default bench/results/isa)
     --against-driver  for each DIR of `DGTD_CL_OPTIONS=-cl-nv-verbose dgtd run --dump-kernels
              DIR` made on an NVIDIA GPU: the driver's registers and spills per kernel (from
@@ -281,6 +284,8 @@ def against_driver(tc, dirs):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--order")
+    ap.add_argument("--family")
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "results", "isa"))
     ap.add_argument("--dgtd", default=os.path.join(ROOT, "bin", "dgtd"))
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
@@ -302,6 +307,8 @@ def main():
         if a.quick:
             cmd += ["--order", "3", "--precision", "both", "--family",
                     "default,stage1,pml,dft,multirate"]
+        else:
+            cmd += (["--order", a.order] if a.order else []) + (["--family", a.family] if a.family else [])
         r = run(cmd)
         if r.returncode:
             print("gpu_isa: %s failed:\n%s" % (" ".join(cmd), r.stdout))
@@ -355,17 +362,19 @@ def main():
         fields = ["profile", "target", "families", "N", "precision", "variant", "kernel",
                   "registers", "spill", "local", "threads", "occupancy", "fp", "loads",
                   "fp_per_load", "status", "file", "options"]
-        name = "isa-quick.csv" if a.quick else "isa.csv"
+        part = a.quick or a.order or a.family
+        name = "isa-quick.csv" if a.quick else "isa-part.csv" if part else "isa.csv"
         with open(os.path.join(a.out, name), "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=fields)
             w.writeheader()
             for row in sorted(out_rows, key=lambda r: (r["profile"], int(r["N"]), r["precision"],
                                                        r["file"], r["kernel"])):
                 w.writerow({k: row.get(k, "") for k in fields})
-        if not a.quick:
+        if not part:
             write_plot(out_rows, a.out)
         summary = summarize(out_rows, len(jobs), errors, spills, missing)
-        with open(os.path.join(a.out, "summary-quick.txt" if a.quick else "summary.txt"), "w") as f:
+        summ = "summary-quick.txt" if a.quick else "summary-part.txt" if part else "summary.txt"
+        with open(os.path.join(a.out, summ), "w") as f:
             f.write(summary)
         print(summary, end="")
         return 1 if errors or spills else 0

@@ -36,25 +36,40 @@ dg_variant dg_variant_default(const dg_device_info *info, int N, dg_precision pr
   dg_variant v = dg_variant_baseline(precision);
   const int np = dg_variant_np(N);
   if (info && (info->type & CL_DEVICE_TYPE_GPU)) {
-    /* Klöckner: the smallest microblock whose work-group wastes < ~10% of 32-wide SIMD. */
-    int best = 1;
-    double best_waste = 1.0;
-    for (int kb = 1; kb <= 16; kb *= 2) {
-      const int items = np * kb;
-      if (items > 256) break;
-      const double waste = (double)((items + 31) / 32 * 32 - items) / ((items + 31) / 32 * 32);
-      if (items >= 64 && waste < 0.1) { best = kb; break; }
-      if (waste < best_waste) best_waste = waste, best = kb;
-    }
-    v.kb = best;
-    v.lkb = best;
-    v.vplace = DG_PLACE_MATRIX;
-    v.lplace = DG_PLACE_MATRIX;
-    v.lift = DG_LIFT_FUSED_UPDATE;
+    /* The whole stage in one kernel (element_node.cl, fuse=step). On the
+     * H200 (bench/results/nvidia-h200/2026-11-28) this fused node kernel (fuse=rhs|step)
+     * won 14 of the 16 orders and precisions tuned, 1.2-2.2x over the split microblocks
+     * below (the old default; the H100 agreed), and it spills on no vendor's compiler
+     * (scripts/gpu_isa.py). Its block: the winners' (16 elements at N <= 3, 4 above), or
+     * a smaller one where the work-group or the block's fields and fluxes outgrow the
+     * device. */
+    v.kb = N <= 3 ? 16 : 4;
+    v.unroll = N <= 2 ? 1 : 4; /* 4-wide loops of 4 and 10 nodes spill on Intel's PVC */
+    v.fuse = DG_FUSE_STEP;
     char why[128];
-    if (!dg_variant_check(&v, info, N, why, sizeof why)) { /* too big for local memory */
-      v.vplace = DG_PLACE_NONE;
-      v.lplace = DG_PLACE_NONE;
+    while (v.kb > 1 && !dg_variant_check(&v, info, N, why, sizeof why)) v.kb /= 2;
+    if (!dg_variant_check(&v, info, N, why, sizeof why)) {
+      /* Klöckner's microblocks, operators in local memory, the lift fused with the update:
+       * the smallest block whose work-group wastes < ~10% of a 32-wide SIMD. */
+      int best = 1;
+      double best_waste = 1.0;
+      for (int kb = 1; kb <= 16; kb *= 2) {
+        const int items = np * kb;
+        if (items > 256) break;
+        const double waste = (double)((items + 31) / 32 * 32 - items) / ((items + 31) / 32 * 32);
+        if (items >= 64 && waste < 0.1) { best = kb; break; }
+        if (waste < best_waste) best_waste = waste, best = kb;
+      }
+      v.kb = v.lkb = best;
+      v.unroll = 1;
+      v.fuse = DG_FUSE_NONE;
+      v.vplace = DG_PLACE_MATRIX;
+      v.lplace = DG_PLACE_MATRIX;
+      v.lift = DG_LIFT_FUSED_UPDATE;
+      if (!dg_variant_check(&v, info, N, why, sizeof why)) { /* too big for local memory */
+        v.vplace = DG_PLACE_NONE;
+        v.lplace = DG_PLACE_NONE;
+      }
     }
   } else {
     /* PoCL reaches SIMD peak only with explicit vector types (see docs/KERNELS.md). */

@@ -51,8 +51,9 @@
  *                          the nodes that share each flux value loaded in its lift.
  *                          N <= DG_VARIANT_FUSE_MAX_N (the private flux array grows as N^2).
  *                          With work=node (element_node.cl, the GPU form) the work-group is
- *                          Np x kb work-items, one per node, the kb elements' fields and
- *                          fluxes in local memory; lnpw=1, any N the local memory allows
+ *                          Np x kb work-items, one per node of vw elements, the kb x vw
+ *                          elements' fields and fluxes in local memory; lnpw=1, any N the
+ *                          local memory allows
  *   test=flip|syntax|crash test only, never enumerated: a sign flipped in the volume kernel,
  *                          a syntax error in operator.cl, or the tuner's verification worker
  *                          crashing on it (tune/verify_pool.c); printed only when set

@@ -180,8 +180,7 @@ dg_status dg_tune_device_limits(dg_device *dev, const dg_tune_options *opt,
 
 /* The variants stage 1 of the staged search tries on info's device at order N (one per
  * work split and lift mode with nothing in local memory, each fused right-hand side with
- * vector lanes (not on a GPU) and one node per work-item (on a GPU also 2 and 4 elements
- * per work-item), plus the CLBlast path), those dg_variant_check accepts, into out;
+ * vector lanes (not on a GPU) and one node per work-item, plus the CLBlast path), those dg_variant_check accepts, into out;
  * returns their number. */
 enum { DG_TUNE_STAGE1_MAX = 16 };
 int dg_tune_stage1_variants(const dg_device_info *info, int N, dg_precision p,

@@ -7,41 +7,41 @@ set xlabel 'order N'
 set title 'default variant: most registers of any kernel'
 set ylabel 'registers (NVIDIA) / VGPRs (AMD) per work-item'
 plot '-' with linespoints title 'nvidia-sm90 float', '-' with linespoints title 'nvidia-sm90 double', '-' with linespoints title 'amd-gfx90a float', '-' with linespoints title 'amd-gfx90a double'
-1 40
+1 55
 2 127
-3 40
-4 40
-5 40
-6 48
-7 48
-8 48
-e
-1 80
-2 247
-3 64
-4 64
-5 72
-6 72
-7 72
+3 70
+4 72
+5 76
+6 70
+7 76
 8 72
 e
-1 55
-2 77
-3 56
-4 56
-5 56
-6 52
-7 52
-8 52
+1 72
+2 247
+3 136
+4 140
+5 138
+6 134
+7 140
+8 136
 e
-1 76
-2 76
-3 76
-4 88
-5 76
-6 76
-7 76
-8 76
+1 82
+2 84
+3 136
+4 102
+5 124
+6 142
+7 142
+8 128
+e
+1 98
+2 98
+3 160
+4 125
+5 158
+6 168
+7 156
+8 168
 e
 set title 'kernels that spill (all families, float and double)'
 set ylabel 'kernels with spill or scratch > 0'
@@ -56,23 +56,23 @@ plot '-' with linespoints title 'amd-gfx90a', '-' with linespoints title 'intel-
 7 3
 8 3
 e
-1 13
-2 14
-3 14
-4 14
+1 14
+2 15
+3 15
+4 15
 5 10
 6 6
 7 2
 8 2
 e
-1 45
-2 49
-3 47
-4 48
-5 33
-6 29
-7 9
-8 9
+1 48
+2 54
+3 51
+4 53
+5 35
+6 31
+7 11
+8 10
 e
 1 0
 2 0
