@@ -7,6 +7,8 @@
  * OpenCL operator on the same periodic mesh gives the reference's right-hand side. */
 #include "test_util.h"
 
+#include "test_energy_util.h"
+
 #include "backend/cl_maxwell.h"
 #include "dg/lserk.h"
 #include "dg/maxwell.h"
@@ -39,25 +41,6 @@ static void destroy(setup *s) {
   dg_mesh_destroy(&s->m);
 }
 
-static double energy_rate(const setup *s, const double *q, const double *rhs, double *scale) {
-  const int Np = s->ref->Np;
-  const size_t KNp = (size_t)s->m->K * Np;
-  double rate = 0;
-  *scale = 0;
-  for (int k = 0; k < s->m->K; ++k)
-    for (int f = 0; f < 6; ++f) {
-      const double w = (f < 3 ? s->p->eps[k] : s->p->mu[k]) * s->g->J[k];
-      for (int i = 0; i < Np; ++i)
-        for (int j = 0; j < Np; ++j) {
-          const double t = w * q[f * KNp + k * Np + i] * s->ref->M[i * Np + j] *
-                           rhs[f * KNp + k * Np + j];
-          rate += t;
-          *scale += fabs(t);
-        }
-    }
-  return rate;
-}
-
 static void energy_rate_central_zero_upwind_negative(void **state) {
   (void)state;
   for (int N = 1; N <= 3; ++N) {
@@ -74,12 +57,12 @@ static void energy_rate_central_zero_upwind_negative(void **state) {
     double scale;
     s.p->alpha = 0.0;
     dg_maxwell_rhs(s.p, 0.0, q, NULL, rhs);
-    const double central = energy_rate(&s, q, rhs, &scale);
+    const double central = test_energy_rate(s.p, q, rhs, &scale);
     if (!(fabs(central) < 1e-12 * scale))
       fail_msg("N=%d central flux: energy rate %g (scale %g)", N, central, scale);
     s.p->alpha = 1.0;
     dg_maxwell_rhs(s.p, 0.0, q, NULL, rhs);
-    const double upwind = energy_rate(&s, q, rhs, &scale);
+    const double upwind = test_energy_rate(s.p, q, rhs, &scale);
     if (!(upwind < -1e-6 * scale)) fail_msg("N=%d upwind: energy rate %g not negative", N, upwind);
     free(q);
     free(rhs);
