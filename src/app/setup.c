@@ -639,13 +639,12 @@ static dg_status whole_mesh_levels(run_state *s, int **level) {
   return DG_OK;
 }
 
-/* The case's periodic pairs on the whole mesh (before it is distributed or given geometry):
- * each pair's two surfaces become interior faces one translation apart. */
+/* The case's periodic pairs on the whole mesh (before it is distributed or given geometry;
+ * every rank makes the same pairs): each pair's two surfaces become interior faces one
+ * translation apart. */
 static dg_status apply_periodic(run_state *s) {
   const dg_case *c = s->c;
   if (!c->n_periodic) return DG_OK;
-  DG_CHECK(s->size == 1, DG_ERR_UNSUPPORTED,
-           "%s: periodic: not yet with MPI (%d ranks): run it on one rank", c->source, s->size);
   for (int i = 0; i < c->n_periodic; ++i) {
     const dg_case_periodic *p = &c->periodic[i];
     char what[64];

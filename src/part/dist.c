@@ -83,6 +83,12 @@ dg_status dg_dist_mesh_create(dg_dist_mesh **out, const dg_mesh *global, int npa
     m->elem_tag[k] = global->elem_tag[ge];
     d->l2g[k] = ge;
   }
+  if (own->face_period) { /* periodic pairs: the owned faces' (ghosts' faces are unused) */
+    DG_CALL_GOTO(fail, DG_ALLOC(m->face_period, 4 * (size_t)K + 1));
+    m->n_periods = own->n_periods;
+    memcpy(m->period, own->period, sizeof own->period);
+    memcpy(m->face_period, own->face_period, 4 * (size_t)Ko);
+  }
   DG_CALL_GOTO(fail, dg_mesh_copy_curved(m, global, d->l2g));
   if (own->nphys) {
     DG_CALL_GOTO(fail, DG_ALLOC(m->phys, own->nphys));

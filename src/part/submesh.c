@@ -1,4 +1,5 @@
 /* One part of a partitioned mesh as a self-contained dg_mesh, plus its halo lists. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +37,26 @@ void dg_submesh_destroy(dg_submesh **ps) {
   dg_free(ps);
 }
 
+/* The vertex of face f of element k that lies where global vertex gv, on the face's
+ * periodic partner (mesh.h's face_period p), is moved back by the translation; -1 if none. */
+static int periodic_partner(const dg_mesh *m, int k, int f, int p, int gv) {
+  const double *t = m->period[abs(p) - 1], sgn = p > 0 ? 1 : -1;
+  double h = 0;
+  for (int a = 0; a < 3; ++a) {
+    const int u = m->EToV[4 * (size_t)k + dg_face_vertices[f][a]],
+              w = m->EToV[4 * (size_t)k + dg_face_vertices[f][(a + 1) % 3]];
+    h = fmax(h, fabs(m->VX[u] - m->VX[w]) + fabs(m->VY[u] - m->VY[w]) + fabs(m->VZ[u] - m->VZ[w]));
+  }
+  for (int a = 0; a < 3; ++a) {
+    const int v = m->EToV[4 * (size_t)k + dg_face_vertices[f][a]];
+    const double d = fabs(m->VX[v] + sgn * t[0] - m->VX[gv]) +
+                     fabs(m->VY[v] + sgn * t[1] - m->VY[gv]) +
+                     fabs(m->VZ[v] + sgn * t[2] - m->VZ[gv]);
+    if (d <= 1e-6 * h) return v;
+  }
+  return -1;
+}
+
 /* Halo lists from the shared faces (sorted in place). vg2l maps global to local vertices. */
 static dg_status build_halo(dg_halo *h, const dg_mesh *m, const int *vg2l, shared_face *sf,
                             int n) {
@@ -63,10 +84,15 @@ static dg_status build_halo(dg_halo *h, const dg_mesh *m, const int *vg2l, share
     h->face[i] = sf[i].lf;
     h->remote_elem[i] = sf[i].rg;
     h->remote_face[i] = sf[i].rf;
+    const int per = m->face_period ? m->face_period[4 * (size_t)sf[i].lg + sf[i].lf] : 0;
     for (int c = 0; c < 3; c++) {
-      const int gv = m->EToV[4 * (size_t)sf[i].rg + dg_face_vertices[sf[i].rf][c]];
+      int gv = m->EToV[4 * (size_t)sf[i].rg + dg_face_vertices[sf[i].rf][c]];
+      /* Across a periodic pair the remote face is the local one moved by the translation:
+       * its vertex c is the local face's vertex at its place moved back (the node order
+       * then comes out in this part's frame, halo.c). */
+      if (per) gv = periodic_partner(m, sf[i].lg, sf[i].lf, per, gv);
       /* The remote face is also a face of a local element, so its vertices are local. */
-      DG_CHECK(vg2l[gv] >= 0, DG_ERR_MESH,
+      DG_CHECK(gv >= 0 && vg2l[gv] >= 0, DG_ERR_MESH,
                "elements %d and %d are connected through face %d/%d but do not share its "
                "vertices (inconsistent connectivity)", sf[i].lg + 1, sf[i].rg + 1, sf[i].lf,
                sf[i].rf);
@@ -175,6 +201,14 @@ dg_status dg_submesh_create(dg_submesh **out, const dg_mesh *m, int nparts, cons
   DG_CALL_GOTO(fail, DG_ALLOC(sm->EToE, 4 * (size_t)K));
   DG_CALL_GOTO(fail, DG_ALLOC(sm->EToF, 4 * (size_t)K));
   DG_CALL_GOTO(fail, DG_ALLOC(sm->face_tag, 4 * (size_t)K));
+  if (m->face_period) { /* periodic pairs: each face keeps its own, shared faces too */
+    DG_CALL_GOTO(fail, DG_ALLOC(sm->face_period, 4 * (size_t)K + 1));
+    sm->n_periods = m->n_periods;
+    memcpy(sm->period, m->period, sizeof m->period);
+    for (int k = 0; k < K; k++)
+      for (int f = 0; f < 4; f++)
+        sm->face_period[4 * (size_t)k + f] = m->face_period[4 * (size_t)s->elem_l2g[k] + f];
+  }
 
   int nsf = 0;
   DG_CALL_GOTO(fail, DG_ALLOC(sf, 4 * (size_t)K));
