@@ -472,8 +472,7 @@ dg_status run_dft_change(run_state *s, double t, double *rel, int *ready) {
   double secs;
   DG_CALL(dg_solver_dft_fetch(s->dft_sums, &secs));
   const size_t per = 6 * (size_t)d->nsamp, n = per * (size_t)d->nfreq;
-  const int first = s->dft_prev == NULL;
-  if (first) {
+  if (!s->dft_prev) {
     DG_CALL(DG_ALLOC(s->dft_prev, 2 * n + 1));
   } else {
     for (int i = 0; i < d->nfreq; ++i) {

@@ -691,17 +691,16 @@ dg_status run_outputs_step(run_state *s, dg_run_result *r, int step) {
     const int stopping = (c->stop_energy > 0 || c->stop_dft > 0) && step < s->steps;
     const int over = stopping && sources_over(s, t);
     int dft_ok = 1;
+    double rel = -1; /* the DFT sums' change over the last period (stop_dft) */
     if (over && c->stop_dft > 0) {
-      double rel;
       int ready;
       DG_CALL(run_dft_change(s, t, &rel, &ready));
-      if (ready) s->dft_change = rel;
       dft_ok = ready && rel <= c->stop_dft;
     }
     if (over && dft_ok && (c->stop_energy <= 0 || e <= c->stop_energy * s->energy_peak)) {
       r->planned_time = s->steps * s->dt;
       r->stop_ratio = s->energy_peak > 0 ? e / s->energy_peak : 0;
-      r->stop_dft_change = c->stop_dft > 0 ? s->dft_change : -1;
+      r->stop_dft_change = c->stop_dft > 0 ? rel : -1;
       s->steps = step;
       s->stopped_early = r->stopped_early = 1;
       if (want_files && chk_on && !chk_due) {

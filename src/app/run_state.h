@@ -95,9 +95,9 @@ typedef struct {
   dg_solver_dft *dft_sums;   /* where the backend sums them (on its device, or the host) */
   dg_surface_dft *surface_dft; /* after run_outputs_close: the surface DFT (normalised as the
                                   case asks), for the near-to-far-field transform; or NULL */
-  double *dft_prev;          /* stop_dft: the sums at the last comparison (re, then im) */
-  double dft_prev_t;         /* and its time (-1: none yet) */
-  double dft_change;         /* the last comparison's largest relative change (-1: none) */
+  double *dft_prev;          /* stop_dft: the sums at the last comparison (re, then im;
+                                NULL: none yet) */
+  double dft_prev_t;         /* and its time */
 } run_state;
 
 /* setup.c */

@@ -642,9 +642,8 @@ static dg_status whole_mesh_levels(run_state *s, int **level) {
 /* The case's periodic pairs on the whole mesh (before it is distributed or given geometry;
  * every rank makes the same pairs): each pair's two surfaces become interior faces one
  * translation apart. */
-static dg_status apply_periodic(run_state *s) {
+static dg_status pair_periodic(run_state *s, const int *btags) {
   const dg_case *c = s->c;
-  if (!c->n_periodic) return DG_OK;
   for (int i = 0; i < c->n_periodic; ++i) {
     const dg_case_periodic *p = &c->periodic[i];
     char what[64];
@@ -652,14 +651,10 @@ static dg_status apply_periodic(run_state *s) {
     for (int j = 0; j < 2; ++j) {
       snprintf(what, sizeof what, "periodic[%d].surfaces[%d]", i, j);
       DG_CALL(resolve_group(s->global, 2, &p->surfaces[j], what, c->source, &tag[j]));
-      for (int b = 0; b < c->n_boundaries; ++b) {
-        int bt;
-        DG_CALL(resolve_group(s->global, 2, &c->boundaries[b].surface, "boundaries", c->source,
-                              &bt));
-        DG_CHECK(bt != tag[j], DG_ERR_INPUT,
+      for (int b = 0; b < c->n_boundaries; ++b)
+        DG_CHECK(btags[b] != tag[j], DG_ERR_INPUT,
                  "%s: %s is also boundaries[%d]'s surface: a periodic surface has no boundary "
                  "condition (remove one of the two)", c->source, what, b);
-      }
     }
     double t[3];
     const dg_status st = dg_mesh_make_periodic(s->global, tag[0], tag[1],
@@ -682,6 +677,17 @@ static dg_status apply_periodic(run_state *s) {
     }
   }
   return DG_OK;
+}
+
+static dg_status apply_periodic(run_state *s) {
+  const dg_case *c = s->c;
+  if (!c->n_periodic) return DG_OK;
+  int *btags = NULL;
+  DG_CALL(DG_ALLOC(btags, c->n_boundaries + 1));
+  dg_status st = entry_tags(s, s->global, 2, btags);
+  if (st == DG_OK) st = pair_periodic(s, btags);
+  dg_free(&btags);
+  return st;
 }
 
 dg_status run_setup_problem(run_state *s, dg_run_result *r) {

@@ -178,8 +178,6 @@ dg_status dg_run(const dg_case *given, dg_run_result *r) {
   if (c->restart[0]) DG_CALL_GOTO(done, run_read_restart(&s));
   DG_CALL_GOTO(done, run_energy(&s, &s.energy0));
   s.energy_ref = s.energy_peak = s.energy0;
-  s.dft_prev_t = -1;
-  s.dft_change = -1;
   describe(&s, r);
   DG_CALL_GOTO(done, run_start_stepper(&s, r));
   DG_CALL_GOTO(done, run_dft_setup(&s, r));

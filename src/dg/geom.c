@@ -64,26 +64,13 @@ static dg_status element_metrics(dg_geom *g, int k) {
   return DG_OK;
 }
 
-/* Longest edge of element k: the length scale for node-matching tolerances. */
-static double longest_edge(const dg_mesh *m, int k) {
-  const int *v = m->EToV + 4 * k;
-  double h = 0;
-  for (int a = 0; a < 4; ++a)
-    for (int b = a + 1; b < 4; ++b) {
-      const double dx = m->VX[v[a]] - m->VX[v[b]], dy = m->VY[v[a]] - m->VY[v[b]],
-                   dz = m->VZ[v[a]] - m->VZ[v[b]];
-      h = fmax(h, sqrt(dx * dx + dy * dy + dz * dz));
-    }
-  return h;
-}
-
 /* vmapP by matching each face node with the neighbour's face node at the same place (on a
  * periodic face, one translation away: mesh.h's face_period). */
 static dg_status match_face_nodes(dg_geom *g) {
   const dg_mesh *m = g->mesh;
   const int Np = g->Np, Nfp = g->Nfp;
   for (int k = 0; k < g->K; ++k) {
-    const double tol = 1e-7 * longest_edge(m, k);
+    const double tol = 1e-7 * dg_mesh_longest_edge(m, k);
     for (int f = 0; f < DG_NFACES; ++f) {
       const int k2 = m->EToE[4 * k + f], f2 = m->EToF[4 * k + f];
       const int per = m->face_period ? m->face_period[4 * k + f] : 0;

@@ -70,7 +70,7 @@ double dg_mesh_elem_volume(const dg_mesh *m, int k) {
   return det / 6.0;
 }
 
-static double longest_edge(const dg_mesh *m, int k) {
+double dg_mesh_longest_edge(const dg_mesh *m, int k) {
   const int *v = m->EToV + 4 * (size_t)k;
   double L2 = 0.0;
   for (int i = 0; i < 4; i++)
@@ -98,7 +98,7 @@ dg_status dg_mesh_orient_src(dg_mesh *m, const dg_mesh_src *src) {
         return DG_ERROR(DG_ERR_MESH, "%s: vertex index %d out of range [0, %d)", name, v[i],
                         m->Nv);
       }
-    double vol = dg_mesh_elem_volume(m, k), L = longest_edge(m, k);
+    double vol = dg_mesh_elem_volume(m, k), L = dg_mesh_longest_edge(m, k);
     int nan_coord = 0;
     for (int i = 0; i < 4; i++) nan_coord |= isnan(m->VX[v[i]] + m->VY[v[i]] + m->VZ[v[i]]);
     const double L3 = L * L * L;
@@ -212,7 +212,7 @@ dg_status dg_mesh_set_ho_nodes(dg_mesh *m, int order, double *ho_xyz) {
   int n = 0;
   for (int k = 0; k < m->K; k++) {
     const double *e = ho_xyz + 3 * (size_t)nho * k;
-    const double tol = DG_MESH_CURVED_TOL * longest_edge(m, k);
+    const double tol = DG_MESH_CURVED_TOL * dg_mesh_longest_edge(m, k);
     for (int j = 0; j < nho && !curved[k]; j++) {
       double a[3];
       dg_mesh_lattice_affine(m, k, order, idx[4 + j], a);

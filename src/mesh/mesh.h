@@ -150,6 +150,9 @@ dg_status dg_mesh_make_periodic(dg_mesh *m, int tag_a, int tag_b, const double *
 int dg_mesh_phys_tag(const dg_mesh *m, int dim, const char *name);
 /* Signed volume of element k. */
 double dg_mesh_elem_volume(const dg_mesh *m, int k);
+/* The longest of element k's six (straight) edges: the length tolerances scale with it (a
+ * NaN coordinate gives NaN). */
+double dg_mesh_longest_edge(const dg_mesh *m, int k);
 /* The element containing point x, or -1 if none, and x's reference coordinates rst in it
  * (through a curved element's own map: dg_mesh_elem_map inverted by Newton's method).
  * A point on a shared face or vertex (barycentric coordinates down to -DG_MESH_LOCATE_TOL)

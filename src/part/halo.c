@@ -16,18 +16,6 @@ static void barycentric(const double *r, const double *s, const double *t, int i
   lam[3] = 0.5 * (1.0 + t[i]);
 }
 
-static double longest_edge(const dg_mesh *m, int k) {
-  const int *v = m->EToV + 4 * (size_t)k;
-  double h = 0.0;
-  for (int a = 0; a < 4; a++)
-    for (int b = a + 1; b < 4; b++) {
-      const double dx = m->VX[v[a]] - m->VX[v[b]], dy = m->VY[v[a]] - m->VY[v[b]],
-                   dz = m->VZ[v[a]] - m->VZ[v[b]];
-      h = fmax(h, sqrt(dx * dx + dy * dy + dz * dz));
-    }
-  return h;
-}
-
 /* Position of node `node` of a face whose three vertices (in dg_face_vertices[f] order)
  * are the local vertices fv. Only the face vertices are needed: the fourth vertex's weight
  * is zero on the face, which the caller has checked. */
@@ -81,7 +69,7 @@ dg_status dg_halo_node_perm(const dg_submesh *sub, int Np, int Nfp, const double
       used[j] = 0;
     }
     /* Face nodes are O(h/N^2) apart and rounding is O(1e-16 h): 1e-7 h separates them. */
-    const double tol = 1e-7 * longest_edge(m, k);
+    const double tol = 1e-7 * dg_mesh_longest_edge(m, k);
     for (int j = 0; j < Nfp; j++) {
       const int node = Fmask[f * Nfp + j];
       barycentric(r, s, t, node, lam);

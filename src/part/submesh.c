@@ -41,12 +41,7 @@ void dg_submesh_destroy(dg_submesh **ps) {
  * periodic partner (mesh.h's face_period p), is moved back by the translation; -1 if none. */
 static int periodic_partner(const dg_mesh *m, int k, int f, int p, int gv) {
   const double *t = m->period[abs(p) - 1], sgn = p > 0 ? 1 : -1;
-  double h = 0;
-  for (int a = 0; a < 3; ++a) {
-    const int u = m->EToV[4 * (size_t)k + dg_face_vertices[f][a]],
-              w = m->EToV[4 * (size_t)k + dg_face_vertices[f][(a + 1) % 3]];
-    h = fmax(h, fabs(m->VX[u] - m->VX[w]) + fabs(m->VY[u] - m->VY[w]) + fabs(m->VZ[u] - m->VZ[w]));
-  }
+  const double h = dg_mesh_longest_edge(m, k);
   for (int a = 0; a < 3; ++a) {
     const int v = m->EToV[4 * (size_t)k + dg_face_vertices[f][a]];
     const double d = fabs(m->VX[v] + sgn * t[0] - m->VX[gv]) +
